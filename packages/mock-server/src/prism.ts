@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { mockSpecPath, type RestContract } from './specs.js';
+
+export interface PrismMockOptions {
+  contract: RestContract;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Generate responses from the schemas instead of serving the examples. */
+  dynamic?: boolean;
+  /** Called with every line Prism logs (requests, validation violations). */
+  onLog?: (line: string) => void;
+}
+
+export interface RunningMock {
+  /** Base address of the contract on this mock, e.g. `http://127.0.0.1:4010/rest/v1`. */
+  url: string;
+  origin: string;
+  close(): Promise<void>;
+}
+
+const require = createRequire(import.meta.url);
+const prismBin = join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
+
+async function freePort(host: string): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** Starts the real Prism CLI on one REST contract and resolves once it listens. */
+export async function startPrismMock(options: PrismMockOptions): Promise<RunningMock> {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port || (await freePort(host));
+  const specPath = mockSpecPath(options.contract);
+  const { readFile } = await import('node:fs/promises');
+  const basePath = (JSON.parse(await readFile(specPath, 'utf8')) as { 'x-paykit-mock-base-path'?: string })[
+    'x-paykit-mock-base-path'
+  ];
+  const args = [prismBin, 'mock', '-h', host, '-p', String(port), ...(options.dynamic ? ['-d'] : []), specPath];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCARF_ANALYTICS: 'false' } });
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString();
+      output += text;
+      for (const line of text.split('\n')) if (line.trim()) options.onLog?.(line);
+      if (output.includes('Prism is listening')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`Prism exited (code ${code}) before listening:\n${output.slice(-2000)}`)));
+    child.once('error', reject);
+  });
+
+  return { url: origin + (basePath ?? ''), origin, close: () => stop(child) };
+}

@@ -1,0 +1,17 @@
+// Redocly plugin with the house rules that the built-in and configurable rules cannot express.
+import errorResponsesUseErrorBody from './rules/error-responses-use-error-body.js';
+import postsTakeIdempotencyKey from './rules/posts-take-idempotency-key.js';
+import oneSecurityRequirement from './rules/one-security-requirement.js';
+
+export default function paykitRules() {
+  return {
+    id: 'paykit',
+    rules: {
+      oas3: {
+        'error-responses-use-error-body': errorResponsesUseErrorBody,
+        'posts-take-idempotency-key': postsTakeIdempotencyKey,
+        'one-security-requirement': oneSecurityRequirement,
+      },
+    },
+  };
+}
