@@ -20,8 +20,11 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 /** Differences between what the generators produce and what is on disk, as readable lines. */
-export async function findDrift(contract: Contract, files: GeneratedFile[]): Promise<string[]> {
-  const base = join(repoRoot, contract.packageDir);
+export async function findDrift(
+  base: string,
+  generatedDirs: readonly string[],
+  files: readonly GeneratedFile[],
+): Promise<string[]> {
   const expected = new Map(files.map((f) => [join(base, f.path), f.content]));
   const problems: string[] = [];
   for (const [path, content] of expected) {
@@ -29,7 +32,7 @@ export async function findDrift(contract: Contract, files: GeneratedFile[]): Pro
     if (actual === undefined) problems.push(`missing: ${relative(repoRoot, path)}`);
     else if (actual !== content) problems.push(`differs: ${relative(repoRoot, path)}`);
   }
-  for (const dir of contract.generatedDirs) {
+  for (const dir of generatedDirs) {
     for (const path of await listFiles(join(base, dir))) {
       if (!expected.has(path)) problems.push(`not generated (stale or hand-written): ${relative(repoRoot, path)}`);
     }
@@ -58,7 +61,7 @@ export async function main(args: string[]): Promise<number> {
   const started = performance.now();
   const files = await generate(contract);
   if (check) {
-    const drift = await findDrift(contract, files);
+    const drift = await findDrift(join(repoRoot, contract.packageDir), contract.generatedDirs, files);
     if (drift.length > 0) {
       console.error(`Generated code of ${contract.packageDir} drifted from ${contract.spec}:`);
       for (const line of drift) console.error(`  ${line}`);

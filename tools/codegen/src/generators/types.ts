@@ -1,10 +1,38 @@
 import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
 import type { Generator } from '../contracts.ts';
 import { generatedHeader } from '../header.ts';
+
+/** Vendor extension marking an enum the service may extend without a new version (the reference's card type). */
+export const OPEN_ENUM_EXTENSION = 'x-paykit-open-enum';
+
+/**
+ * `"A" | "B" | (string & {})`: editors still suggest the known values, and a value added later by the service still
+ * type-checks, so a client compiled today keeps working when the enum grows.
+ */
+function openEnumType(values: readonly unknown[]): ts.TypeNode {
+  const known = values
+    .filter((v): v is string => typeof v === 'string')
+    .map((v) => ts.factory.createLiteralTypeNode(ts.factory.createStringLiteral(v)));
+  const anyOtherString = ts.factory.createParenthesizedType(
+    ts.factory.createIntersectionTypeNode([
+      ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword),
+      ts.factory.createTypeLiteralNode([]),
+    ]),
+  );
+  return ts.factory.createUnionTypeNode([...known, anyOtherString]);
+}
 
 /** TypeScript types of every path, operation and component, by openapi-typescript. */
 export const typesGenerator: Generator = async ({ document, contract }) => {
   // openapi-typescript takes an object (no file access), so the types come from the same bundle as every other output.
-  const ast = await openapiTS(document as never, { alphabetize: false, exportType: false });
+  const ast = await openapiTS(document as never, {
+    alphabetize: false,
+    exportType: false,
+    transform(schema) {
+      const marked = (schema as Record<string, unknown>)[OPEN_ENUM_EXTENSION] === true;
+      return marked && Array.isArray(schema.enum) ? openEnumType(schema.enum) : undefined;
+    },
+  });
   return [{ path: 'src/generated/openapi.ts', content: generatedHeader(contract.spec) + '\n' + astToString(ast) }];
 };

@@ -1,0 +1,197 @@
+import type { OpenApiDocument } from '../bundle.ts';
+import type { Generator } from '../contracts.ts';
+import { generatedHeader } from '../header.ts';
+import { listOperations, resolveRef, toLiteral, type Node, type OperationEntry } from './openapi-walk.ts';
+
+/**
+ * The operation table of a client: for each operationId, how to call it (method, path, parameters, body, media
+ * types), which resource group and method name it gets, whether its answer is a paginated list, and which API key it
+ * needs. One table per security scheme, so that an entry point importing one table cannot reach the other's
+ * operations, not even at run time.
+ */
+
+const idempotencyHeader = 'idempotency-key';
+
+function words(text: string): string[] {
+  return text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+}
+
+function pascal(text: string): string {
+  return words(text)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase())
+    .join('');
+}
+
+/** Resource group of a tag: "Single-use tokens" becomes `singleUseTokens`, "API keys" becomes `apiKeys`. */
+export function groupName(tag: string): string {
+  const p = pascal(tag);
+  return p[0]!.toLowerCase() + p.slice(1);
+}
+
+function singular(noun: string): string {
+  if (/ies$/.test(noun)) return noun.slice(0, -3) + 'y';
+  if (/(ss|s|ch|sh|x)es$/.test(noun)) return noun.slice(0, -2);
+  if (/s$/.test(noun)) return noun.slice(0, -1);
+  return noun;
+}
+
+/**
+ * Method name within the group: the operationId without the tag's noun (plural tried first, then singular), first
+ * letter lowercased. `listTransactionsForCustomer` in "Transactions" becomes `listForCustomer`.
+ */
+export function methodName(operationId: string, tag: string): string {
+  const plural = pascal(tag);
+  for (const noun of [plural, singular(plural)]) {
+    const at = operationId.indexOf(noun);
+    if (at > 0) {
+      const rest = operationId.slice(0, at) + operationId.slice(at + noun.length);
+      return rest[0]!.toLowerCase() + rest.slice(1);
+    }
+  }
+  throw new Error(`operationId ${operationId} does not contain the noun of its tag "${tag}" (${plural})`);
+}
+
+function securityScheme(document: OpenApiDocument, entry: OperationEntry): string {
+  const requirements = (entry.operation.security ?? document.security ?? []) as Record<string, unknown>[];
+  const schemes = [...new Set(requirements.flatMap((r) => Object.keys(r)))];
+  if (schemes.length !== 1) {
+    throw new Error(`${entry.operationId} must require exactly one security scheme, found [${schemes.join(', ')}]`);
+  }
+  return schemes[0]!;
+}
+
+function isPaginatedList(document: OpenApiDocument, schema: unknown): boolean {
+  if (!schema) return false;
+  const resolved = resolveRef(document, schema);
+  const properties = (resolved.properties ?? {}) as Record<string, unknown>;
+  if (!properties.data || !properties.links) return false;
+  return resolveRef(document, properties.data).type === 'array';
+}
+
+interface TableEntry {
+  method: string;
+  path: string;
+  group: string;
+  name: string;
+  pathParams: string[];
+  query?: string[];
+  body?: string;
+  bodyRequired?: true;
+  idempotent?: true;
+  list?: true;
+  accept: string[];
+}
+
+function tableEntry(document: OpenApiDocument, entry: OperationEntry): TableEntry {
+  const { operation, operationId } = entry;
+  const tag = (operation.tags as string[] | undefined)?.[0];
+  if (!tag) throw new Error(`${operationId} has no tag, so it has no resource group`);
+  const pathParams = [...entry.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  const query = entry.parameters.filter((p) => p.in === 'query').map((p) => String(p.name));
+  const requestBody = operation.requestBody ? resolveRef(document, operation.requestBody) : undefined;
+  const bodyTypes = Object.keys((requestBody?.content ?? {}) as Node);
+  const responses = (operation.responses ?? {}) as Record<string, unknown>;
+  const success = Object.keys(responses)
+    .filter((status) => /^2\d\d$/.test(status))
+    .map((status) => resolveRef(document, responses[status]));
+  const accept = [...new Set(success.flatMap((r) => Object.keys((r.content ?? {}) as Node)))];
+  const ok = success.find((r) => (r.content as Node | undefined)?.['application/json']);
+  const okSchema = ((ok?.content as Record<string, Node> | undefined)?.['application/json'] as Node | undefined)?.schema;
+  return {
+    method: entry.method.toUpperCase(),
+    path: entry.path,
+    group: groupName(tag),
+    name: methodName(operationId, tag),
+    pathParams,
+    query: query.length ? query : undefined,
+    body: bodyTypes[0],
+    bodyRequired: requestBody?.required === true ? true : undefined,
+    idempotent: entry.parameters.some((p) => p.in === 'header' && String(p.name).toLowerCase() === idempotencyHeader)
+      ? true
+      : undefined,
+    list: isPaginatedList(document, okSchema) ? true : undefined,
+    accept: accept.length ? accept : ['application/json'],
+  };
+}
+
+/** The schema of the idempotency header, which must be the same on every operation that takes it. */
+function idempotencyRule(document: OpenApiDocument, entries: OperationEntry[]): Node | undefined {
+  const schemas = new Map<string, Node>();
+  let name: string | undefined;
+  for (const entry of entries) {
+    for (const p of entry.parameters) {
+      if (p.in !== 'header' || String(p.name).toLowerCase() !== idempotencyHeader) continue;
+      name = String(p.name);
+      const schema = resolveRef(document, p.schema ?? {});
+      schemas.set(JSON.stringify(schema), schema);
+    }
+  }
+  if (schemas.size > 1) throw new Error('The Idempotency-Key header has different schemas on different operations');
+  const [schema] = schemas.values();
+  if (!schema || !name) return undefined;
+  return {
+    header: name,
+    maxLength: schema.maxLength,
+    minLength: schema.minLength,
+    pattern: schema.pattern,
+  };
+}
+
+export function buildOperationTables(document: OpenApiDocument) {
+  const entries = listOperations(document);
+  const tables: Record<string, Record<string, TableEntry>> = {};
+  const schemes = Object.keys(((document.components as Node | undefined)?.securitySchemes ?? {}) as Node);
+  for (const scheme of schemes) tables[scheme] = {};
+  const taken = new Map<string, string>();
+  for (const entry of entries) {
+    const scheme = securityScheme(document, entry);
+    const table = tables[scheme];
+    if (!table) throw new Error(`${entry.operationId} requires the undeclared security scheme ${scheme}`);
+    const row = tableEntry(document, entry);
+    const qualified = `${row.group}.${row.name}`;
+    const clash = taken.get(qualified);
+    if (clash) throw new Error(`${entry.operationId} and ${clash} would both be ${qualified}`);
+    taken.set(qualified, entry.operationId);
+    table[entry.operationId] = row;
+  }
+  return { tables, idempotency: idempotencyRule(document, entries) };
+}
+
+export const paymentsOperationsGenerator: Generator = ({ document, contract }) => {
+  const { tables, idempotency } = buildOperationTables(document);
+  const lines = [
+    generatedHeader(contract.spec),
+    '/** How to call one operation, as the spec describes it. */',
+    'export interface OperationSpec {',
+    "  readonly method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'TRACE';",
+    '  /** Path template relative to the base address, with `{name}` placeholders. */',
+    '  readonly path: string;',
+    '  /** Resource group (from the tag) and method name (from the operationId) on the client. */',
+    '  readonly group: string;',
+    '  readonly name: string;',
+    '  /** Path parameters in the order they appear in the path: the positional arguments of the method. */',
+    '  readonly pathParams: readonly string[];',
+    '  readonly query?: readonly string[];',
+    '  /** Media type of the request body, when the operation takes one. */',
+    '  readonly body?: string;',
+    '  readonly bodyRequired?: true;',
+    '  /** The operation takes the idempotency header. */',
+    '  readonly idempotent?: true;',
+    '  /** The answer is a page `{ links, data }` that `next` links continue. */',
+    '  readonly list?: true;',
+    '  /** Media types of the success answers; the first is asked for by default. */',
+    '  readonly accept: readonly string[];',
+    '}',
+    '',
+    '/** The idempotency header and the limits its value must respect. */',
+    `export const idempotencyKeyRule = ${toLiteral(idempotency ?? null)} as const;`,
+    '',
+  ];
+  for (const [scheme, table] of Object.entries(tables)) {
+    const count = Object.keys(table).length;
+    lines.push(`/** The ${count} operations that require the \`${scheme}\` security scheme. */`);
+    lines.push(`export const ${scheme}Operations = ${toLiteral(table)} as const satisfies Record<string, OperationSpec>;`);
+    lines.push('');
+  }
+  return [{ path: 'src/generated/operations.ts', content: lines.join('\n') }];
+};

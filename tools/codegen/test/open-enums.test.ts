@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { Contract } from '../src/contracts.ts';
+import { typesGenerator } from '../src/generators/types.ts';
+
+const contract: Contract = { spec: 'fixture.yaml', packageDir: 'x', generatedDirs: [], generators: [] };
+
+async function typeOf(schema: Record<string, unknown>): Promise<string> {
+  const document = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas: { Subject: schema } } };
+  const [file] = await typesGenerator({ document, contract });
+  const line = file!.content.split('\n').find((l) => l.includes('Subject:'));
+  return line!.replace(/^\s*Subject:\s*/, '').replace(/;$/, '');
+}
+
+describe('enum generation', () => {
+  it.each([
+    {
+      case: 'an enum marked open accepts values added later',
+      schema: { type: 'string', enum: ['CREDIT', 'DEBIT'], 'x-paykit-open-enum': true },
+      expected: '"CREDIT" | "DEBIT" | (string & {})',
+    },
+    {
+      case: 'an unmarked enum stays closed',
+      schema: { type: 'string', enum: ['STATIC', 'SINGLE'] },
+      expected: '"STATIC" | "SINGLE"',
+    },
+  ])('$case', async ({ schema, expected }) => {
+    expect(await typeOf(schema)).toBe(expected);
+  });
+});
