@@ -1,0 +1,88 @@
+// Each house rule, run through the real CLI on a fixture that breaks it and one that follows it.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixturesDir, lint } from './redocly-cli.js';
+
+const pluginRules = join(fixturesDir, 'redocly.yaml');
+/** The repo's redocly.yaml, for the rule that is configured there rather than written in the plugin. */
+const repoConfig = undefined;
+
+const messages = {
+  errorBody: (code: string) => `Error response ${code} must have an application/json body that refs the Error schema.`,
+  idempotencyKey: 'POST operations must declare the Idempotency-Key header parameter.',
+  oneSecurity: 'Operations must require exactly one security scheme (one requirement with one scheme).',
+  operationId: 'operationId must be camelCase and start with a verb.',
+};
+
+interface Case {
+  rule: string;
+  fixture: string;
+  config: string | undefined;
+  /** Every report of `rule` expected on the fixture, as [JSON pointer, message]; empty for a compliant fixture. */
+  expected: [string, string][];
+}
+
+const cases: Case[] = [
+  {
+    rule: 'paykit/error-responses-use-error-body',
+    fixture: 'error-body-violates.yaml',
+    config: pluginRules,
+    expected: [
+      ['#/components/responses/ProblemResponse', messages.errorBody('400')],
+      ['#/paths/~1things/get', messages.errorBody('404')],
+      ['#/paths/~1things/get', messages.errorBody('500')],
+      ['#/paths/~1things/get', messages.errorBody('default')],
+    ],
+  },
+  { rule: 'paykit/error-responses-use-error-body', fixture: 'error-body-complies.yaml', config: pluginRules, expected: [] },
+  {
+    rule: 'paykit/posts-take-idempotency-key',
+    fixture: 'idempotency-key-violates.yaml',
+    config: pluginRules,
+    expected: [
+      ['#/paths/~1no-parameters/post', messages.idempotencyKey],
+      ['#/paths/~1key-in-query/post', messages.idempotencyKey],
+      ['#/paths/~1other-header/post', messages.idempotencyKey],
+    ],
+  },
+  { rule: 'paykit/posts-take-idempotency-key', fixture: 'idempotency-key-complies.yaml', config: pluginRules, expected: [] },
+  {
+    rule: 'paykit/one-security-requirement',
+    fixture: 'one-security-violates.yaml',
+    config: pluginRules,
+    expected: [
+      ['#/paths/~1none/get/security', messages.oneSecurity],
+      ['#/paths/~1alternatives/get/security', messages.oneSecurity],
+      ['#/paths/~1both-at-once/get/security', messages.oneSecurity],
+    ],
+  },
+  {
+    rule: 'paykit/one-security-requirement',
+    fixture: 'one-security-violates-no-root.yaml',
+    config: pluginRules,
+    expected: [['#/paths/~1inherits-nothing/get', messages.oneSecurity]],
+  },
+  { rule: 'paykit/one-security-requirement', fixture: 'one-security-complies.yaml', config: pluginRules, expected: [] },
+  {
+    rule: 'rule/operation-id-verb-first-camel-case',
+    fixture: 'operation-id-violates.yaml',
+    config: repoConfig,
+    expected: [
+      ['#/paths/~1noun-first/get/operationId', messages.operationId],
+      ['#/paths/~1not-camel-case/get/operationId', messages.operationId],
+      ['#/paths/~1verb-alone/get/operationId', messages.operationId],
+    ],
+  },
+  { rule: 'rule/operation-id-verb-first-camel-case', fixture: 'operation-id-complies.yaml', config: repoConfig, expected: [] },
+];
+
+describe('house lint rules', () => {
+  it.each(cases)('$rule on $fixture', async ({ rule, fixture, config, expected }) => {
+    const report = await lint(join(fixturesDir, fixture), config);
+    const reported = report.problems
+      .filter((p) => p.ruleId === rule)
+      .map((p): [string, string] => [p.location[0]?.pointer ?? '', p.message]);
+    expect(reported.sort()).toEqual([...expected].sort());
+    for (const problem of report.problems.filter((p) => p.ruleId === rule)) expect(problem.severity).toBe('error');
+  });
+});
