@@ -3,7 +3,10 @@ import ts from 'typescript';
 import type { Generator } from '../contracts.ts';
 import { generatedHeader } from '../header.ts';
 
-/** Vendor extension marking an enum the service may extend without a new version (the reference's card type). */
+/**
+ * Vendor extension listing the known values of a string the service may extend without a new version (the
+ * reference's card type). The schema itself stays an open `string`, so validators accept values added later.
+ */
 export const OPEN_ENUM_EXTENSION = 'x-paykit-open-enum';
 
 /**
@@ -30,8 +33,8 @@ export const typesGenerator: Generator = async ({ document, contract }) => {
     alphabetize: false,
     exportType: false,
     transform(schema) {
-      const marked = (schema as Record<string, unknown>)[OPEN_ENUM_EXTENSION] === true;
-      return marked && Array.isArray(schema.enum) ? openEnumType(schema.enum) : undefined;
+      const known = (schema as Record<string, unknown>)[OPEN_ENUM_EXTENSION];
+      return Array.isArray(known) ? openEnumType(known) : undefined;
     },
   });
   return [{ path: 'src/generated/openapi.ts', content: generatedHeader(contract.spec) + '\n' + astToString(ast) }];
