@@ -1,20 +1,22 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import type { RunningMock } from './prism.js';
-import { services } from './services.js';
+import { services, type StartedMock } from './services.js';
 
-const help = `usage: paykit-mock [service ...] [--host 127.0.0.1] [--port-<service> N] [--dynamic]
+const describePorts = (service: (typeof services)[number]) =>
+  [`port ${service.defaultPort}`, ...Object.entries(service.extraPorts ?? {}).map(([role, port]) => `${role} ${port}`)].join(', ');
+
+const help = `usage: paykit-mock [service ...] [--host 127.0.0.1] [--port-<service>[-<role>] N] [--dynamic]
 
 Starts the local mocks (all of them when no service is named) and prints their base addresses.
 Services:
-${services.map((s) => `  ${s.name.padEnd(22)} port ${s.defaultPort}  ${s.description}`).join('\n')}
+${services.map((s) => `  ${s.name.padEnd(24)} ${describePorts(s).padEnd(20)} ${s.description}`).join('\n')}
 Options:
   --host H            address to listen on (default 127.0.0.1)
-  --port-<service> N  override a service's port
+  --port-<service> N  override a service's port (--port-<service>-<role> N for its other ports, e.g. soap)
   --dynamic           generate responses from schemas instead of serving examples (REST mocks)`;
 
 async function main(): Promise<void> {
-  const { values, positionals, tokens } = parseArgs({
+  const { values, tokens } = parseArgs({
     options: { host: { type: 'string', default: '127.0.0.1' }, dynamic: { type: 'boolean', default: false }, help: { type: 'boolean' } },
     allowPositionals: true,
     strict: false,
@@ -24,15 +26,28 @@ async function main(): Promise<void> {
     console.log(help);
     return;
   }
+  // The port options are not declared (one per service and role), so parseArgs takes `--port-x 4012` as a flag
+  // followed by a positional; the positional right after such a flag is its value.
   const ports = new Map<string, number>();
-  for (const token of tokens ?? []) {
-    if (token.kind === 'option' && token.name.startsWith('port-')) ports.set(token.name.slice(5), Number(token.value));
-  }
-  const unknown = positionals.filter((p) => !services.some((s) => s.name === p));
+  const portValueIndexes = new Set<number>();
+  const allTokens = tokens ?? [];
+  allTokens.forEach((token, position) => {
+    if (token.kind !== 'option' || !token.name.startsWith('port-')) return;
+    const next = allTokens[position + 1];
+    const value = token.value ?? (next?.kind === 'positional' ? next.value : undefined);
+    if (token.value === undefined && next?.kind === 'positional') portValueIndexes.add(next.index);
+    const port = Number(value);
+    if (value === undefined || !Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new Error(`--${token.name} needs a port number (0 picks a free port)`);
+    }
+    ports.set(token.name.slice(5), port);
+  });
+  const named = allTokens.flatMap((token) => (token.kind === 'positional' && !portValueIndexes.has(token.index) ? [token.value] : []));
+  const unknown = named.filter((p) => !services.some((s) => s.name === p));
   if (unknown.length > 0) throw new Error(`unknown service ${unknown.join(', ')}\n\n${help}`);
-  const chosen = positionals.length > 0 ? services.filter((s) => positionals.includes(s.name)) : services;
+  const chosen = named.length > 0 ? services.filter((s) => named.includes(s.name)) : services;
 
-  const running: RunningMock[] = [];
+  const running: StartedMock[] = [];
   const shutdown = async () => {
     await Promise.allSettled(running.map((m) => m.close()));
     process.exit(0);
@@ -42,9 +57,13 @@ async function main(): Promise<void> {
 
   for (const service of chosen) {
     const port = ports.get(service.name) ?? service.defaultPort;
-    const mock = await service.start({ host: String(values.host), port, dynamic: Boolean(values.dynamic) });
+    const extraPorts = Object.fromEntries(
+      Object.entries(service.extraPorts ?? {}).map(([role, fixed]) => [role, ports.get(`${service.name}-${role}`) ?? fixed]),
+    );
+    const mock = await service.start({ host: String(values.host), port, extraPorts, dynamic: Boolean(values.dynamic) });
     running.push(mock);
     console.log(`${service.name} mock: ${mock.url}  (${service.description})`);
+    for (const note of mock.notes ?? []) console.log(`  ${note}`);
   }
   console.log('mocks ready; Ctrl-C stops them');
 }

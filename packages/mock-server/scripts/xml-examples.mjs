@@ -1,0 +1,57 @@
+// Prism serialises an object example of an XML media type under a generic `<xml>` root and drops the OpenAPI `xml`
+// names and namespaces. The contract keeps its examples as objects (so linting validates them against the schema);
+// the mock bundle gets them as XML text written from the schema's `xml` objects, which Prism serves verbatim.
+
+function resolve(schema, document) {
+  let current = schema;
+  while (current && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((node, key) => node?.[key], document);
+  }
+  return current ?? {};
+}
+
+const escapeText = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function element(value, schema, name, parentNamespace, document) {
+  const resolved = resolve(schema, document);
+  if (Array.isArray(value)) {
+    const items = resolve(resolved.items, document);
+    const itemName = items.xml?.name ?? resolved.xml?.name ?? name;
+    const inner = value.map((item) => element(item, items, itemName, parentNamespace, document)).join('');
+    return resolved.xml?.wrapped ? `<${name}>${inner}</${name}>` : inner;
+  }
+  const elementName = resolved.xml?.name ?? name;
+  const namespace = resolved.xml?.namespace ?? parentNamespace;
+  const xmlns = namespace && namespace !== parentNamespace ? ` xmlns="${namespace}"` : '';
+  if (value !== null && typeof value === 'object') {
+    const children = Object.entries(value)
+      .map(([key, child]) => element(child, resolved.properties?.[key], key, namespace, document))
+      .join('');
+    return `<${elementName}${xmlns}>${children}</${elementName}>`;
+  }
+  return `<${elementName}${xmlns}>${escapeText(value)}</${elementName}>`;
+}
+
+/** Rewrites, in place, every object example of an XML media type as the XML text it stands for. */
+export function serialiseXmlExamples(document) {
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(pathItem)) {
+      for (const response of Object.values(operation?.responses ?? {})) {
+        for (const [mediaType, content] of Object.entries(resolve(response, document).content ?? {})) {
+          if (!/[/+]xml$/.test(mediaType.split(';')[0].trim())) continue;
+          for (const example of Object.values(content.examples ?? {})) {
+            const resolvedExample = resolve(example, document);
+            if (resolvedExample.value === null || typeof resolvedExample.value !== 'object') continue;
+            const xml = '<?xml version="1.0" encoding="UTF-8"?>' + element(resolvedExample.value, content.schema, 'xml', undefined, document);
+            Object.assign(example, { ...resolvedExample, value: xml });
+            delete example.$ref;
+          }
+        }
+      }
+    }
+  }
+}

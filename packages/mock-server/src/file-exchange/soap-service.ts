@@ -1,0 +1,177 @@
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { join } from 'node:path';
+import soap from 'soap';
+import { contentFromBuffer } from './file-content.js';
+import { soapContractDir } from './soap-contract.js';
+import { FILE_NAME_PATTERN, type FileExchangeState, type InjectedFailure, type QueuedFile } from './store.js';
+
+export const SOAP_BASE_PATH = '/services/messaging';
+
+export interface SoapServiceOptions {
+  queueId: string;
+  /** Content bytes per DownloadFiles response; a single larger file still goes alone. */
+  maxResponseBytes: number;
+  /** When true, a request without a certificate signed by the mock's CA gets HTTP 403. */
+  requireClientCertificate: boolean;
+}
+
+interface SoapFault {
+  Fault: { faultcode: string; faultstring: string; statusCode: number };
+}
+
+const fault = (faultcode: 'soap:Client' | 'soap:Server', faultstring: string): SoapFault => ({
+  Fault: { faultcode, faultstring, statusCode: 500 },
+});
+
+/** Canonical base64 once whitespace is removed: the alphabet, padding at the end only, a multiple of 4 long. */
+function isBase64(value: string): boolean {
+  const compact = value.replace(/\s+/g, '');
+  return compact.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(compact);
+}
+
+/** node-soap gives an optional element as undefined, a string, or an object when it carried attributes. */
+function text(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'object' && '$value' in value) return String((value as { $value: unknown }).$value);
+  return typeof value === 'object' ? '' : String(value);
+}
+
+function parametersOf(value: unknown): Array<{ name: string; value: string }> | undefined {
+  if (value === undefined) return undefined;
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((entry: { name?: unknown; value?: unknown }) => ({ name: text(entry?.name) ?? '', value: text(entry?.value) ?? '' }));
+}
+
+/** The element of one queued file, its children in the XSD's order. */
+function fileElement(file: QueuedFile): Record<string, unknown> {
+  const element: Record<string, unknown> = { fileID: file.fileID };
+  if (file.fileType !== undefined) element.fileType = file.fileType;
+  if (file.mimeType !== undefined) element.mimeType = file.mimeType;
+  element.fileName = file.fileName;
+  if (file.parameters?.length) element.parameter = file.parameters;
+  element.fileContent = file.content.read().toString('base64');
+  return element;
+}
+
+function faultEnvelope(status: number): string {
+  return (
+    '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">' +
+    `<soap:Body><soap:Fault><faultcode>soap:Server</faultcode><faultstring>injected failure (HTTP ${status})</faultstring>` +
+    '</soap:Fault></soap:Body></soap:Envelope>'
+  );
+}
+
+async function drain(req: IncomingMessage): Promise<void> {
+  for await (const chunk of req) void chunk;
+}
+
+/**
+ * Serves the WSDL's two ports (`/UploadFile`, `/DownloadFiles`) on `server` with the `soap` package, behind a
+ * gate that answers 403 to a client without an accepted certificate and applies injected failures.
+ */
+export async function attachSoapService(server: HttpServer, state: FileExchangeState, options: SoapServiceOptions): Promise<void> {
+  const services = {
+    FileExchangeService: {
+      UploadFile: {
+        uploadFile(args: Record<string, unknown>, _callback: unknown, _headers: unknown, _req: IncomingMessage, res: ServerResponse) {
+          const fileContent = text(args.fileContent);
+          if (fileContent === undefined) throw fault('soap:Client', 'fileContent is required');
+          if (!isBase64(fileContent)) throw fault('soap:Client', 'fileContent is not base64');
+          const fileName = text(args.fileName);
+          if (fileName !== undefined && !FILE_NAME_PATTERN.test(fileName)) {
+            throw fault('soap:Client', 'fileName not acceptable: letters, digits, underscores, dashes and full stops only');
+          }
+          state.storeSoapUpload({
+            fileID: text(args.fileID),
+            fileType: text(args.fileType),
+            mimeType: text(args.mimeType),
+            fileName,
+            parameters: parametersOf(args.parameter),
+            content: contentFromBuffer(Buffer.from(fileContent, 'base64')),
+          });
+          const failure = state.takeFailure('soap-upload');
+          if (failure && 'dropConnection' in failure) {
+            res.socket?.destroy();
+            return new Promise(() => {}); // never answered: the connection is gone
+          }
+          if (failure) throw fault('soap:Server', `injected failure (HTTP ${failure.status})`);
+          return {};
+        },
+      },
+      DownloadFiles: {
+        downloadFiles(args: Record<string, unknown>, _callback: unknown, _headers: unknown, _req: IncomingMessage, res: ServerResponse) {
+          if (text(args.queueID) !== options.queueId) throw fault('soap:Client', 'unknown queueID');
+          const batch = state.nextSoapBatch(options.maxResponseBytes);
+          const failure = state.takeFailure('soap-download');
+          // Files leave the queue once their response has been handed to the network; a broken connection keeps them.
+          if (!failure) res.once('finish', () => state.markDelivered(batch));
+          return batch.length === 0 ? {} : { file: batch.map(fileElement) };
+        },
+      },
+    },
+  };
+
+  const dir = soapContractDir();
+  const wsdlPath = join(dir, 'FileExchange.wsdl');
+  const xml = await readFile(wsdlPath, 'utf8');
+  await new Promise<void>((resolve, reject) => {
+    soap.listen(server, {
+      path: /^\/services\/messaging\/(UploadFile|DownloadFiles)\/$/,
+      services,
+      xml,
+      uri: wsdlPath,
+      enableChunkedEncoding: false,
+      suppressStack: true,
+      callback: (error: unknown) => (error ? reject(error) : resolve()),
+    } satisfies soap.IServerOptions);
+  });
+
+  const soapListeners = server.listeners('request') as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    void gate(req, res).catch(() => res.destroy());
+  });
+
+  async function gate(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (options.requireClientCertificate && !(req.socket as TLSSocket).authorized) {
+      await drain(req);
+      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('client certificate not accepted\n');
+      return;
+    }
+    const { pathname } = new URL(req.url ?? '/', 'http://mock');
+    const port = /^\/services\/messaging\/(UploadFile|DownloadFiles)\/?$/.exec(pathname)?.[1];
+    if (!port) {
+      await drain(req);
+      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('no such SOAP port\n');
+      return;
+    }
+    const failure = earlyFailure(port === 'UploadFile' ? 'soap-upload' : 'soap-download');
+    if (failure) {
+      await drain(req);
+      if ('dropConnection' in failure) {
+        req.socket.destroy();
+        return;
+      }
+      if (failure.status === 403) {
+        res.writeHead(403, { 'Content-Length': '0' }).end();
+        return;
+      }
+      res.writeHead(failure.status, { 'Content-Type': 'text/xml; charset=utf-8' }).end(faultEnvelope(failure.status));
+      return;
+    }
+    for (const listener of soapListeners) listener.call(server, req, res);
+  }
+
+  /**
+   * Failures applied before the service acts. Left for the service itself: an upload's 500 or dropped connection
+   * (after storing) and a download's `afterResponse` (the response goes out but does not count as delivered).
+   */
+  function earlyFailure(operation: 'soap-upload' | 'soap-download'): InjectedFailure | undefined {
+    return state.takeFailure(operation, (failure) => {
+      if (operation === 'soap-upload') return 'status' in failure && failure.status !== 500;
+      return !('afterResponse' in failure && failure.afterResponse);
+    });
+  }
+}

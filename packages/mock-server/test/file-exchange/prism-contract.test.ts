@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startPrismMock, type RunningMock } from '../../src/index.js';
+import { send, validateAgainstXsd } from './helpers.js';
+
+// Prism serving specs/file-exchange (bundled by the build): the contract's examples come back, valid against the
+// XSD where they are XML, and well-formed requests raise no contract violation.
+describe('Prism on the file exchange REST contract', () => {
+  let prism: RunningMock;
+
+  beforeAll(async () => {
+    prism = await startPrismMock({ contract: 'file-exchange', port: 0 });
+  });
+  afterAll(() => prism.close());
+
+  test('serves under the contract’s base path', () => {
+    expect(prism.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/services\/messaging\/rest$/);
+  });
+
+  test('the plain list example is one name per line', async () => {
+    const response = await send(undefined, `${prism.url}/filesForDownload/`, { headers: { Accept: 'text/plain' } });
+    expect(response.status).toBe(200);
+    expect(response.headers['sl-violations']).toBeUndefined();
+    expect(response.body.toString()).toBe('PAYMENTS_20260121_001.csv\nREPORT_20260121_001.xml\n');
+  });
+
+  test('the XML list example is a downloadFileList valid against the XSD', async () => {
+    const response = await send(undefined, `${prism.url}/filesForDownload/`, { headers: { Accept: 'application/xml' } });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/xml/);
+    const xml = response.body.toString();
+    expect(xml).toContain('<downloadFileList xmlns="urn:paykit:file-exchange:v1">');
+    expect((await validateAgainstXsd(xml, 'element')).errors).toEqual([]);
+  });
+
+  test.each([
+    ['upload of any content type', 'POST', '/uploadedFiles/PAYMENTS_20260121_001.csv', { 'Content-Type': 'text/csv' }, 'a,b\n', 202],
+    ['empty list', 'GET', '/filesForDownload/', { Accept: 'text/plain', Prefer: 'code=204' }, undefined, 204],
+    ['download', 'GET', '/filesForDownload/REPORT_20260121_001.xml', {}, undefined, 200],
+    ['delete', 'DELETE', '/filesForDownload/REPORT_20260121_001.xml', {}, undefined, 204],
+    ['429 on request', 'GET', '/filesForDownload/a.txt', { Prefer: 'code=429' }, undefined, 429],
+  ] as const)('%s answers %i without violations', async (_, method, path, headers, body, status) => {
+    const response = await send(undefined, `${prism.url}${path}`, { method, headers, body });
+    expect(response.status).toBe(status);
+    expect(response.headers['sl-violations']).toBeUndefined();
+  });
+
+  test('a file name outside the rule is a contract violation', async () => {
+    const response = await send(undefined, `${prism.url}/filesForDownload/a%20b.txt`, { method: 'DELETE' });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.body.toString()).toMatch(/pattern/);
+  });
+});

@@ -1,0 +1,72 @@
+import { relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { contracts } from './contracts.ts';
+import { check } from './gate.ts';
+import { defaultBaseDir, repoRoot } from './paths.ts';
+import { rules } from './rules/index.ts';
+import { writeSnapshots } from './snapshot.ts';
+
+const usage = `usage:
+  paykit-compat check    [--root DIR] [--base-dir DIR] [--changeset-dir DIR] [--contract NAME]...
+  paykit-compat snapshot [--root DIR] [--base-dir DIR] [--contract NAME]...
+  paykit-compat rules
+check compares every contract with its released snapshot and fails (exit 1) on a breaking change within the same
+major version, or on any change without a pending changeset for the contract's package.
+snapshot records the current contracts as released. Defaults: --root is this repository, --base-dir
+tools/compat/released, --changeset-dir <root>/.changeset. Contracts: ${contracts.map((c) => c.name).join(', ')}.`;
+
+const options = {
+  root: { type: 'string' },
+  'base-dir': { type: 'string' },
+  'changeset-dir': { type: 'string' },
+  contract: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Print = (line: string) => void;
+
+/** Runs the command line; returns the exit code (0 pass, 1 gate failed or could not judge, 2 usage). */
+export async function main(args: string[], print: Print = console.log, printError: Print = console.error): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    printError(`${(error as Error).message}\n${usage}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const command = positionals[0];
+  if (values.help || positionals.length !== 1 || !['check', 'snapshot', 'rules'].includes(command ?? '')) {
+    printError(usage);
+    return values.help ? 0 : 2;
+  }
+  if (command === 'rules') {
+    for (const rule of rules) print(`${rule.verdict.toUpperCase().padEnd(8)} ${rule.name.padEnd(38)} ${rule.meaning}`);
+    return 0;
+  }
+  const unknown = (values.contract ?? []).filter((name) => !contracts.some((c) => c.name === name));
+  if (unknown.length > 0) {
+    printError(`unknown contract(s): ${unknown.join(', ')}\n${usage}`);
+    return 2;
+  }
+  const selected = values.contract ? contracts.filter((c) => values.contract!.includes(c.name)) : contracts;
+  const root = resolve(values.root ?? repoRoot);
+  const baseDir = values['base-dir'] ? resolve(values['base-dir']) : values.root ? resolve(root, 'tools/compat/released') : defaultBaseDir;
+  try {
+    if (command === 'snapshot') {
+      const written = await writeSnapshots({ root, baseDir, contracts: selected });
+      for (const path of written) {
+        const shown = relative(process.cwd(), path);
+        print(`wrote ${shown.startsWith('..') ? path : shown}`);
+      }
+      return 0;
+    }
+    const changesetDir = resolve(values['changeset-dir'] ?? resolve(root, '.changeset'));
+    const result = await check({ root, baseDir, changesetDir, contracts: selected });
+    for (const report of result.reports) for (const line of report.lines) print(line);
+    return result.ok ? 0 : 1;
+  } catch (error) {
+    printError(`paykit-compat ${command}: ${(error as Error).message}`);
+    return 1;
+  }
+}

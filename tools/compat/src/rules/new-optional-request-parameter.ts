@@ -1,0 +1,9 @@
+import { isRequest, type Rule } from './rule.ts';
+
+/** Reference, Versioning: "new optional request parameters". */
+export const newOptionalRequestParameter: Rule = {
+  name: 'new-optional-request-parameter',
+  verdict: 'allowed',
+  meaning: 'A new optional query/header/path/cookie parameter, request body property or request body.',
+  matches: (d) => isRequest(d) && d.kind === 'property-added' && d.required !== true,
+};

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { compareDocuments, type OpenApiDocument } from '../src/openapi/index.ts';
+import { outcomes } from './fixtures.ts';
+
+type Edit = (document: Record<string, any>) => void;
+
+/** A small document with one path parameter, one header parameter, a request body, a response header and a webhook. */
+function base(): Record<string, any> {
+  const json = { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } };
+  return {
+    openapi: '3.1.0',
+    info: { title: 't', version: 'v1' },
+    servers: [{ url: 'https://api.example.test/rest/v1' }],
+    security: [{ key: [] }],
+    paths: {
+      '/items/{itemId}': {
+        put: {
+          parameters: [
+            { name: 'itemId', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'X-Request-Id', in: 'header', schema: { type: 'string' } },
+          ],
+          requestBody: { content: json },
+          responses: { '200': { description: 'Saved.', headers: { 'X-Rate-Limit': { schema: { type: 'integer' } } }, content: json } },
+        },
+      },
+    },
+    webhooks: {},
+    components: { securitySchemes: { key: { type: 'http', scheme: 'basic' }, other: { type: 'http', scheme: 'bearer' } } },
+  };
+}
+
+const PUT = 'PUT /items/{itemId}';
+const cases: { case: string; edit: Edit; expected: [rule: string, location: string][] }[] = [
+  {
+    case: 'a renamed path parameter changes nothing on the wire',
+    edit: (d) => {
+      d.paths['/items/{key}'] = d.paths['/items/{itemId}'];
+      delete d.paths['/items/{itemId}'];
+      d.paths['/items/{key}'].put.parameters[0].name = 'key';
+    },
+    expected: [],
+  },
+  { case: 'header names ignore case', edit: (d) => (d.paths['/items/{itemId}'].put.parameters[1].name = 'x-request-id'), expected: [] },
+  {
+    case: 'an optional request body made required',
+    edit: (d) => (d.paths['/items/{itemId}'].put.requestBody.required = true),
+    expected: [['new-required-request-field', `${PUT} request body`]],
+  },
+  {
+    case: 'a new 2xx response is not on the list',
+    edit: (d) => (d.paths['/items/{itemId}'].put.responses['202'] = { description: 'Accepted.' }),
+    expected: [['unclassified-change', `${PUT} response 202`]],
+  },
+  {
+    case: 'a success response that stops offering JSON',
+    edit: (d) => {
+      const response = d.paths['/items/{itemId}'].put.responses['200'];
+      response.content = { 'application/xml': response.content['application/json'] };
+    },
+    expected: [
+      ['removed-success-response', `${PUT} response 200 application/json`],
+      ['unclassified-change', `${PUT} response 200 application/xml`],
+    ],
+  },
+  {
+    case: 'a removed response header',
+    edit: (d) => delete d.paths['/items/{itemId}'].put.responses['200'].headers['X-Rate-Limit'],
+    expected: [['removed-response-property', `${PUT} response 200 header x-rate-limit`]],
+  },
+  {
+    case: 'a new webhook is a new resource',
+    edit: (d) => (d.webhooks.itemChanged = { post: { responses: { '200': { description: 'Received.' } } } }),
+    expected: [['new-resource', 'webhook itemChanged']],
+  },
+  {
+    case: 'another scheme in the root security requirement',
+    edit: (d) => (d.security = [{ other: [] }]),
+    expected: [['changed-security', `${PUT} security`]],
+  },
+  {
+    case: 'the same scheme name with another definition',
+    edit: (d) => (d.components.securitySchemes.key = { type: 'apiKey', in: 'header', name: 'X-Key' }),
+    expected: [['changed-security', `${PUT} security`]],
+  },
+  {
+    case: 'a reworded operation summary and a scheme description',
+    edit: (d) => {
+      d.paths['/items/{itemId}'].put.summary = 'Save an item';
+      d.components.securitySchemes.key.description = 'The secret key.';
+    },
+    expected: [['reworded-documentation', `${PUT} summary`]],
+  },
+];
+
+describe('operations, parameters, responses and security', () => {
+  it.each(cases)('$case', ({ edit, expected }) => {
+    const after = base();
+    edit(after);
+    const found = outcomes(compareDocuments(base() as OpenApiDocument, after as OpenApiDocument));
+    expect(found.map((o) => [o.rule, o.location])).toEqual(expected);
+  });
+});

@@ -1,0 +1,117 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../src/cli.ts';
+import type { ContractDefinition } from '../src/contracts.ts';
+import { check } from '../src/gate.ts';
+import { fixturesDir } from './fixtures.ts';
+
+const demo: ContractDefinition = { name: 'demo', kind: 'openapi', packageName: '@paykit/demo', spec: 'specs/demo/openapi.yaml' };
+const roots: string[] = [];
+afterEach(async () => {
+  await Promise.all(roots.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** A throwaway repository whose released `demo` contract is `released` and whose current one is `current`. */
+async function repository(options: { released?: string; current: string; changeset?: string }): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'compat-gate-'));
+  roots.push(root);
+  await mkdir(join(root, 'specs/demo'), { recursive: true });
+  await mkdir(join(root, 'released'));
+  await mkdir(join(root, '.changeset'));
+  await writeFile(join(root, 'specs/demo/openapi.yaml'), options.current);
+  if (options.released !== undefined) await writeFile(join(root, 'released/demo.json'), JSON.stringify(parse(options.released)));
+  if (options.changeset) await writeFile(join(root, '.changeset/demo.md'), `---\n"${options.changeset.split(' ')[0]}": ${options.changeset.split(' ')[1]}\n---\n\nDemo.\n`);
+  return root;
+}
+
+const fixture = (name: string, which: 'before' | 'after'): Promise<string> => readFile(join(fixturesDir, name, `${which}.yaml`), 'utf8');
+const toV2 = (spec: string): string => spec.replace('/rest/v1', '/rest/v2');
+
+describe('the gate decides per contract', () => {
+  const cases: { case: string; released?: [string, 'before' | 'after']; current: [string, 'before' | 'after']; v2?: boolean; changeset?: string; status: string; problem?: RegExp }[] = [
+    { case: 'no released version passes', current: ['removed-operation', 'after'], status: 'no-released-version' },
+    { case: 'no difference needs no changeset', released: ['new-resource', 'before'], current: ['new-resource', 'before'], status: 'passed' },
+    { case: 'an allowed change without a changeset fails', released: ['new-resource', 'before'], current: ['new-resource', 'after'], status: 'failed', problem: /no pending changeset names @paykit\/demo/ },
+    { case: 'a changeset for another package does not count', released: ['new-resource', 'before'], current: ['new-resource', 'after'], changeset: '@paykit/payments minor', status: 'failed', problem: /no pending changeset names @paykit\/demo/ },
+    { case: 'an allowed change with a changeset passes', released: ['new-resource', 'before'], current: ['new-resource', 'after'], changeset: '@paykit/demo minor', status: 'passed' },
+    { case: 'a breaking change within v1 fails even with a changeset', released: ['removed-operation', 'before'], current: ['removed-operation', 'after'], changeset: '@paykit/demo major', status: 'failed', problem: /1 breaking change\(s\) within v1/ },
+    { case: 'a breaking change in a new major version passes with a major changeset', released: ['removed-operation', 'before'], current: ['removed-operation', 'after'], v2: true, changeset: '@paykit/demo major', status: 'passed' },
+    { case: 'a new major version needs a major changeset', released: ['removed-operation', 'before'], current: ['removed-operation', 'after'], v2: true, changeset: '@paykit/demo minor', status: 'failed', problem: /must be a major bump, not minor/ },
+  ];
+
+  it.each(cases)('$case', async ({ released, current, v2, changeset, status, problem }) => {
+    const currentText = await fixture(...current);
+    const root = await repository({
+      released: released ? await fixture(...released) : undefined,
+      current: v2 ? toV2(currentText) : currentText,
+      changeset,
+    });
+    const result = await check({ root, baseDir: join(root, 'released'), changesetDir: join(root, '.changeset'), contracts: [demo] });
+    const [report] = result.reports;
+    expect(report!.status).toBe(status);
+    expect(result.ok).toBe(status !== 'failed');
+    if (problem) expect(report!.problems.join('\n')).toMatch(problem);
+    else expect(report!.problems).toEqual([]);
+  });
+});
+
+describe('command line', () => {
+  it.each([
+    {
+      case: 'a snapshot that is not JSON',
+      setup: async (root: string) => writeFile(join(root, 'tools/compat/released/payments.json'), '{ not json'),
+      message: /cannot read \S+payments\.json/,
+    },
+    {
+      case: 'a snapshot of another kind of document',
+      setup: async (root: string) => writeFile(join(root, 'tools/compat/released/payments.json'), '{"hello": 1}'),
+      message: /payments\.json is not a bundled OpenAPI document/,
+    },
+    {
+      case: 'an XSD that is not well-formed',
+      setup: async (root: string) => writeFile(join(root, 'specs/file-exchange-soap/FileExchange.xsd'), '<xs:schema><xs:element></xs:schema>'),
+      message: /cannot read \S+FileExchange\.xsd: mismatched closing tag/,
+    },
+    {
+      case: 'a spec redocly cannot bundle',
+      setup: async (root: string) => writeFile(join(root, 'specs/payments/openapi.yaml'), 'openapi: 3.1.0\npaths:\n  /a:\n    $ref: missing.yaml\n'),
+      message: /cannot bundle \S+openapi\.yaml/,
+    },
+  ])('check reports $case as an error (exit 1) naming the file', async ({ setup, message }) => {
+    const root = await mkdtemp(join(tmpdir(), 'compat-errors-'));
+    roots.push(root);
+    await mkdir(join(root, 'tools/compat/released'), { recursive: true });
+    await mkdir(join(root, 'specs/payments'), { recursive: true });
+    await mkdir(join(root, 'specs/file-exchange-soap'), { recursive: true });
+    await writeFile(join(root, 'specs/payments/openapi.yaml'), await fixture('new-resource', 'before'));
+    await writeFile(join(root, 'specs/file-exchange-soap/FileExchange.wsdl'), await readFile(join(fixturesDir, 'soap/service.wsdl'), 'utf8'));
+    await writeFile(join(root, 'specs/file-exchange-soap/FileExchange.xsd'), await readFile(join(fixturesDir, 'soap-new-response-property/before.xsd'), 'utf8'));
+    await writeFile(join(root, 'tools/compat/released/payments.json'), JSON.stringify(parse(await fixture('new-resource', 'before'))));
+    await setup(root);
+    const errors: string[] = [];
+    expect(await main(['check', '--root', root], () => {}, (line) => errors.push(line))).toBe(1);
+    expect(errors.join('\n')).toMatch(message);
+  });
+
+  it.each([
+    { args: [], code: 2 },
+    { args: ['publish'], code: 2 },
+    { args: ['check', '--contract', 'nope'], code: 2 },
+    { args: ['check', '--no-such-option'], code: 2 },
+    { args: ['--help'], code: 0 },
+  ])('paykit-compat $args exits $code with the usage', async ({ args, code }) => {
+    const errors: string[] = [];
+    expect(await main(args, () => {}, (line) => errors.push(line))).toBe(code);
+    expect(errors.join('\n')).toMatch(/usage:/);
+  });
+
+  it('rules prints the whole rule book', async () => {
+    const lines: string[] = [];
+    expect(await main(['rules'], (line) => lines.push(line))).toBe(0);
+    expect(lines.some((l) => /^ALLOWED\s+new-open-enum-value\s/.test(l))).toBe(true);
+    expect(lines.at(-1)).toMatch(/^BREAKING\s+unclassified-change\s/);
+  });
+});
