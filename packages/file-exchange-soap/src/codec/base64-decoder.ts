@@ -1,0 +1,75 @@
+/**
+ * Where decoded bytes go. When the response announces its length, every base64 field of the response is decoded
+ * straight into one buffer of at most 3/4 of that length (base64 needs 4 characters for 3 bytes), and each field
+ * is a view of it: a file is never held twice, as it would be while joining pieces.
+ */
+export class DecodeArena {
+  private offset = 0;
+
+  constructor(readonly buffer: Buffer) {}
+
+  static forResponseLength(contentLength: number): DecodeArena {
+    // Zero-filled: a view's `.buffer` must not expose memory that held something else.
+    return new DecodeArena(Buffer.alloc(Math.floor((contentLength * 3) / 4)));
+  }
+
+  get position(): number {
+    return this.offset;
+  }
+
+  /** Decodes whole 4-character groups in place; false when they do not fit (the caller falls back to pieces). */
+  tryWrite(base64: string): boolean {
+    if (this.buffer.length - this.offset < (base64.length / 4) * 3) return false;
+    this.offset += this.buffer.write(base64, this.offset, 'base64');
+    return true;
+  }
+}
+
+/**
+ * Decodes base64 text that arrives in pieces of any length, so that a file's content never exists as one big string:
+ * each piece is decoded as soon as it holds whole 4-character groups. XML may wrap base64 over lines: white space is
+ * skipped.
+ */
+export class Base64Decoder {
+  private carry = '';
+  private readonly chunks: Buffer[] = [];
+  private finished = false;
+  private readonly start: number;
+
+  constructor(private readonly arena?: DecodeArena) {
+    this.start = arena?.position ?? 0;
+  }
+
+  write(text: string): void {
+    // One scan in the usual case (no line breaks); white space is removed only when there is some.
+    const needsCleaning = /[^A-Za-z0-9+/=]/.test(text);
+    const compact = needsCleaning ? text.replace(/\s+/g, '') : text;
+    if (compact === '') return;
+    if (this.finished) throw new Error('base64 continues after its padding');
+    if (needsCleaning && /[^A-Za-z0-9+/=]/.test(compact)) throw new Error('not base64 text');
+    const text4 = this.carry + compact;
+    const usable = text4.length - (text4.length % 4);
+    if (usable > 0) {
+      const whole = text4.slice(0, usable);
+      const padding = whole.indexOf('=');
+      if (padding !== -1) {
+        if (padding < usable - 2 || !/={1,2}$/.test(whole)) throw new Error('base64 padding in the middle of the text');
+        this.finished = true;
+      }
+      // Once a piece has gone to `chunks`, the rest follows it, so that the order of the bytes is kept.
+      if (this.chunks.length > 0 || !this.arena?.tryWrite(whole)) this.chunks.push(Buffer.from(whole, 'base64'));
+    }
+    this.carry = text4.slice(usable);
+  }
+
+  end(): Buffer {
+    if (this.carry !== '') throw new Error('base64 text is cut short (its length is not a multiple of 4)');
+    const inArena = this.arena ? this.arena.buffer.subarray(this.start, this.arena.position) : undefined;
+    if (this.chunks.length === 0) return inArena ?? Buffer.alloc(0);
+    const parts = inArena && inArena.length > 0 ? [inArena, ...this.chunks] : this.chunks;
+    if (parts.length === 1) return parts[0]!;
+    const whole = Buffer.concat(parts);
+    this.chunks.length = 0;
+    return whole;
+  }
+}

@@ -1,0 +1,222 @@
+import sax from 'sax';
+import { complexTypes, elements, namespace, type FieldDescriptor } from '../generated/contract.js';
+import { Base64Decoder, DecodeArena } from './base64-decoder.js';
+import { SOAP_ENVELOPE_NS } from './write-request.js';
+
+export interface SoapFault {
+  faultCode: string;
+  faultString: string;
+  faultActor?: string;
+  detail?: string;
+}
+
+export type ParsedResponse = { kind: 'body'; value: Record<string, unknown> } | { kind: 'fault'; fault: SoapFault };
+
+/**
+ * Above this announced length the decoder joins pieces instead of reserving memory up front, so that a wrong or
+ * hostile Content-Length cannot make the client allocate gigabytes before a byte has arrived.
+ */
+export const MAX_ARENA_RESPONSE_BYTES = 512 * 1024 * 1024;
+
+/** The response is not the XML the contract promises. */
+export class MalformedResponse extends Error {
+  override readonly name = 'MalformedResponse';
+}
+
+type Frame =
+  | { kind: 'envelope' }
+  | { kind: 'body'; seenChild: boolean }
+  | { kind: 'complex'; typeName: string; value: Record<string, unknown>; field?: FieldDescriptor }
+  | { kind: 'scalar'; field: FieldDescriptor; text: string }
+  | { kind: 'base64'; field: FieldDescriptor; decoder: Base64Decoder }
+  | { kind: 'fault'; fault: Partial<SoapFault> }
+  | { kind: 'fault-part'; part: keyof SoapFault; text: string }
+  /** An element the reader does not need; text inside it goes to `sink` when one is set. */
+  | { kind: 'skip'; sink?: (text: string) => void };
+
+const faultParts: Record<string, keyof SoapFault> = {
+  faultcode: 'faultCode',
+  faultstring: 'faultString',
+  faultactor: 'faultActor',
+  detail: 'detail',
+};
+
+function convert(field: FieldDescriptor, text: string): unknown {
+  if (field.kind === 'number') {
+    const number = Number(text.trim());
+    if (text.trim() === '' || !Number.isFinite(number)) throw new MalformedResponse(`<${field.name}> is not a number`);
+    return number;
+  }
+  if (field.kind === 'boolean') {
+    const word = text.trim();
+    if (word !== 'true' && word !== 'false' && word !== '1' && word !== '0') throw new MalformedResponse(`<${field.name}> is not a boolean`);
+    return word === 'true' || word === '1';
+  }
+  return text;
+}
+
+function assign(parent: Frame | undefined, field: FieldDescriptor, value: unknown): void {
+  if (parent?.kind !== 'complex') throw new MalformedResponse(`<${field.name}> outside its parent`);
+  if (field.maxOccurs > 1) {
+    const list = (parent.value[field.name] ??= []) as unknown[];
+    if (list.length >= field.maxOccurs) throw new MalformedResponse(`more than ${field.maxOccurs} <${field.name}> in <${parent.typeName}>`);
+    list.push(value);
+  } else {
+    if (field.name in parent.value) throw new MalformedResponse(`<${field.name}> appears twice in ${parent.typeName}`);
+    parent.value[field.name] = value;
+  }
+}
+
+function checkRequired(frame: Extract<Frame, { kind: 'complex' }>): void {
+  for (const field of complexTypes[frame.typeName]!) {
+    const value = frame.value[field.name];
+    const count = value === undefined ? 0 : Array.isArray(value) && field.maxOccurs > 1 ? value.length : 1;
+    if (count < field.minOccurs) throw new MalformedResponse(`required <${field.name}> is missing in ${frame.typeName}`);
+  }
+}
+
+/**
+ * Reads a SOAP 1.1 response body as it streams in: the expected document/literal element, checked against the
+ * generated contract (unknown child elements are skipped so that a newer server does not break an older client), or
+ * a Fault. base64 fields are decoded piece by piece; nothing else of the message is kept.
+ */
+export async function readResponse(
+  body: AsyncIterable<Uint8Array>,
+  outputElement: string,
+  /** The response's Content-Length, when it has one: base64 fields are then decoded without joining pieces. */
+  contentLength?: number,
+): Promise<ParsedResponse> {
+  const outputType = elements[outputElement];
+  if (!outputType) throw new Error(`no element ${outputElement} in the generated contract`);
+  const hasBytes = (typeName: string, seen = new Set<string>()): boolean =>
+    !seen.has(typeName) &&
+    complexTypes[typeName]!.some((f) => f.kind === 'base64Binary' || (f.kind === 'complex' && hasBytes(f.typeName, seen.add(typeName))));
+  const useArena = contentLength !== undefined && contentLength > 0 && contentLength <= MAX_ARENA_RESPONSE_BYTES && hasBytes(outputType);
+  const arena = useArena ? DecodeArena.forResponseLength(contentLength) : undefined;
+  // Position tracking stays on: without it sax never flushes a long text node, and a file's base64 would pile up
+  // in one string instead of reaching the decoder in pieces of at most 64 KiB.
+  const parser = sax.parser(true, { xmlns: true, position: true });
+  const stack: Frame[] = [];
+  let result: ParsedResponse | undefined;
+  let closedEnvelope = false;
+
+  parser.onerror = (error) => {
+    throw new MalformedResponse(`not well-formed XML: ${error.message.split('\n')[0]}`);
+  };
+  parser.onopentag = (raw) => {
+    const tag = raw as sax.QualifiedTag;
+    const top = stack.at(-1);
+    if (!top) {
+      if (tag.uri !== SOAP_ENVELOPE_NS || tag.local !== 'Envelope') throw new MalformedResponse(`the root element <${tag.name}> is not a SOAP 1.1 Envelope`);
+      stack.push({ kind: 'envelope' });
+      return;
+    }
+    switch (top.kind) {
+      case 'envelope':
+        if (tag.uri === SOAP_ENVELOPE_NS && tag.local === 'Body') stack.push({ kind: 'body', seenChild: false });
+        else if (tag.uri === SOAP_ENVELOPE_NS && tag.local === 'Header') stack.push({ kind: 'skip' });
+        else throw new MalformedResponse(`unexpected <${tag.name}> in the Envelope`);
+        return;
+      case 'body':
+        if (top.seenChild) throw new MalformedResponse(`more than one element in the Body`);
+        top.seenChild = true;
+        if (tag.uri === SOAP_ENVELOPE_NS && tag.local === 'Fault') stack.push({ kind: 'fault', fault: {} });
+        else if (tag.uri === namespace && tag.local === outputElement) stack.push({ kind: 'complex', typeName: outputType, value: {} });
+        else throw new MalformedResponse(`expected <${outputElement}> in ${namespace}, got <${tag.local}> in ${tag.uri || 'no namespace'}`);
+        return;
+      case 'complex': {
+        const field = tag.uri === namespace || tag.uri === '' ? complexTypes[top.typeName]!.find((f) => f.name === tag.local) : undefined;
+        if (!field) stack.push({ kind: 'skip' });
+        else if (field.kind === 'complex') stack.push({ kind: 'complex', typeName: field.typeName, value: {}, field });
+        else if (field.kind === 'base64Binary') stack.push({ kind: 'base64', field, decoder: new Base64Decoder(arena) });
+        else stack.push({ kind: 'scalar', field, text: '' });
+        return;
+      }
+      case 'fault': {
+        const part = tag.uri === '' ? faultParts[tag.local] : undefined;
+        stack.push(part ? { kind: 'fault-part', part, text: '' } : { kind: 'skip' });
+        return;
+      }
+      case 'fault-part':
+        stack.push({ kind: 'skip', sink: (text) => (top.text += text) });
+        return;
+      case 'skip':
+        stack.push(top.sink ? { kind: 'skip', sink: top.sink } : { kind: 'skip' });
+        return;
+      default:
+        throw new MalformedResponse(`unexpected <${tag.name}> inside <${top.field.name}>, which holds text`);
+    }
+  };
+  parser.ontext = (text) => {
+    const top = stack.at(-1);
+    if (!top) return;
+    if (top.kind === 'scalar' || top.kind === 'fault-part') top.text += text;
+    else if (top.kind === 'base64') {
+      try {
+        top.decoder.write(text);
+      } catch (error) {
+        throw new MalformedResponse(`<${top.field.name}>: ${(error as Error).message}`);
+      }
+    } else if (top.kind === 'skip') top.sink?.(text);
+  };
+  parser.oncdata = parser.ontext;
+  parser.onclosetag = () => {
+    const frame = stack.pop()!;
+    const parent = stack.at(-1);
+    switch (frame.kind) {
+      case 'envelope':
+        closedEnvelope = true;
+        return;
+      case 'body':
+        if (!result) throw new MalformedResponse('the Body is empty');
+        return;
+      case 'complex':
+        checkRequired(frame);
+        if (frame.field) assign(parent, frame.field, frame.value);
+        else result = { kind: 'body', value: frame.value };
+        return;
+      case 'scalar':
+        assign(parent, frame.field, convert(frame.field, frame.text));
+        return;
+      case 'base64':
+        try {
+          assign(parent, frame.field, frame.decoder.end());
+        } catch (error) {
+          if (error instanceof MalformedResponse) throw error;
+          throw new MalformedResponse(`<${frame.field.name}>: ${(error as Error).message}`);
+        }
+        return;
+      case 'fault-part':
+        if (parent?.kind === 'fault') parent.fault[frame.part] = frame.part === 'detail' ? frame.text.trim() : frame.text;
+        return;
+      case 'fault': {
+        const { faultCode, faultString } = frame.fault;
+        if (faultCode === undefined || faultString === undefined) throw new MalformedResponse('a Fault without faultcode or faultstring');
+        result = { kind: 'fault', fault: { ...frame.fault, faultCode: faultCode.trim(), faultString } };
+        return;
+      }
+      case 'skip':
+        return;
+    }
+  };
+
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for await (const chunk of body) {
+      const text = decoder.decode(chunk, { stream: true });
+      if (text !== '') parser.write(text);
+    }
+    parser.write(decoder.decode());
+  } catch (error) {
+    if (error instanceof TypeError && (error as { code?: string }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
+      throw new MalformedResponse('the response is not valid UTF-8');
+    }
+    throw error;
+  }
+  if (!closedEnvelope) {
+    throw new MalformedResponse(stack.length === 0 ? 'the response is empty' : 'the response ends before the Envelope is closed');
+  }
+  parser.close();
+  if (!result) throw new MalformedResponse('the Envelope has no Body');
+  return result;
+}

@@ -1,0 +1,80 @@
+import { DownloadNotDrainingError } from './errors.js';
+import type { DownloadedFile } from './generated/types.js';
+
+/** Remembers which fileIDs were processed. A `Set<string>` fits; pass a persistent one to recognise duplicates across runs. */
+export interface FileIdLedger {
+  has(fileID: string): boolean | Promise<boolean>;
+  add(fileID: string): unknown;
+}
+
+export interface DownloadAllOptions {
+  /** fileIDs already processed. Default: an in-memory set for this session. */
+  seen?: FileIdLedger;
+  /** Stops between requests and while waiting to retry. */
+  signal?: AbortSignal;
+  /** After this many responses in a row holding only known files, stop with DownloadNotDrainingError. Default 10. */
+  maxResponsesWithOnlyDuplicates?: number;
+}
+
+export interface DownloadStats {
+  /** DownloadFiles exchanges that completed. */
+  responses: number;
+  /** Files received, duplicates included. */
+  received: number;
+  /** Files skipped because their fileID was already processed. */
+  duplicates: number;
+  /** Files the loop finished with (it asked for the next one). */
+  processed: number;
+}
+
+/**
+ * Drains a download queue: repeats DownloadFiles until a response holds no file, and yields every file once.
+ *
+ * A file counts as processed when the loop asks for the next one; only then is its fileID added to `seen`. If the
+ * loop stops early (break, an exception, a failed request), the files received but not processed stay in
+ * `unprocessed`: the service will not send them again, so nothing is dropped silently.
+ */
+export class DownloadSession implements AsyncIterable<DownloadedFile> {
+  /** Received from the service and not processed yet, in the order received. */
+  readonly unprocessed: DownloadedFile[] = [];
+  readonly stats: DownloadStats = { responses: 0, received: 0, duplicates: 0, processed: 0 };
+  private iterated = false;
+
+  constructor(
+    private readonly queueID: string,
+    private readonly fetchBatch: (signal?: AbortSignal) => Promise<DownloadedFile[]>,
+    private readonly options: DownloadAllOptions = {},
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<DownloadedFile, void, undefined> {
+    if (this.iterated) throw new Error('A download session can be iterated only once: call downloadAll again.');
+    this.iterated = true;
+    const seen = this.options.seen ?? new Set<string>();
+    const limit = this.options.maxResponsesWithOnlyDuplicates ?? 10;
+    let onlyDuplicates = 0;
+    for (;;) {
+      this.options.signal?.throwIfAborted();
+      const batch = await this.fetchBatch(this.options.signal);
+      this.stats.responses++;
+      if (batch.length === 0) return;
+      this.stats.received += batch.length;
+      this.unprocessed.push(...batch);
+      let fresh = 0;
+      while (this.unprocessed.length > 0) {
+        const file = this.unprocessed[0]!;
+        if (await seen.has(file.fileID)) {
+          this.unprocessed.shift();
+          this.stats.duplicates++;
+          continue;
+        }
+        fresh++;
+        yield file;
+        await seen.add(file.fileID);
+        this.unprocessed.shift();
+        this.stats.processed++;
+      }
+      onlyDuplicates = fresh === 0 ? onlyDuplicates + 1 : 0;
+      if (onlyDuplicates >= limit) throw new DownloadNotDrainingError(this.queueID, onlyDuplicates);
+    }
+  }
+}

@@ -1,0 +1,20 @@
+export { createFileExchangeSoapClient, FileExchangeSoapClient, type CallOptions, type FileExchangeSoapClientOptions } from './client.js';
+export { DownloadSession, type DownloadAllOptions, type DownloadStats, type FileIdLedger } from './download-session.js';
+export {
+  DownloadNotDrainingError,
+  FileExchangeSoapError,
+  InvalidRequestError,
+  RetriesExhaustedError,
+  SoapAccessDeniedError,
+  SoapClientOptionsError,
+  SoapFaultError,
+  SoapHttpError,
+  SoapNetworkError,
+  SoapResponseError,
+  SoapTlsError,
+  type RequestProblem,
+} from './errors.js';
+export { DEFAULT_RETRY_WAIT_MS, DEFAULT_RETRY_WINDOW_MS, type RetryOptions } from './retry-policy.js';
+export { operations, namespace, type OperationMessages, type OperationName } from './generated/contract.js';
+export type * from './generated/types.js';
+export { TlsConfigurationError, type ClientTlsOptions } from '@paykit/file-exchange';

@@ -1,0 +1,74 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TlsConfigurationError } from '@paykit/file-exchange';
+import { generateTestCertificates } from '@paykit/mock-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SoapAccessDeniedError, SoapTlsError, type ClientTlsOptions } from '../src/index.js';
+import { startMock, type MockFixture } from './support/mock.js';
+
+let fixture: MockFixture;
+beforeAll(async () => {
+  fixture = await startMock();
+});
+afterAll(async () => fixture?.close());
+
+describe('client-certificate TLS against the SOAP mock', () => {
+  const accepted: Array<[string, () => Promise<ClientTlsOptions>]> = [
+    ['PKCS12 file path and password', async () => ({ pfx: fixture.certificates.clientPfxPath, passphrase: fixture.certificates.clientPfxPassword, ca: fixture.certificates.caCertPath })],
+    ['PKCS12 bytes and password', async () => ({ pfx: await readFile(fixture.certificates.clientPfxPath), passphrase: fixture.certificates.clientPfxPassword, ca: fixture.certificates.caCertPem })],
+    ['PEM certificate and key', async () => ({ cert: fixture.certificates.clientCertPath, key: fixture.certificates.clientKeyPath, ca: fixture.certificates.caCertPem })],
+  ];
+
+  it.each(accepted)('works with %s', async (_name, tls) => {
+    const client = await fixture.client({ tls: await tls() });
+    const before = fixture.mock.store.uploads().length;
+    await client.uploadFile({ fileID: `tls-${_name}`, fileContent: Buffer.from('accepted') });
+    expect(fixture.mock.store.uploads()).toHaveLength(before + 1);
+  });
+
+  it('turns the 403 for a certificate from another CA into SoapAccessDeniedError, without retrying', async () => {
+    const retries: number[] = [];
+    const client = await fixture.client({
+      tls: { pfx: fixture.certificates.foreignClientPfxPath, passphrase: fixture.certificates.foreignClientPfxPassword, ca: fixture.certificates.caCertPem },
+      retry: { waitMs: 1, onRetry: ({ attempt }) => retries.push(attempt) },
+    });
+    const before = fixture.mock.store.uploads().length;
+    const error = await client.uploadFile({ fileID: 'foreign', fileContent: Buffer.from('refused') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SoapAccessDeniedError);
+    expect((error as SoapAccessDeniedError).status).toBe(403);
+    expect(retries).toEqual([]);
+    expect(fixture.mock.store.uploads()).toHaveLength(before);
+  });
+
+  it('fails at create with TlsConfigurationError for a wrong password, which the message does not repeat', async () => {
+    const wrong = 'Cwrong-password-1234';
+    const error = await fixture
+      .client({ tls: { pfx: fixture.certificates.clientPfxPath, passphrase: wrong, ca: fixture.certificates.caCertPem } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TlsConfigurationError);
+    expect(String((error as Error).message)).not.toContain(wrong);
+    expect(JSON.stringify(error)).not.toContain(wrong);
+  });
+
+  it('refuses a server whose certificate is not signed by the given CA, as SoapTlsError', async () => {
+    const client = await fixture.client({
+      // The foreign PFX's CA is not the mock's: trusting only it must make the server certificate untrusted.
+      tls: { pfx: fixture.certificates.clientPfxPath, passphrase: fixture.certificates.clientPfxPassword, ca: await foreignCa() },
+    });
+    const error = await client.downloadFiles(fixture.mock.queueId).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SoapTlsError);
+    expect((error as SoapTlsError).reason).toBe('server-certificate-untrusted');
+    expect((error as Error).message).not.toContain(fixture.certificates.clientPfxPassword);
+  });
+});
+
+/** A CA certificate the mock's server certificate does not chain to: the system's roots are replaced by it. */
+async function foreignCa(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'paykit-soap-other-ca-'));
+  try {
+    return (await generateTestCertificates(dir)).caCertPem;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  InvalidRequestError,
+  RetriesExhaustedError,
+  SoapAccessDeniedError,
+  SoapFaultError,
+  SoapNetworkError,
+  type UploadFile,
+} from '../src/index.js';
+import { startMock, type MockFixture } from './support/mock.js';
+
+let fixture: MockFixture;
+beforeAll(async () => {
+  fixture = await startMock();
+});
+afterAll(async () => fixture?.close());
+
+const uploadsSoFar = () => fixture.mock.store.uploads().length;
+let sequence = 0;
+const nextId = (label: string) => `${label}-${++sequence}`;
+
+describe('uploadFile', () => {
+  const accepted: Array<[string, Omit<UploadFile, 'fileID'>]> = [
+    ['content only (every other field is optional)', { fileContent: Buffer.from('only content') }],
+    ['binary bytes of every value', { fileContent: Uint8Array.from({ length: 256 }, (_, i) => i) }],
+    ['a Uint8Array view into a larger buffer', { fileContent: new Uint8Array(Buffer.from('xxPAYLOADxx').buffer, 2, 7) }],
+    ['content over several base64 slices (200 KiB)', { fileContent: randomBytes(200 * 1024 + 1) }],
+    [
+      'every field, markup characters and parameters',
+      {
+        fileType: 'PAYMENTS<&>',
+        mimeType: 'text/csv',
+        fileName: 'batch_2026-11-21.001.csv',
+        parameter: [
+          { name: 'region', value: 'a & b < c' },
+          { name: 'note', value: 'line one\r\nline two' },
+        ],
+        fileContent: Buffer.from('a,b\n1,2\n'),
+      },
+    ],
+  ];
+
+  it.each(accepted)('sends %s, and the mock stores exactly those bytes and fields', async (_name, file) => {
+    const client = await fixture.client();
+    const fileID = nextId('upload');
+    await client.uploadFile({ fileID, ...file });
+    const stored = fixture.mock.store.uploads().find((u) => u.fileID === fileID);
+    expect(stored?.via).toBe('soap');
+    expect(Buffer.compare(stored!.content, Buffer.from(file.fileContent))).toBe(0);
+    expect(stored?.fileName).toBe(file.fileName);
+    expect(stored?.fileType).toBe(file.fileType);
+    expect(stored?.mimeType).toBe(file.mimeType);
+  });
+
+  const rejected: Array<[string, unknown, string]> = [
+    ['no fileContent', { fileName: 'a.txt' }, 'uploadFile.fileContent: is required'],
+    ['fileContent as a string', { fileContent: 'aGVsbG8=' }, 'uploadFile.fileContent: must be bytes'],
+    ['a file name with a space', { fileName: 'my file.txt', fileContent: Buffer.from('x') }, 'uploadFile.fileName: "my file.txt" does not match the pattern (FileName)'],
+    ['a file name with a slash', { fileName: '../etc/passwd', fileContent: Buffer.from('x') }, 'does not match the pattern'],
+    ['an empty file name', { fileName: '', fileContent: Buffer.from('x') }, 'does not match the pattern'],
+    ['a misspelt field', { fileId: 'x', fileContent: Buffer.from('x') }, 'uploadFile.fileId: is not a field of UploadedFile'],
+    ['a parameter without value', { parameter: [{ name: 'a' }], fileContent: Buffer.from('x') }, 'uploadFile.parameter[0].value: is required'],
+    ['parameter not given as an array', { parameter: { name: 'a', value: 'b' }, fileContent: Buffer.from('x') }, 'uploadFile.parameter: must be an array'],
+    ['a control character XML cannot carry', { fileType: 'bad\u0001type', fileContent: Buffer.from('x') }, 'U+0001'],
+    ['a number where text is expected', { mimeType: 42, fileContent: Buffer.from('x') }, 'uploadFile.mimeType: must be a string'],
+  ];
+
+  it.each(rejected)('refuses %s with InvalidRequestError before sending anything', async (_name, file, message) => {
+    const client = await fixture.client();
+    const before = uploadsSoFar();
+    const error = await client.uploadFile(file as UploadFile).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as Error).message).toContain(message);
+    expect(uploadsSoFar()).toBe(before);
+  });
+
+  it('resends after a dropped connection when the file has a fileID, and the service keeps one copy', async () => {
+    const client = await fixture.client();
+    const fileID = nextId('resend');
+    fixture.mock.store.failNext('soap-upload', { dropConnection: true });
+    await client.uploadFile({ fileID, fileName: `${fileID}.txt`, fileContent: Buffer.from('once') });
+    expect(fixture.mock.store.uploads().filter((u) => u.fileID === fileID)).toHaveLength(1);
+  });
+
+  it('resends after an HTTP 500 fault when the file has a fileID', async () => {
+    const retries: string[] = [];
+    const client = await fixture.client({ retry: { waitMs: 1, onRetry: ({ error }) => retries.push(error.name) } });
+    const fileID = nextId('fault');
+    fixture.mock.store.failNext('soap-upload', { status: 500 });
+    await client.uploadFile({ fileID, fileContent: Buffer.from('after a fault') });
+    expect(retries).toEqual(['SoapFaultError']);
+    expect(fixture.mock.store.uploads().filter((u) => u.fileID === fileID)).toHaveLength(1);
+  });
+
+  it('does not resend a file without fileID (a resend could duplicate it) and reports the network error', async () => {
+    const client = await fixture.client();
+    fixture.mock.store.failNext('soap-upload', { dropConnection: true });
+    const error = await client.uploadFile({ fileName: 'no-id.txt', fileContent: Buffer.from('x') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SoapNetworkError);
+    expect((error as SoapNetworkError).retryable).toBe(true);
+  });
+
+  it('turns an injected 403 into SoapAccessDeniedError', async () => {
+    const client = await fixture.client();
+    fixture.mock.store.failNext('soap-upload', { status: 403 });
+    await expect(client.uploadFile({ fileID: nextId('denied'), fileContent: Buffer.from('x') })).rejects.toBeInstanceOf(SoapAccessDeniedError);
+  });
+
+  it('gives up with RetriesExhaustedError once the retry window is over, carrying the last fault', async () => {
+    const client = await fixture.client({ retry: { waitMs: 20, giveUpAfterMs: 50 } });
+    for (let i = 0; i < 5; i++) fixture.mock.store.failNext('soap-upload', { status: 500 });
+    const error = await client.uploadFile({ fileID: nextId('exhausted'), fileContent: Buffer.from('x') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetriesExhaustedError);
+    expect((error as RetriesExhaustedError).attempts).toBeGreaterThanOrEqual(2);
+    expect((error as Error).cause).toBeInstanceOf(SoapFaultError);
+    // Leave no injected failure behind for the next test.
+    while (true) {
+      const drained = await client.uploadFile({ fileID: nextId('drain'), fileContent: Buffer.from('x') }, { retry: false }).then(() => true, () => false);
+      if (drained) break;
+    }
+  });
+});
