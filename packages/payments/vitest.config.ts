@@ -5,5 +5,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The type tests (*.test-d.ts) run with the others: `vitest run` type-checks them with tsc.
+    typecheck: {
+      enabled: true,
+      include: ['test/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
   },
 });

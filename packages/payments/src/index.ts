@@ -1,1 +1,31 @@
 export type { components, operations, paths, webhooks } from './generated/openapi.js';
+export { createSecretClient, type PaymentsClient, type PaymentsClientOptions } from './client/secret-client.js';
+export { createPublishableClient, type PublishableClient, type PublishableClientOptions } from './client/publishable-client.js';
+export { baseUrlVariable, type ClientOptions, type RetryPolicy, type RequestLog, type ResponseLog } from './client/config.js';
+export type { PreparedRequest, RequestCheck } from './client/core.js';
+export type { ApiResult } from './client/method-types.js';
+export type { Page } from './client/page.js';
+export {
+  PaymentsError,
+  isPaymentsError,
+  errorKindOfStatus,
+  type AnyPaymentsError,
+  type ErrorKindStatus,
+  type PaymentsErrorKind,
+  type FieldError,
+  type ErrorBody,
+} from './errors/payments-error.js';
+export {
+  settleTransaction,
+  transactionOutcome,
+  type SettleOptions,
+  type SettledTransaction,
+  type TransactionOutcome,
+} from './transactions/settlement.js';
+export {
+  idempotencyKeyRule,
+  publishableKeyOperations,
+  secretKeyOperations,
+  type IdempotencyKeyRule,
+  type OperationSpec,
+} from './generated/operations.js';

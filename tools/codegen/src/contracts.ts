@@ -1,5 +1,6 @@
 import type { OpenApiDocument } from './bundle.ts';
 import { bundledSpecGenerator } from './generators/bundled-spec.ts';
+import { paymentsClientGenerators } from './generators/payments-client.ts';
 import { typesGenerator } from './generators/types.ts';
 
 export interface GeneratedFile {
@@ -28,7 +29,7 @@ export const contracts: Record<string, Contract> = {
     spec: 'specs/payments/openapi.yaml',
     packageDir: 'packages/payments',
     generatedDirs: ['src/generated', 'spec'],
-    generators: [bundledSpecGenerator, typesGenerator],
+    generators: [bundledSpecGenerator, typesGenerator, ...paymentsClientGenerators],
   },
   'file-exchange': {
     spec: 'specs/file-exchange/openapi.yaml',

@@ -2,6 +2,244 @@
 // change the spec and run `pnpm generate`. `pnpm check:generated` fails when it drifts.
 
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get facility information
+         * @description Returns information about the merchant facility the key belongs to. Use it to test connectivity and
+         *     credentials. The reference does not publish the fields of the response. The reference does not state which
+         *     key type this resource takes; this contract uses the secret key.
+         */
+        get: operations["getFacility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the latest secret API key
+         * @description Returns the newest secret API key of the facility, so that a system can renew its key automatically before
+         *     the current one expires (secret keys last two years). A key restricted to a list of businesses cannot be
+         *     renewed this way. The reference does not publish the fields of the response. The reference does not state
+         *     which key type this resource takes; this contract uses the secret key.
+         */
+        get: operations["getLatestApiKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/businesses/{supplierBusinessCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Code of the business within the facility (the supplier business code). */
+                supplierBusinessCode: components["parameters"]["SupplierBusinessCode"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a business
+         * @description Returns the details of one business of the facility. The reference does not publish the fields of a
+         *     business. The reference does not state which key type this resource takes; this contract uses the secret
+         *     key.
+         */
+        get: operations["getBusiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/businesses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List businesses
+         * @description Lists the businesses of the facility, 20 per page. The reference does not publish the fields of a business.
+         *     The reference does not state which key type this resource takes; this contract uses the secret key.
+         */
+        get: operations["listBusinesses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/businesses/{supplierBusinessCode}/accepted-cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Code of the business within the facility (the supplier business code). */
+                supplierBusinessCode: components["parameters"]["SupplierBusinessCode"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the card schemes a business accepts
+         * @description Returns the card schemes the business accepts, for example to configure a wallet button in an app. Takes the
+         *     publishable key. The reference does not publish the fields of the response.
+         */
+        get: operations["listBusinessAcceptedCards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/businesses/{supplierBusinessCode}/card-surcharges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Code of the business within the facility (the supplier business code). */
+                supplierBusinessCode: components["parameters"]["SupplierBusinessCode"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the card surcharges of a business
+         * @description Returns the card schemes and card types the business accepts with the surcharge rate of each. Takes the
+         *     publishable key. The reference does not publish the fields of the response.
+         */
+        get: operations["listBusinessCardSurcharges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/businesses/{supplierBusinessCode}/query-card-surcharge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Code of the business within the facility (the supplier business code). */
+                supplierBusinessCode: components["parameters"]["SupplierBusinessCode"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Query the surcharge for a card number
+         * @description Works out the surcharge the business would add for a given card number. The reference publishes neither the
+         *     request nor the response fields. The reference does not state which key type this resource takes; this
+         *     contract uses the secret key.
+         */
+        post: operations["queryBusinessCardSurcharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/single-use-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a single-use token
+         * @description Exchanges card, bank account or wallet details for a single-use token, so that the details never pass
+         *     through the merchant server. Called from a browser page or app with the publishable key. The token expires
+         *     after 10 minutes and is consumed when it is used to take a payment or register an account; a 3D Secure
+         *     authentication does not consume it. At most 1000 unused tokens may exist per facility and per IP address.
+         */
+        post: operations["createSingleUseToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/single-use-tokens/{singleUseTokenId}/three-ds2-authentication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The single-use token returned by token creation. */
+                singleUseTokenId: components["parameters"]["SingleUseTokenId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authenticate a card token with 3D Secure
+         * @description Runs 3D Secure authentication for a card token whose `creditCard.threeDS2AuthRequired` is `true`, before it
+         *     is used to take a payment or store the card. The token stays usable. `transStatus` in the answer says what
+         *     to do next: `A` or `Y` proceed (the following request must set `threeDS2` to `true`; the reference does not
+         *     say on which resources), `C` open a challenge frame with the browser library, `N`, `R` or `U` stop. Sending
+         *     an Idempotency-Key is advised. Takes the secret key.
+         */
+        post: operations["authenticateSingleUseTokenThreeDS2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment methods
+         * @description Lists the payment methods (direct entry, RTGS, bill payment, overseas transfers) available to the facility,
+         *     with the funding accounts of each. A 403 means the facility may not be set up for them. A 407 (proxy
+         *     authentication required) can be seen on this call but comes from a proxy on the client side, never from the
+         *     service, so it is not listed as a response. The reference does not state which key type this resource takes;
+         *     this contract uses the secret key.
+         */
+        get: operations["listPaymentMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transactions/{receiptNumber}": {
         parameters: {
             query?: never;
@@ -25,49 +263,1058 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recent transactions or download the report
+         * @description Returns the 20 most recent transactions, optionally of one business. The same resource serves the
+         *     transaction report as CSV when `text/csv` is accepted; the report has an end-to-end ID column (the ID also
+         *     appears in the bank statement narrative) and an alias column. The reference does not publish the column
+         *     layout, so the report is typed as text. Takes the secret key.
+         */
+        get: operations["listTransactions"];
+        put?: never;
+        /**
+         * Take a payment or change a payment
+         * @description One resource for payments, refunds, pre-authorisations and their capture, cancellation, increase, extension
+         *     and re-authorisation, and account verification; the content of the request says which. The reference details
+         *     only a payment from a single-use token (the fields below); the other uses exist with unpublished shapes and
+         *     go through the open part of the request. A 201 answer means the transaction was created: its `status` says
+         *     whether it was approved. A 202 answer means the banking network has not answered yet: the transaction is
+         *     pending, so query it later to learn the outcome. A request for a payment method the facility does not accept
+         *     gets 422. Takes the secret key.
+         */
+        post: operations["createTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/for-reference-number": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search transactions by reference number
+         * @description Lists the transactions that carry a given reference number. The reference does not publish the query
+         *     parameters of this search, so none are declared here. Takes the secret key.
+         */
+        get: operations["listTransactionsForReferenceNumber"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/for-settlement-date": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search transactions by settlement date
+         * @description Lists the transactions that settle on a given date. The reference does not publish the query parameters of
+         *     this search, so none are declared here. Takes the secret key.
+         */
+        get: operations["listTransactionsForSettlementDate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/for-account-token/{accountToken}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Token of an account held in the account store. */
+                accountToken: components["parameters"]["AccountToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List transactions of a stored account
+         * @description Lists the transactions made with the account behind an account token. Takes the secret key.
+         */
+        get: operations["listTransactionsForAccountToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/for-credit-card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search transactions by credit card
+         * @description Lists the transactions made with a given card. The reference does not publish the query parameters of this
+         *     search, so none are declared here. Takes the secret key.
+         */
+        get: operations["listTransactionsForCreditCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/for-bank-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search transactions by Australian bank account
+         * @description Lists the transactions made with a given Australian bank account. The reference does not publish the query
+         *     parameters of this search, so none are declared here. Takes the secret key.
+         */
+        get: operations["listTransactionsForBankAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/for-nz-bank-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search transactions by New Zealand bank account
+         * @description Lists the transactions made with a given New Zealand bank account. The reference does not publish the query
+         *     parameters of this search, so none are declared here. Takes the secret key.
+         */
+        get: operations["listTransactionsForNzBankAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/suspended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List suspended transactions
+         * @description Lists the transactions that fraud screening has suspended. The reference does not publish the query
+         *     parameters of this search, so none are declared here. Takes the secret key.
+         */
+        get: operations["listSuspendedTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/returns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List returned bank account transactions
+         * @description Lists the Australian bank account transactions returned (dishonoured) on a date. The reference does not
+         *     publish the query parameters of this search, so none are declared here. Takes the secret key.
+         */
+        get: operations["listReturnedTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/open-preauths": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List open pre-authorisations
+         * @description Lists the pre-authorisations that have been neither captured nor cancelled. The reference does not publish
+         *     the query parameters of this search, so none are declared here. Takes the secret key.
+         */
+        get: operations["listOpenPreauths"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{receiptNumber}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Receipt number that identifies the transaction. */
+                receiptNumber: components["parameters"]["ReceiptNumber"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the refunds of a transaction
+         * @description Lists the refunds made against a transaction. Takes the secret key.
+         */
+        get: operations["listTransactionRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{receiptNumber}/retries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Receipt number that identifies the transaction. */
+                receiptNumber: components["parameters"]["ReceiptNumber"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the retries of a transaction
+         * @description Lists the retries made for a transaction. Takes the secret key.
+         */
+        get: operations["listTransactionRetries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{receiptNumber}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Receipt number that identifies the transaction. */
+                receiptNumber: components["parameters"]["ReceiptNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a payment
+         * @description Voids a payment that is still voidable (see `voidable` on the transaction). The reference publishes neither
+         *     a request body nor the response, so none is sent and the answer is read as a transaction. Takes the secret
+         *     key.
+         */
+        post: operations["voidTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{customerId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the payment history of a customer
+         * @description Lists the transactions of a customer. Takes the secret key.
+         */
+        get: operations["listTransactionsForCustomer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recurring-payments/{paymentScheduleId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the recurring payment schedule. */
+                paymentScheduleId: components["parameters"]["PaymentScheduleId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the payment history of a recurring payment
+         * @description Lists the transactions made by a recurring payment schedule. Takes the secret key.
+         */
+        get: operations["listTransactionsForRecurringPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-batches/{paymentBatchId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of a payment batch within a payment file. */
+                paymentBatchId: components["parameters"]["PaymentBatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the transactions of a payment batch
+         * @description Lists the transactions of a payment batch, optionally only those with a given status. Takes the secret key.
+         */
+        get: operations["listTransactionsForPaymentBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{customerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a customer
+         * @description Returns a customer by its generated identifier. Takes the secret key.
+         */
+        get: operations["getCustomer"];
+        /**
+         * Update a customer
+         * @description Replaces the details of a customer. The reference publishes neither the request nor the response shape; the
+         *     answer is read as a customer. Takes the secret key.
+         */
+        put: operations["updateCustomer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Enable or disable a customer
+         * @description Enables or disables a customer. The reference publishes neither the request nor the response shape; the
+         *     answer is read as a customer. Takes the secret key.
+         */
+        patch: operations["changeCustomerStatus"];
+        trace?: never;
+    };
+    "/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search customers
+         * @description Finds customers, typically by the merchant-chosen customer number, for example to get the `customerId`
+         *     before registering an alias for an existing customer. Takes the secret key.
+         */
+        get: operations["searchCustomers"];
+        put?: never;
+        /**
+         * Create a customer
+         * @description Creates a customer with a name and a unique customer number; the answer carries the generated `customerId`.
+         *     The other customer fields are not published. Takes the secret key.
+         */
+        post: operations["createCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{customerId}/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the accounts of a customer
+         * @description Lists the accounts (cards and bank accounts) registered for a customer. The reference does not publish the
+         *     fields of an account. The reference does not state which key type this resource takes; this contract uses
+         *     the secret key.
+         */
+        get: operations["listAccountsForCustomer"];
+        put?: never;
+        /**
+         * Register an account for a customer
+         * @description Stores a card or bank account for a customer, for example from a single-use token or a receipt number. The
+         *     reference does not publish the request or account fields. The reference does not state which key type this
+         *     resource takes; this contract uses the secret key.
+         */
+        post: operations["registerAccountForCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{accountToken}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Token of an account held in the account store. */
+                accountToken: components["parameters"]["AccountToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an account
+         * @description Returns a stored account by its token. The reference does not publish the fields of an account. The
+         *     reference does not state which key type this resource takes; this contract uses the secret key.
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Disable an account
+         * @description Disables a stored account so that it can no longer be used. The reference does not publish the response; the
+         *     answer is read as an account. The reference does not state which key type this resource takes; this contract
+         *     uses the secret key.
+         */
+        delete: operations["disableAccount"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an account
+         * @description Changes the holder name or the expiry date of a stored account. The reference publishes neither the request
+         *     nor the response shape; the answer is read as an account. The reference does not state which key type this
+         *     resource takes; this contract uses the secret key.
+         */
+        patch: operations["updateAccount"];
+        trace?: never;
+    };
+    "/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register an account without a customer
+         * @description Stores a card or bank account without customer details. The reference does not publish the request or
+         *     account fields. The reference does not state which key type this resource takes; this contract uses the
+         *     secret key.
+         */
+        post: operations["registerAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{customerId}/recurring-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the recurring payments of a customer
+         * @description Lists the recurring payment schedules of a customer. The reference does not publish the fields of a
+         *     schedule. The reference does not state which key type this resource takes; this contract uses the secret
+         *     key.
+         */
+        get: operations["listRecurringPaymentsForCustomer"];
+        put?: never;
+        /**
+         * Create a recurring payment for a customer
+         * @description Creates a recurring payment schedule for a customer. The reference does not publish the request or schedule
+         *     fields. The reference does not state which key type this resource takes; this contract uses the secret key.
+         */
+        post: operations["createRecurringPaymentForCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recurring-payments/{paymentScheduleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the recurring payment schedule. */
+                paymentScheduleId: components["parameters"]["PaymentScheduleId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a recurring payment
+         * @description Returns a recurring payment schedule. The reference does not publish the fields of a schedule. The reference
+         *     does not state which key type this resource takes; this contract uses the secret key.
+         */
+        get: operations["getRecurringPayment"];
+        /**
+         * Update a recurring payment
+         * @description Replaces the details of a recurring payment schedule. The reference publishes neither the request nor the
+         *     response shape; the answer is read as a schedule. The reference does not state which key type this resource
+         *     takes; this contract uses the secret key.
+         */
+        put: operations["updateRecurringPayment"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Stop a recurring payment
+         * @description Stops a recurring payment schedule. The reference publishes neither the request nor the response shape; the
+         *     answer is read as a schedule. The reference does not state which key type this resource takes; this contract
+         *     uses the secret key.
+         */
+        patch: operations["stopRecurringPayment"];
+        trace?: never;
+    };
+    "/credit-cards/card-schemes/{cardBIN}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Bank identification number (the leading digits of a card number) to look up. The reference does not publish its accepted length, so only the general identifier limit applies. */
+                cardBIN: components["parameters"]["CardBin"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the card scheme of a BIN
+         * @description Returns the card scheme that a bank identification number belongs to. The reference does not publish the
+         *     fields of the response. The reference does not state which key type this resource takes; this contract uses
+         *     the secret key.
+         */
+        get: operations["getCreditCardScheme"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aliases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register an alias
+         * @description Registers an alias that payers can pay to from their banking app. The service also creates a customer with a
+         *     generated customer number. The alias starts `PENDING`; the `alias.registered` event follows when
+         *     registration completes (or the alias becomes `REJECTED` with the reason in `statusDescription`). The address
+         *     is converted to lowercase and its domain must be one configured on the facility. Automatic surcharges do not
+         *     apply to alias payments. Takes the secret key.
+         */
+        post: operations["registerAlias"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{customerId}/aliases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the aliases of a customer
+         * @description Lists the aliases of a customer, most recently registered first, 20 per page, optionally only those in one
+         *     status. Takes the secret key.
+         */
+        get: operations["listAliasesForCustomer"];
+        put?: never;
+        /**
+         * Register an alias for a customer
+         * @description Registers an alias for an existing customer. It behaves like registering an alias without a customer, except
+         *     that no customer is created. Takes the secret key.
+         */
+        post: operations["registerAliasForCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aliases/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the alias (the `id` field of the alias). */
+                id: components["parameters"]["AliasId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an alias
+         * @description Returns an alias with its current status. Takes the secret key.
+         */
+        get: operations["getAlias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Deregister an alias
+         * @description Submits a `REGISTERED` alias for deregistration so that it stops accepting payments. An alias in any other
+         *     status is left unchanged and the request gets 422. Takes the secret key.
+         */
+        patch: operations["deregisterAlias"];
+        trace?: never;
+    };
+    "/payment-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment files
+         * @description Lists the payment files of the previous 365 days, 20 per page. The reference does not publish the fields of
+         *     a payment file or any query parameters. The reference does not state which key type this resource takes;
+         *     this contract uses the secret key.
+         */
+        get: operations["listPaymentFiles"];
+        put?: never;
+        /**
+         * Upload a payment file
+         * @description Uploads a batch payment file. The reference does not publish the request or payment file fields. The
+         *     reference does not state which key type this resource takes; this contract uses the secret key.
+         */
+        post: operations["uploadPaymentFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-files/{paymentFileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a payment file
+         * @description Returns the details of a payment file. The reference does not publish its fields. The reference does not
+         *     state which key type this resource takes; this contract uses the secret key.
+         */
+        get: operations["getPaymentFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-files/{paymentFileId}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the errors of a payment file
+         * @description Lists the errors found in a payment file. The reference does not publish the fields of an error entry. The
+         *     reference does not state which key type this resource takes; this contract uses the secret key.
+         */
+        get: operations["listPaymentFileErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-files/{paymentFileId}/csv2": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the CSV2 report of a payment file
+         * @description Downloads the report of a payment file in the csv2 format. The reference publishes neither the layout nor
+         *     the media type; this contract serves it as `text/csv`. The reference does not state which key type this
+         *     resource takes; this contract uses the secret key.
+         */
+        get: operations["downloadPaymentFileCsv2Report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-files/{paymentFileId}/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the legacy CSV report of a payment file
+         * @description Downloads the report of a payment file in the legacy CSV format. The reference publishes neither the layout
+         *     nor the media type; this contract serves it as `text/csv`. The reference does not state which key type this
+         *     resource takes; this contract uses the secret key.
+         */
+        get: operations["downloadPaymentFileCsvReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-files/{paymentFileId}/flat-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the flat-file report of a payment file
+         * @description Downloads the report of a payment file as a flat file. The reference publishes neither the layout nor the
+         *     media type; this contract serves it as `text/plain`. The reference does not state which key type this
+         *     resource takes; this contract uses the secret key.
+         */
+        get: operations["downloadPaymentFileFlatFileReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-files/{paymentFileId}/mts-rejects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download the rejects report of a payment file
+         * @description Downloads the rejects report of a payment file. The reference publishes neither the layout nor the media
+         *     type; this contract serves it as `text/plain`. The reference does not state which key type this resource
+         *     takes; this contract uses the secret key.
+         */
+        get: operations["downloadPaymentFileMtsRejectsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-files/{paymentFileId}/payment-batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the batches of a payment file
+         * @description Lists the payment batches in a payment file. The reference does not publish the fields of a batch. The
+         *     reference does not state which key type this resource takes; this contract uses the secret key.
+         */
+        get: operations["listPaymentBatchesForPaymentFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-batches/{paymentBatchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of a payment batch within a payment file. */
+                paymentBatchId: components["parameters"]["PaymentBatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a payment batch
+         * @description Returns the details of a payment batch. The reference does not publish its fields. The reference does not
+         *     state which key type this resource takes; this contract uses the secret key.
+         */
+        get: operations["getPaymentBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mandate-agreements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List mandate agreements
+         * @description Gets or lists mandate agreements selected by query parameters. The reference does not publish the query
+         *     parameters of this search, so none are declared here. The fields of an agreement are not published either.
+         *     The reference does not state which key type this resource takes; this contract uses the secret key.
+         */
+        get: operations["listMandateAgreements"];
+        put?: never;
+        /**
+         * Create a mandate agreement
+         * @description Creates a mandate agreement (a standing authority to debit a payer). The reference names an
+         *     `agreementCreationType` but publishes neither the request nor the agreement fields. The reference does not
+         *     state which key type this resource takes; this contract uses the secret key.
+         */
+        post: operations["createMandateAgreement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{customerId}/mandate-agreements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a mandate agreement for a customer
+         * @description Creates a mandate agreement for an existing customer. The reference publishes neither the request nor the
+         *     agreement fields. The reference does not state which key type this resource takes; this contract uses the
+         *     secret key.
+         */
+        post: operations["createMandateAgreementForCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mandate-agreements/{agreementToken}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Token that identifies the mandate agreement. */
+                agreementToken: components["parameters"]["AgreementToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a mandate agreement
+         * @description Recalls a `PENDING` agreement, changes its status, makes a unilateral or bilateral amendment, or recalls a
+         *     pending bilateral amendment. The reference publishes neither the request nor the response shape; the answer
+         *     is read as an agreement. The reference does not state which key type this resource takes; this contract uses
+         *     the secret key.
+         */
+        patch: operations["updateMandateAgreement"];
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "alias.registered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An alias was registered
+         * @description Sent when the registration of an alias completes (its status becomes `REGISTERED`). The service posts it to
+         *     the endpoint registered in a webhook subscription for this event; subscribe to both alias events before using
+         *     aliases. If the endpoint is protected with Basic authorisation, the service sends the configured credentials.
+         *     Answer 200 straight away and do the work afterwards.
+         */
+        post: operations["receiveAliasRegisteredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "alias.payment.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment arrived on an alias
+         * @description Sent when a payer pays to an alias; a `SINGLE` alias is deregistered by the service after its payment. The
+         *     service posts it to the endpoint registered in a webhook subscription for this event; subscribe to both alias
+         *     events before using aliases. If the endpoint is protected with Basic authorisation, the service sends the
+         *     configured credentials. Answer 200 straight away and do the work afterwards.
+         */
+        post: operations["receiveAliasPaymentReceivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
-         * @description An identifier generated by the service. Its length and format may change without a new version; it never exceeds
-         *     255 characters.
+         * @description An account that a payment is sent to, shaped by its `type`. The reference describes these shapes but attaches them
+         *     to no published endpoint.
          */
-        Identifier: string;
-        /** @description An amount of money in a response. */
-        Money: {
-            /** @description ISO 4217 currency code. */
-            currency?: string;
-            /** @description The amount, with two decimal places. */
-            amount?: number;
-            /** @description The amount formatted for customers. */
-            displayAmount?: string;
-        };
+        RecipientAccount: components["schemas"]["BillpayRecipientAccount"] | components["schemas"]["InternationalRecipientAccount"] | components["schemas"]["AuDomesticRecipientAccount"] | components["schemas"]["NzDomesticRecipientAccount"] | components["schemas"]["InstantRecipientAccount"];
         /**
-         * @description A transaction as the service returns it. The reference publishes only part of this model (the fields below);
-         *     other fields exist (card, bank account, refund and merchant advice details) and arrive as additional properties.
+         * @description A month as `YYYY-MM`. The reference defines this format among its conventions, but none of the fields it
+         *     publishes uses it yet.
          */
-        Transaction: {
-            receiptNumber?: components["schemas"]["Identifier"];
-            /**
-             * @description Outcome of the transaction, for example `Approved`. A transaction that is still processing (a 202 answer)
-             *     is pending until the banking network answers. The full list of values is not published.
-             */
-            status?: string;
-            principalAmount?: components["schemas"]["Money"];
-            surchargeAmount?: components["schemas"]["Money"];
-            totalAmount?: components["schemas"]["Money"];
-            /**
-             * Format: date-time
-             * @description When the transaction was made.
-             */
-            transactionTime?: string;
-            /**
-             * Format: date
-             * @description Date on which the transaction settles.
-             */
-            settlementDate?: string;
-        } & {
+        DateMonth: string;
+        /**
+         * @description Information about the merchant facility (the root resource). The reference does not publish the shape of this
+         *     object, so it is left open and every property is kept.
+         */
+        Facility: {
             [key: string]: unknown;
         };
         /** @description A related resource or action. `next` and `prev` relations page through lists. */
@@ -109,9 +1356,1117 @@ export interface components {
             /** @description Validation errors by field, when the request content was invalid. */
             errors?: components["schemas"]["FieldError"][];
         };
+        /**
+         * @description A secret API key of the facility. The reference does not publish the shape of this object, so it is left open
+         *     and every property is kept.
+         */
+        ApiKey: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description An identifier generated by the service. Its length and format may change without a new version; it never exceeds
+         *     255 characters.
+         */
+        Identifier: string;
+        /**
+         * @description A business of the facility. The reference does not publish the shape of this object, so it is left open and
+         *     every property is kept.
+         */
+        Business: {
+            [key: string]: unknown;
+        };
+        /** @description A page of businesses. Follow the `next` and `prev` links for the other pages. */
+        BusinessList: {
+            links?: components["schemas"]["Links"];
+            /** @description At most 20 businesses. */
+            data?: components["schemas"]["Business"][];
+        };
+        /**
+         * @description The card schemes a business accepts. The reference does not publish the shape of this object, so it is left open
+         *     and every property is kept.
+         */
+        AcceptedCards: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The card schemes and card types a business accepts, with the surcharge rate of each. The reference does not
+         *     publish the shape of this object, so it is left open and every property is kept.
+         */
+        CardSurcharges: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A request for the surcharge that applies to a card number. The reference does not publish the shape of this
+         *     object, so it is left open and every property is kept.
+         */
+        CardSurchargeQuery: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The surcharge that applies to a card number. The reference does not publish the shape of this object, so it is
+         *     left open and every property is kept.
+         */
+        CardSurcharge: {
+            [key: string]: unknown;
+        };
+        /** @description The payer's browser, for 3D Secure. Required, with every field, when the token request sets `threeDS2` to `true`. */
+        BrowserProfile: {
+            /** @description Whether the browser can run Java. */
+            browserJavaEnabled: boolean;
+            /** @description The browser language as an IETF BCP 47 tag, such as `en-AU`. */
+            browserLanguage: string;
+            /** @description Screen height in pixels, up to six digits. */
+            browserScreenHeight: string;
+            /** @description Screen width in pixels, up to six digits. */
+            browserScreenWidth: string;
+            /**
+             * @description Colour depth of the screen in bits per pixel.
+             * @enum {string}
+             */
+            browserColorDepth: "1" | "4" | "8" | "15" | "16" | "24" | "32" | "48";
+            /** @description Offset of the browser's time zone from UTC in minutes, such as `-600`. */
+            browserTZ: string;
+        };
+        /**
+         * @description The kind of account a single-use token stands for: a card, an Australian bank account (`DIRECT_DEBIT`), a New
+         *     Zealand bank account (`DIRECT_DEBIT_NZ`), or one of the two digital wallets.
+         * @enum {string}
+         */
+        AccountType: "CREDIT_CARD" | "DIRECT_DEBIT" | "DIRECT_DEBIT_NZ" | "WALLET_A_PAY" | "WALLET_B_PAY";
+        /** @description The fields every single-use token request may carry, whatever the account type. */
+        SingleUseTokenRequestBase: {
+            /**
+             * @description The business whose settings validate the other fields (accepted values come from the businesses resource). It
+             *     is not checked again when the token is used.
+             */
+            supplierBusinessCode: string;
+            accountType: components["schemas"]["AccountType"];
+            /** @description `true` asks for 3D Secure authentication to be attempted; `browserProfile` is then required. */
+            threeDS2?: boolean;
+            browserProfile?: components["schemas"]["BrowserProfile"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Month of the card's expiry date as two digits, `01` to `12`. */
+        CardExpiryMonth: string;
+        /** @description Year of the card's expiry date as four digits, as the single-use token request takes it. */
+        CardExpiryYearFourDigits: string;
+        /** @description A request for a token that stands for a card. */
+        CreditCardTokenRequest: components["schemas"]["SingleUseTokenRequestBase"] & ({
+            /** @constant */
+            accountType: "CREDIT_CARD";
+            /** @description Name on the card. */
+            cardholderName?: string;
+            /** @description The digits on the card. */
+            cardNumber: string;
+            expiryDateMonth: components["schemas"]["CardExpiryMonth"];
+            expiryDateYear: components["schemas"]["CardExpiryYearFourDigits"];
+            /** @description The 3 or 4 digit security code. */
+            cvn?: string;
+        } & {
+            [key: string]: unknown;
+        }) & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "CREDIT_CARD";
+        };
+        /** @description A request for a token that stands for an Australian bank account. */
+        BankAccountTokenRequest: components["schemas"]["SingleUseTokenRequestBase"] & ({
+            /** @constant */
+            accountType: "DIRECT_DEBIT";
+            /** @description Name of the account holder. */
+            accountName: string;
+            /** @description Bank-state-branch number of the account. */
+            bsb: string;
+            /** @description Number of the account. */
+            accountNumber: string;
+        } & {
+            [key: string]: unknown;
+        }) & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "DIRECT_DEBIT";
+        };
+        /** @description A request for a token that stands for a New Zealand bank account. */
+        NzBankAccountTokenRequest: components["schemas"]["SingleUseTokenRequestBase"] & ({
+            /** @constant */
+            accountType: "DIRECT_DEBIT_NZ";
+            /** @description Name of the account holder. */
+            nzAccountName: string;
+            /** @description Bank code of the account. */
+            nzBankCode: string;
+            /** @description Branch code of the account. */
+            nzBranchCode: string;
+            /** @description Number of the account. */
+            nzAccountNumber: string;
+            /** @description Suffix of the account number (the type of account). */
+            nzAccountSuffix: string;
+        } & {
+            [key: string]: unknown;
+        }) & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "DIRECT_DEBIT_NZ";
+        };
+        /**
+         * @description A request for a token that stands for a wallet A payment. In an app, send the wallet's payment token; the browser
+         *     button flow creates the token itself and does not call this resource with it.
+         */
+        WalletATokenRequest: components["schemas"]["SingleUseTokenRequestBase"] & ({
+            /** @constant */
+            accountType: "WALLET_A_PAY";
+            /** @description The last four digits of the payment method's display name, for showing to the payer. */
+            displayAccountNumber: string;
+            /**
+             * @description The wallet's payment token object, as the wallet returns it. Required in an app; not needed for the browser
+             *     button flow. The reference does not publish its fields.
+             */
+            walletAPayToken?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        }) & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "WALLET_A_PAY";
+        };
+        /**
+         * @description A request for a token that stands for a wallet B payment. In an app, send the wallet's tokenisation data token;
+         *     the browser button flow creates the token itself and does not call this resource with it.
+         */
+        WalletBTokenRequest: components["schemas"]["SingleUseTokenRequestBase"] & ({
+            /** @constant */
+            accountType: "WALLET_B_PAY";
+            /** @description The card details string of the wallet's card information, for showing to the payer. */
+            displayAccountNumber: string;
+            /** @description The token of the wallet's tokenisation data. Required in an app; not needed for the browser button flow. */
+            walletBPayToken?: string;
+        } & {
+            [key: string]: unknown;
+        }) & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "WALLET_B_PAY";
+        };
+        /**
+         * @description Account details to exchange for a single-use token. `accountType` decides which other fields apply: each field
+         *     that the reference marks as belonging to one account type is used with that type only.
+         */
+        SingleUseTokenRequest: components["schemas"]["CreditCardTokenRequest"] | components["schemas"]["BankAccountTokenRequest"] | components["schemas"]["NzBankAccountTokenRequest"] | components["schemas"]["WalletATokenRequest"] | components["schemas"]["WalletBTokenRequest"];
+        /** @description Year of the card's expiry date as two digits (responses). */
+        CardExpiryYear: string;
+        /**
+         * @description The card scheme (network) of a card.
+         * @enum {string}
+         */
+        CardSchemeName: "VISA" | "MASTERCARD" | "AMEX" | "DINERS" | "JCB" | "UNIONPAY";
+        /** @description Masked details of the card a token stands for. */
+        CreditCard: {
+            /** @description The card number masked to its first 6 and last 3 digits. */
+            cardNumber?: string;
+            /** @description The card number masked to its first 6 and last 4 digits. */
+            maskedCardNumber4Digits?: string;
+            expiryDateMonth?: components["schemas"]["CardExpiryMonth"];
+            expiryDateYear?: components["schemas"]["CardExpiryYear"];
+            cardScheme?: components["schemas"]["CardSchemeName"];
+            /**
+             * @description `CREDIT` or `DEBIT`; given only for `VISA` and `MASTERCARD` cards. This is an open list: the service may add
+             *     other values without a new version, so the schema accepts any string and `x-paykit-open-enum` lists the values
+             *     known today (generated types offer them while accepting others). Treat an unknown value as neither.
+             * @example CREDIT
+             * @example DEBIT
+             */
+            cardType?: "CREDIT" | "DEBIT" | (string & {});
+            /** @description The name on the card. */
+            cardholderName?: string;
+            /** @description The percentage surcharge the business adds for this kind of card. */
+            surchargePercentage?: string;
+            /**
+             * @description `true` when 3D Secure authentication must be done (the three-ds2-authentication call) before the token is used
+             *     to take a payment or store the card.
+             */
+            threeDS2AuthRequired?: boolean;
+            /** @description 3D Secure browser information. The reference does not publish its fields. */
+            threeDS2?: {
+                [key: string]: unknown;
+            };
+            /** @description State of the 3D Secure flow. The reference does not publish its values. */
+            threeDS2Status?: string;
+        };
+        /** @description A token that stands for a card. */
+        CreditCardSingleUseToken: {
+            links?: components["schemas"]["Links"];
+            /** @description The token. It expires after 10 minutes and can be used once. */
+            singleUseTokenId?: components["schemas"]["Identifier"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "CREDIT_CARD";
+            creditCard?: components["schemas"]["CreditCard"];
+        };
+        /** @description Masked details of the Australian bank account a token stands for. */
+        BankAccount: {
+            /** @description Name of the account holder. */
+            accountName?: string;
+            /** @description Bank-state-branch number, masked. */
+            bsb?: string;
+            /** @description Account number, masked. */
+            accountNumber?: string;
+        };
+        /** @description A token that stands for an Australian bank account. */
+        BankAccountSingleUseToken: {
+            links?: components["schemas"]["Links"];
+            /** @description The token. It expires after 10 minutes and can be used once. */
+            singleUseTokenId?: components["schemas"]["Identifier"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "DIRECT_DEBIT";
+            bankAccount?: components["schemas"]["BankAccount"];
+        };
+        /** @description Details of the New Zealand bank account a token stands for. */
+        NzBankAccount: {
+            /** @description Name of the account holder. */
+            nzAccountName?: string;
+            /** @description Bank code. */
+            nzBankCode?: string;
+            /** @description Branch code. */
+            nzBranchCode?: string;
+            /** @description Account number. */
+            nzAccountNumber?: string;
+            /** @description Account suffix (the type of account). */
+            nzAccountSuffix?: string;
+        };
+        /** @description A token that stands for a New Zealand bank account. */
+        NzBankAccountSingleUseToken: {
+            links?: components["schemas"]["Links"];
+            /** @description The token. It expires after 10 minutes and can be used once. */
+            singleUseTokenId?: components["schemas"]["Identifier"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "DIRECT_DEBIT_NZ";
+            nzBankAccount?: components["schemas"]["NzBankAccount"];
+        };
+        /** @description A token that stands for a digital wallet payment. It carries no account details, only the links, the token and the account type. */
+        WalletSingleUseToken: {
+            links?: components["schemas"]["Links"];
+            /** @description The token. It expires after 10 minutes and can be used once. */
+            singleUseTokenId?: components["schemas"]["Identifier"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            accountType: "WALLET_A_PAY" | "WALLET_B_PAY";
+        };
+        /** @description A single-use token, with masked details of the account it stands for; `accountType` says which. */
+        SingleUseToken: components["schemas"]["CreditCardSingleUseToken"] | components["schemas"]["BankAccountSingleUseToken"] | components["schemas"]["NzBankAccountSingleUseToken"] | components["schemas"]["WalletSingleUseToken"];
+        /**
+         * @description What the card issuer needs to authenticate the cardholder with 3D Secure. All values are strings; a numeric limit
+         *     such as "at most 9999" is expressed as a number of digits. The billing address is required when the token will be
+         *     used to take a payment and recommended when it will be used to store the card. Which purchase fields are required
+         *     depends on the kind of authentication (payment, recurring, instalment), whose codes the reference does not
+         *     publish.
+         */
+        ThreeDS2AuthenticationRequest: {
+            /** @description Category of the message. A code whose allowed values the reference does not publish. */
+            messageCategory: string;
+            /** @description Why the authentication is requested (for example a payment, a recurring payment, an instalment or adding a card). A code whose allowed values the reference does not publish. */
+            threeDSRequestorAuthenticationInd: string;
+            /** @description Currency of the purchase. */
+            currency: string;
+            /** @description Amount before surcharge. Required for payment, recurring and instalment authentications. */
+            principalAmount?: string;
+            /** @description Date after which no further authorisations are made, as `YYYYMMDD`. Required for recurring and instalment authentications. */
+            recurringExpiry?: string;
+            /** @description Minimum number of days between authorisations (at most 9999). Required for recurring and instalment authentications. */
+            recurringFrequency?: string;
+            /** @description Maximum number of authorisations allowed for instalments (at most 999). Required for instalment authentications. */
+            purchaseInstalData?: string;
+            /** @description For electronic delivery, the address the goods are delivered to. */
+            deliveryEmailAddress?: string;
+            /** @description How soon the goods are delivered. A code whose allowed values the reference does not publish. */
+            deliveryTimeframe?: string;
+            /** @description For gift card purchases, the total amount in whole currency units (at most 15 digits). */
+            giftCardAmount?: string;
+            /** @description For gift card purchases, the number of cards, as exactly two digits. */
+            giftCardCount?: string;
+            /** @description For gift card purchases, the ISO 4217 three-digit numeric currency code. */
+            giftCardCurr?: string;
+            /** @description For a pre-order, the date the goods are expected to be available, as `YYYYMMDD`. */
+            preOrderDate?: string;
+            /** @description Whether the purchase is for goods available now or in the future. A code whose allowed values the reference does not publish. */
+            preOrderPurchaseInd?: string;
+            /** @description Whether the cardholder is reordering goods bought before. A code whose allowed values the reference does not publish. */
+            reorderItemsInd?: string;
+            /** @description How the purchase is shipped. A code whose allowed values the reference does not publish. */
+            shipIndicator?: string;
+            /** @description The cardholder's email address. */
+            email?: string;
+            /** @description The cardholder's home phone number in international format. */
+            homePhone?: string;
+            /** @description The cardholder's mobile phone number in international format. */
+            mobilePhone?: string;
+            /** @description The cardholder's work phone number in international format. */
+            workPhone?: string;
+            /** @description Line 1 of the billing address. */
+            billAddrLine1?: string;
+            /** @description Line 2 of the billing address. */
+            billAddrLine2?: string;
+            /** @description Line 3 of the billing address. */
+            billAddrLine3?: string;
+            /** @description City of the billing address. */
+            billAddrCity?: string;
+            /** @description Postal code of the billing address. */
+            billAddrPostCode?: string;
+            /** @description State of the billing address as an ISO 3166-2 subdivision code. */
+            billAddrState?: string;
+            /** @description Country of the billing address as an ISO 3166-1 three-digit numeric code. */
+            billAddrCountry?: string;
+            /**
+             * @description `Y` if the shipping address is the billing address, otherwise `N`.
+             * @enum {string}
+             */
+            addrMatch?: "Y" | "N";
+            /** @description Line 1 of the shipping address. */
+            shipAddrLine1?: string;
+            /** @description Line 2 of the shipping address. */
+            shipAddrLine2?: string;
+            /** @description Line 3 of the shipping address. */
+            shipAddrLine3?: string;
+            /** @description City of the shipping address. */
+            shipAddrCity?: string;
+            /** @description Postal code of the shipping address. */
+            shipAddrPostCode?: string;
+            /** @description State of the shipping address as an ISO 3166-2 subdivision code. */
+            shipAddrState?: string;
+            /** @description Country of the shipping address as an ISO 3166-1 three-digit numeric code. */
+            shipAddrCountry?: string;
+            /** @description How long the cardholder has had an account with the merchant (also for signed-out payers). A code whose allowed values the reference does not publish. */
+            chAccAgeInd?: string;
+            /** @description How long the payment account has been on file with the merchant (also for signed-out payers). A code whose allowed values the reference does not publish. */
+            paymentAccInd?: string;
+            /** @description The cardholder's account identifier at the merchant. */
+            acctID?: string;
+            /** @description Date the cardholder account was last changed, as `YYYYMMDD`. */
+            chAccChange?: string;
+            /** @description Date the cardholder account was opened, as `YYYYMMDD`. */
+            chAccDate?: string;
+            /** @description Date the cardholder account password was last changed, as `YYYYMMDD`. */
+            chAccPwChange?: string;
+            /** @description Date the payment account was added to the cardholder account, as `YYYYMMDD`. */
+            paymentAccAge?: string;
+            /** @description Date the shipping address was first used, as `YYYYMMDD`. */
+            shipAddressUsage?: string;
+            /** @description Says how long ago the cardholder account was last changed. A code whose allowed values the reference does not publish. */
+            chAccChangeInd?: string;
+            /** @description Says how long ago the password was last changed. A code whose allowed values the reference does not publish. */
+            chAccPwChangeInd?: string;
+            /** @description Says how long ago the shipping address was first used. A code whose allowed values the reference does not publish. */
+            shipAddressUsageInd?: string;
+            /** @description Says whether the shipping name matches the cardholder name. A code whose allowed values the reference does not publish. */
+            shipNameIndicator?: string;
+            /** @description Says whether suspicious activity was seen on the account. A code whose allowed values the reference does not publish. */
+            suspiciousAccActivity?: string;
+            /** @description Number of purchases with this cardholder account in the previous six months (at most 9999). */
+            nbPurchaseAccount?: string;
+            /** @description Number of attempts to add a card in the previous 24 hours (at most 999). */
+            provisionAttemptsDay?: string;
+            /** @description Number of transactions in the previous 24 hours (at most 999). */
+            txnActivityDay?: string;
+            /** @description Number of transactions in the previous year (at most 999). */
+            txnActivityYear?: string;
+        };
+        /**
+         * @description Outcome of a 3D Secure authentication and what to do next:
+         *     - `A`, `Y`: frictionless, the cardholder did not have to do anything; go on to take the payment or store the card.
+         *     - `C`: challenge; create the challenge frame with the browser library so the cardholder can respond. An updated
+         *       `transStatus` or a script callback follows.
+         *     - `N`, `R`, `U`: failed; show a failure page and do not take the payment or store the card.
+         * @enum {string}
+         */
+        TransStatus: "A" | "Y" | "C" | "N" | "R" | "U";
+        /** @description The outcome of a 3D Secure authentication. */
+        ThreeDS2Authentication: {
+            transStatus?: components["schemas"]["TransStatus"];
+        };
+        /**
+         * @description The payment method:
+         *     - `DIRECT_ENTRY`: Australian Direct Entry payment (EFT).
+         *     - `RTGS`: Australian Real Time Gross Settlement payment.
+         *     - `BILLPAY`: Australian bill payment.
+         *     - `AU_OTT`: Australian overseas telegraphic transfer.
+         *     - `NZ_DIRECT_ENTRY`: New Zealand Direct Entry payment.
+         *     - `NZ_OTT`: New Zealand overseas telegraphic transfer.
+         * @enum {string}
+         */
+        PaymentMethodCode: "DIRECT_ENTRY" | "RTGS" | "BILLPAY" | "AU_OTT" | "NZ_DIRECT_ENTRY" | "NZ_OTT";
+        /**
+         * @description Whether the funding account is used for domestic or international payments.
+         * @enum {string}
+         */
+        FundingAccountScope: "domestic" | "international";
+        /**
+         * @description Whether this is the default funding account of the method, as the string `true` or `false`.
+         * @enum {string}
+         */
+        DefaultAccountFlag: "true" | "false";
+        /** @description The remitter (sender) details shown to the recipients of payments from a funding account. */
+        Remitter: {
+            /** @description Name of the remitter. */
+            remitterName?: string;
+            /** @description First address line. */
+            remitterAddress1?: string;
+            /** @description Second address line. */
+            remitterAddress2?: string;
+            /** @description City. */
+            remitterCity?: string;
+            /** @description State. */
+            remitterState?: string;
+            /** @description Postal code. */
+            remitterPostCode?: string;
+            /** @description Country as a two-character ISO country code. */
+            remitterCountry?: string;
+        };
+        /** @description An Australian account that funds a payment method. */
+        AuFundingAccount: {
+            type?: components["schemas"]["FundingAccountScope"];
+            /** @description Name of the account. */
+            accountName?: string;
+            /** @description Bank-state-branch number. */
+            bsbNumber?: string;
+            /** @description Account number. */
+            accountNumber?: string;
+            /** @description Bank-state-branch number of the trace account (where returned payments go). */
+            traceBsbNumber?: string;
+            /** @description Account number of the trace account. */
+            traceAccountNumber?: string;
+            /** @description ISO 4217 currency code of the account. */
+            currency?: string;
+            /** @description Direct Entry user identification number. */
+            directEntryUserId?: string;
+            /** @description Direct Entry user name. */
+            directEntryUserName?: string;
+            defaultAccount?: components["schemas"]["DefaultAccountFlag"];
+            remitterDetails?: components["schemas"]["Remitter"];
+        };
+        /** @description A New Zealand account that funds a payment method. */
+        NzFundingAccount: {
+            type?: components["schemas"]["FundingAccountScope"];
+            /** @description Name of the account. */
+            accountName?: string;
+            /** @description Bank code. */
+            bankCode?: string;
+            /** @description Branch code. */
+            branchCode?: string;
+            /** @description Account number. */
+            accountNumber?: string;
+            /** @description Account suffix. */
+            accountSuffix?: string;
+            /** @description Number of the foreign currency account, for international payments. */
+            foreignCurrencyAccountNumber?: string;
+            /** @description ISO 4217 currency code of the account. */
+            currency?: string;
+            defaultAccount?: components["schemas"]["DefaultAccountFlag"];
+            remitterDetails?: components["schemas"]["Remitter"];
+        };
+        /** @description A payment method available to the facility, with the accounts that fund it. */
+        PaymentMethod: {
+            links?: components["schemas"]["Links"];
+            /** @description Name of the method, such as "Australian Direct Entry Payment (EFT)". */
+            methodName?: string;
+            methodCode?: components["schemas"]["PaymentMethodCode"];
+            /** @description The accounts payments by this method are made from; Australian or New Zealand accounts by method. */
+            fundingAccounts?: (components["schemas"]["AuFundingAccount"] | components["schemas"]["NzFundingAccount"])[];
+        };
+        /** @description A page of payment methods. Follow the `next` and `prev` links for the other pages. */
+        PaymentMethodList: {
+            links?: components["schemas"]["Links"];
+            /** @description At most 20 payment methods. */
+            data?: components["schemas"]["PaymentMethod"][];
+        };
+        /** @description An amount of money in a response. */
+        Money: {
+            /** @description ISO 4217 currency code. */
+            currency?: string;
+            /** @description The amount, with two decimal places. */
+            amount?: number;
+            /** @description The amount formatted for customers. */
+            displayAmount?: string;
+        };
+        /**
+         * @description An amount split into the principal, the surcharge added to it, and their total. Other objects (a transaction)
+         *     carry these three fields among their own, so further properties are allowed.
+         */
+        MoneyWithSurcharge: {
+            /** @description The amount before any surcharge. */
+            principalAmount?: components["schemas"]["Money"];
+            /** @description The surcharge added to the principal. */
+            surchargeAmount?: components["schemas"]["Money"];
+            /** @description The principal plus the surcharge. */
+            totalAmount?: components["schemas"]["Money"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * Format: date-time
+         * @description A point in time in ISO 8601 extended form with a UTC offset, such as `2026-03-02T10:15:30Z` or `2026-03-02T10:15:30+10:00`.
+         */
+        DateTime: string;
+        /**
+         * Format: date
+         * @description A calendar date as `YYYY-MM-DD` (ISO 8601 short form), for example a settlement date.
+         */
+        Date: string;
+        /** @description For a payment received on an alias, the merchant account that was paid. */
+        AliasBillerAccount: {
+            /** @description Label of the settlement account, masked. */
+            displayName?: string;
+            /** @description ISO 4217 currency code of the account. */
+            currency?: string;
+        };
+        /**
+         * @description The alias value, shaped like an email address: `<local part>@<domain>`. The merchant chooses the local part (for
+         *     example from an invoice or customer number); the domain must be one configured on the facility (subdomains only
+         *     if configured). At most 255 characters in all, no whitespace. The service converts it to lowercase.
+         * @example invoice-1001@pay.example.com
+         */
+        AliasAddress: string;
+        /** @description For a payment received on an alias, the alias that was paid. */
+        AliasAccountReference: {
+            /**
+             * @description Always `ALIAS`.
+             * @constant
+             */
+            accountType?: "ALIAS";
+            /** @description The customer the alias belongs to. */
+            customerId?: components["schemas"]["Identifier"];
+            /** @description Identifier of the alias; compare it with the id of the alias you registered. */
+            id?: components["schemas"]["Identifier"];
+            aliasAddress?: components["schemas"]["AliasAddress"];
+        };
+        /**
+         * @description A transaction as the service returns it. The reference publishes only part of this model (the fields below);
+         *     other fields exist (card, bank account, refund and merchant advice details) and arrive as additional properties.
+         */
+        Transaction: components["schemas"]["MoneyWithSurcharge"] & ({
+            /** @description Identifies the transaction. */
+            receiptNumber?: components["schemas"]["Identifier"];
+            /**
+             * @description Outcome of the transaction, for example `Approved`. A transaction that is still processing (a 202 answer)
+             *     is pending until the banking network answers. The full list of values is not published.
+             */
+            status?: string;
+            /** @description Response code of the transaction. */
+            responseCode?: string;
+            /** @description Description of the response code. */
+            responseDescription?: string;
+            /** @description Summary of the outcome. */
+            summaryCode?: string;
+            /** @description Kind of transaction, for example `PAYMENT`. The full list of values is not published. */
+            transactionType?: string;
+            /** @description Result of fraud screening, or null. The reference does not publish its content. */
+            fraudGuardResult?: {
+                [key: string]: unknown;
+            } | string | null;
+            /** @description When the transaction was made. */
+            transactionTime?: components["schemas"]["DateTime"];
+            /** @description Date on which the transaction settles. */
+            settlementDate?: components["schemas"]["Date"];
+            /** @description Where the transaction came from; `ALIAS` for payments received on an alias. Other values are not published. */
+            source?: string;
+            /** @description Whether the transaction can still be voided. */
+            voidable?: boolean;
+            /** @description Whether the transaction can be refunded. */
+            refundable?: boolean;
+            /** @description Free-text comment, or null. */
+            comment?: string | null;
+            /** @description Address of the payer, or null. */
+            ipAddress?: string | null;
+            /** @description Whether the payment repays a debt. */
+            debtRepayment?: boolean;
+            /** @description The business the transaction belongs to. */
+            supplierBusinessCode?: string;
+            aliasBillerAccount?: components["schemas"]["AliasBillerAccount"];
+            aliasAccount?: components["schemas"]["AliasAccountReference"];
+        } & {
+            [key: string]: unknown;
+        });
+        /** @description A page of transactions. Follow the `next` and `prev` links for the other pages. */
+        TransactionList: {
+            links?: components["schemas"]["Links"];
+            /** @description At most 20 transactions. */
+            data?: components["schemas"]["Transaction"][];
+        };
+        /**
+         * @description The transaction report as CSV. It includes an end-to-end ID column (the same ID appears in the bank statement
+         *     narrative) and an alias column. The reference does not publish the full column layout, and filler columns may be
+         *     added or repurposed without a new version, so read columns by their headings.
+         */
+        TransactionReportCsv: string;
+        /**
+         * @description A request to the transactions resource. The content says what is done: a payment or pre-authorisation, a refund,
+         *     a capture, cancellation, increase, extension or re-authorisation of a pre-authorisation, or an account
+         *     verification. The reference details only a payment from a single-use token; the other uses exist with shapes it
+         *     does not publish, so the object is open. `entryMode` is required by the service.
+         */
+        TransactionRequest: {
+            /**
+             * @description What kind of transaction to make; `PAYMENT` and `PREAUTH` are the published values.
+             * @example PAYMENT
+             * @example PREAUTH
+             */
+            transactionType?: string;
+            /** @description A token from the single-use token resource or from the wallet button flow. */
+            singleUseTokenId?: components["schemas"]["Identifier"];
+            /** @description The business taking the payment. */
+            supplierBusinessCode?: string;
+            /** @description The amount before any surcharge, with two decimal places. */
+            principalAmount?: number;
+            /** @description ISO 4217 currency code. A New Zealand business may need another currency than an Australian one. */
+            currency?: string;
+            /**
+             * @description How the payment was captured; `INTERNET` is the published value.
+             * @example INTERNET
+             */
+            eci?: string;
+            /** @description Address of the payer. */
+            ipAddress?: string;
+            /**
+             * @description How the payment details were obtained. Required. `STORED_CREDENTIAL` is the only published value; with it,
+             *     `usage` may be required too.
+             */
+            entryMode: string;
+            /** @description How a stored credential is used; may be required when `entryMode` is `STORED_CREDENTIAL`. Its shape is not published. */
+            usage?: unknown;
+            /** @description The receipt number of the transaction this one acts on, for example the pre-authorisation to capture. */
+            originalReceiptNumber?: components["schemas"]["Identifier"];
+            /** @description The merchant's own data to keep with the transaction. Its rules are not published. */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description Card gateway data. Its fields are not published. */
+            mpgsData?: {
+                [key: string]: unknown;
+            };
+            /** @description Marks the payment as the repayment of a debt. Its shape is not published. */
+            debtRepayment?: unknown;
+            /** @description Asks for the card to be tokenised with its scheme. Its shape is not published. */
+            schemeTokenisation?: unknown;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A customer of the merchant. The reference publishes only the three fields below; the other fields of a customer
+         *     exist but are not shown, so the object is open and keeps every property the service sends.
+         */
+        Customer: {
+            /** @description Identifier generated by the service. */
+            customerId?: components["schemas"]["Identifier"];
+            /** @description The merchant's own number for the customer, unique within the facility. */
+            customerNumber?: string;
+            /** @description Name of the customer. */
+            customerName?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A replacement of the details of a customer. The reference does not publish the shape of this object, so it is
+         *     left open and every property is kept.
+         */
+        CustomerUpdate: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A request to enable or disable a customer. The reference does not publish the shape of this object, so it is
+         *     left open and every property is kept.
+         */
+        CustomerStatusChange: {
+            [key: string]: unknown;
+        };
+        /** @description A page of customers. Follow the `next` and `prev` links for the other pages. */
+        CustomerList: {
+            links?: components["schemas"]["Links"];
+            /** @description At most 20 customers. */
+            data?: components["schemas"]["Customer"][];
+        };
+        /**
+         * @description A new customer. The name and a unique customer number are required; the other customer fields exist but are not
+         *     published, so further properties are allowed. Creating two customers with the same number at the same moment
+         *     gets 409.
+         */
+        CustomerCreation: {
+            /** @description The merchant's own number for the customer; must be unique within the facility. */
+            customerNumber: string;
+            /** @description Name of the customer. */
+            customerName: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A card or bank account held in the account store. The change log says it carries the owning `customerId`. The
+         *     reference does not publish the shape of this object, so it is left open and every property is kept.
+         */
+        Account: {
+            customerId?: components["schemas"]["Identifier"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A page of accounts. Follow the `next` and `prev` links for the other pages. */
+        AccountList: {
+            links?: components["schemas"]["Links"];
+            /** @description At most 20 accounts. */
+            data?: components["schemas"]["Account"][];
+        };
+        /**
+         * @description A request to store a card or bank account (for example from a single-use token, a receipt number, or
+         *     `creditCard`, `bankAccount` or `nzBankAccount` details). The reference does not publish the shape of this
+         *     object, so it is left open and every property is kept.
+         */
+        AccountRegistration: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A change to a stored account: its holder name or its expiry date. The reference does not publish the shape of
+         *     this object, so it is left open and every property is kept.
+         */
+        AccountUpdate: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A recurring payment schedule. The reference does not publish the shape of this object, so it is left open and
+         *     every property is kept.
+         */
+        RecurringPayment: {
+            [key: string]: unknown;
+        };
+        /** @description A page of recurring payment schedules. Follow the `next` and `prev` links for the other pages. */
+        RecurringPaymentList: {
+            links?: components["schemas"]["Links"];
+            /** @description At most 20 recurring payment schedules. */
+            data?: components["schemas"]["RecurringPayment"][];
+        };
+        /**
+         * @description A request to create a recurring payment schedule. The reference does not publish the shape of this object, so it
+         *     is left open and every property is kept.
+         */
+        RecurringPaymentCreation: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A replacement of the details of a recurring payment schedule. The reference does not publish the shape of this
+         *     object, so it is left open and every property is kept.
+         */
+        RecurringPaymentUpdate: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A request to stop a recurring payment schedule. The reference does not publish the shape of this object, so it
+         *     is left open and every property is kept.
+         */
+        RecurringPaymentStop: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The card scheme of a bank identification number. The reference does not publish the shape of this object, so it
+         *     is left open and every property is kept.
+         */
+        CreditCardScheme: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description - `SINGLE`: accepts one payment, after which the service deregisters it. With a `paymentAmount`, only a payment
+         *       of exactly that amount is accepted and any other is returned to the payer. If no payment arrives, the merchant
+         *       must deregister it.
+         *     - `STATIC`: accepts any number of payments until the merchant deregisters it. Unexpected payments must be
+         *       refunded by the merchant.
+         * @enum {string}
+         */
+        AliasType: "STATIC" | "SINGLE";
+        /**
+         * @description A request to register an alias. Registered without a customer, the alias gets a new customer with a generated
+         *     customer number.
+         */
+        AliasRegistration: {
+            aliasAddress: components["schemas"]["AliasAddress"];
+            type: components["schemas"]["AliasType"];
+            /** @description The business whose settlement account receives the payments. */
+            supplierBusinessCode: string;
+            /**
+             * @description The exact amount a `SINGLE` alias accepts, as a decimal string with two decimal places (unlike other request
+             *     amounts, which are numbers). Send it only with `type` `SINGLE`; leave it out to accept any amount. A payment
+             *     of another amount is returned to the payer.
+             */
+            paymentAmount?: string;
+            /**
+             * @description `UNATTENDED` for bulk registrations, `ATTENDED` to have the alias processed immediately.
+             * @enum {string}
+             */
+            registrationPriority?: "UNATTENDED" | "ATTENDED";
+        };
+        /**
+         * @description Where an alias is in its life:
+         *     - `PENDING`: submitted for registration, not yet usable.
+         *     - `REGISTERED`: payments to the alias are accepted.
+         *     - `PENDING_DEREGISTRATION`: submitted for deregistration.
+         *     - `DEREGISTERED`: payments to the alias are no longer accepted.
+         *     - `REJECTED`: registration was refused and the alias was not created; `statusDescription` gives the reason.
+         * @enum {string}
+         */
+        AliasStatus: "PENDING" | "REGISTERED" | "PENDING_DEREGISTRATION" | "DEREGISTERED" | "REJECTED";
+        /** @description An alias that payers can pay to from their banking app. */
+        Alias: {
+            /** @description Identifier of the alias. */
+            id?: components["schemas"]["Identifier"];
+            aliasAddress?: components["schemas"]["AliasAddress"];
+            /** @description The customer the alias belongs to. */
+            customerId?: components["schemas"]["Identifier"];
+            type?: components["schemas"]["AliasType"];
+            /** @description The business whose settlement account receives the payments. */
+            supplierBusinessCode?: string;
+            /** @description The only amount a `SINGLE` alias accepts; present only when one was given at registration. */
+            paymentAmount?: components["schemas"]["Money"];
+            status?: components["schemas"]["AliasStatus"];
+            /** @description Why registration was refused, when `status` is `REJECTED`. */
+            statusDescription?: string;
+            links?: components["schemas"]["Links"];
+        };
+        /** @description A page of aliases. Follow the `next` and `prev` links for the other pages. */
+        AliasList: {
+            links?: components["schemas"]["Links"];
+            /** @description At most 20 aliases. */
+            data?: components["schemas"]["Alias"][];
+        };
+        /**
+         * @description A request to register an alias for an existing customer (the customer is named in the path). It takes the same
+         *     fields as a registration without a customer; no customer is created.
+         */
+        CustomerAliasRegistration: components["schemas"]["AliasRegistration"];
+        /** @description A request to deregister an alias that is `REGISTERED`. */
+        AliasDeregistration: {
+            /**
+             * @description Always `DEREGISTERED`.
+             * @constant
+             */
+            status: "DEREGISTERED";
+        };
+        /**
+         * @description A batch payment file. The reference does not publish the shape of this object, so it is left open and every
+         *     property is kept.
+         */
+        PaymentFile: {
+            [key: string]: unknown;
+        };
+        /** @description A page of payment files. Follow the `next` and `prev` links for the other pages. */
+        PaymentFileList: {
+            links?: components["schemas"]["Links"];
+            /** @description At most 20 payment files. */
+            data?: components["schemas"]["PaymentFile"][];
+        };
+        /**
+         * @description A batch payment file to upload. The reference does not publish the shape of this object, so it is left open and
+         *     every property is kept.
+         */
+        PaymentFileUpload: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description An error found in a payment file. The reference does not publish the shape of this object, so it is left open
+         *     and every property is kept.
+         */
+        PaymentFileError: {
+            [key: string]: unknown;
+        };
+        /** @description A page of errors of a payment file. Follow the `next` and `prev` links for the other pages. */
+        PaymentFileErrorList: {
+            links?: components["schemas"]["Links"];
+            /** @description At most 20 errors of a payment file. */
+            data?: components["schemas"]["PaymentFileError"][];
+        };
+        /** @description A report on a payment file, as text. The reference does not publish its layout. */
+        PaymentFileReport: string;
+        /**
+         * @description A payment batch within a payment file. The reference does not publish the shape of this object, so it is left
+         *     open and every property is kept.
+         */
+        PaymentBatch: {
+            [key: string]: unknown;
+        };
+        /** @description A page of payment batches. Follow the `next` and `prev` links for the other pages. */
+        PaymentBatchList: {
+            links?: components["schemas"]["Links"];
+            /** @description At most 20 payment batches. */
+            data?: components["schemas"]["PaymentBatch"][];
+        };
+        /**
+         * @description A mandate agreement: a standing authority from a payer to debit an account. An agreement in the `PENDING` status
+         *     can be recalled; the other states are not published. The reference does not publish the shape of this object, so
+         *     it is left open and every property is kept.
+         */
+        MandateAgreement: {
+            [key: string]: unknown;
+        };
+        /** @description A page of mandate agreements. Follow the `next` and `prev` links for the other pages. */
+        MandateAgreementList: {
+            links?: components["schemas"]["Links"];
+            /** @description At most 20 mandate agreements. */
+            data?: components["schemas"]["MandateAgreement"][];
+        };
+        /**
+         * @description A request to create a mandate agreement. The change log names an `agreementCreationType` field without
+         *     publishing its values. The reference does not publish the shape of this object, so it is left open and every
+         *     property is kept.
+         */
+        MandateAgreementCreation: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A change to a mandate agreement: recall while `PENDING`, status change, unilateral or bilateral amendment, or
+         *     recall of a pending bilateral amendment. The reference does not publish the shape of this object, so it is left
+         *     open and every property is kept.
+         */
+        MandateAgreementUpdate: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The notification sent when an alias registration completes; `data` is the alias, with status `REGISTERED`. Answer
+         *     200 at once, then check `eventType`, `data.status` and that `data.id` is the id of the alias you registered.
+         */
+        AliasRegisteredNotification: {
+            /** @description Identifier of the notification. */
+            id?: components["schemas"]["Identifier"];
+            /** @description When the event happened. */
+            timestamp?: components["schemas"]["DateTime"];
+            /**
+             * @description The kind of event, always `alias.registered` here.
+             * @constant
+             */
+            eventType?: "alias.registered";
+            data?: components["schemas"]["Alias"];
+        };
+        /**
+         * @description The notification sent when a payment arrives on an alias; `data` is the transaction, with status `Approved` on
+         *     success. Answer 200 at once, then check `eventType`, `data.status` and that `data.aliasAccount.id` is the id of
+         *     the alias you registered.
+         */
+        AliasPaymentReceivedNotification: {
+            /** @description Identifier of the notification. */
+            id?: components["schemas"]["Identifier"];
+            /** @description When the event happened. */
+            timestamp?: components["schemas"]["DateTime"];
+            /**
+             * @description The kind of event, always `alias.payment.received` here.
+             * @constant
+             */
+            eventType?: "alias.payment.received";
+            data?: components["schemas"]["Transaction"];
+        };
+        /** @description A bill payment recipient, by biller number and customer reference number. */
+        BillpayRecipientAccount: {
+            /**
+             * @description Kind of recipient account; decides which other fields apply. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "BILLPAY";
+            /**
+             * @description Always `AUD`.
+             * @constant
+             */
+            currency?: "AUD";
+            /** @description The biller number. */
+            billerNumber?: string;
+            /** @description The customer reference number at the biller. */
+            crn?: string;
+        };
+        /** @description An overseas recipient account. */
+        InternationalRecipientAccount: {
+            /**
+             * @description Kind of recipient account; decides which other fields apply. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "INTERNATIONAL";
+            /** @description Name of the account. */
+            accountName?: string;
+            /** @description Account number. */
+            accountNumber?: string;
+            /** @description ISO 4217 currency code. */
+            currency?: string;
+            /** @description Bank routing code. */
+            routingCode?: string;
+            /** @description International bank account number. */
+            iban?: string;
+            /** @description SWIFT code of the intermediary bank. */
+            intermediarySwiftCode?: string;
+            /** @description SWIFT code of the recipient's bank. */
+            swiftCode?: string;
+        };
+        /** @description An Australian recipient account, paid by Direct Entry (`AU_DOMESTIC`) or by real time gross settlement (`RTGS`). */
+        AuDomesticRecipientAccount: {
+            /**
+             * @description Kind of recipient account; decides which other fields apply. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "AU_DOMESTIC" | "RTGS";
+            /** @description Name of the account. */
+            accountName?: string;
+            /** @description Bank-state-branch number. */
+            bsbNumber?: string;
+            /** @description Account number. */
+            accountNumber?: string;
+            /** @description ISO 4217 currency code. */
+            currency?: string;
+        };
+        /** @description A New Zealand recipient account. */
+        NzDomesticRecipientAccount: {
+            /**
+             * @description Kind of recipient account; decides which other fields apply. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "NZ_DOMESTIC";
+            /** @description Name of the account. */
+            accountName?: string;
+            /** @description Bank code. */
+            bankCode?: string;
+            /** @description Branch code. */
+            branchCode?: string;
+            /** @description Account number. */
+            accountNumber?: string;
+            /** @description Account suffix. */
+            accountSuffix?: string;
+            /** @description ISO 4217 currency code. */
+            currency?: string;
+        };
+        /** @description A recipient paid through the instant payment system. */
+        InstantRecipientAccount: {
+            /**
+             * @description Kind of recipient account; decides which other fields apply. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "INSTANT";
+            /** @description ISO 4217 currency code. */
+            currency?: string;
+            /** @description The scheme of the account identifier. Its accepted values are not published. */
+            accountSchemeName?: string;
+            /** @description The account identifier in that scheme. Its format is not published. */
+            accountIdentifier?: string;
+        };
     };
     responses: {
-        /** @description The request is malformed: bad JSON, an Idempotency-Key over 60 characters, or query parameters on PUT, POST or PATCH. */
+        /** @description The request is malformed: invalid JSON, an Idempotency-Key longer than 60 characters, or query parameters sent on a PUT, POST or PATCH request. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -129,7 +2484,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key is valid but may not use this resource: the wrong key type, an incomplete facility setup, or a facility not yet live (production). */
+        /** @description The key is valid but may not use this resource: the wrong key type, an incomplete facility setup, or a facility not yet live in production (never returned in test). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -138,8 +2493,80 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Nothing matches the URI, or the resource belongs to a business outside the key's restriction. */
+        /** @description The `Accept` header does not allow `application/json` (for a report download, the media type of the report). */
+        NotAcceptable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests at once (more than 10 simultaneous requests may get this), a request with the same Idempotency-Key is still being processed, or the quota of unused single-use tokens is used up. Wait 20 seconds and send the request again with the same Idempotency-Key. */
+        TooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The service met an unexpected condition. Part of the work may have been done: do not resend; query the resource to learn its state. */
+        InternalServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An upstream system returned an invalid answer. Query the resource to learn its state before resending. */
+        BadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The service is temporarily overloaded or under maintenance. Wait 20 seconds and send the request again with the same Idempotency-Key. */
+        ServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An upstream system timed out. Retry after a minute, or query the resource to learn its state. */
+        GatewayTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Nothing matches the URI, or the resource belongs to a business outside the key's business restriction. */
         NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not sent as `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The content is invalid (`errors` says which fields and why), the payment method is not accepted by the facility, or a business-restricted key refers to another business. The messages may be shown to the user so the data can be corrected and sent again. */
+        UnprocessableContent: {
             headers: {
                 [name: string]: unknown;
             };
@@ -149,15 +2576,481 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Code of the business within the facility (the supplier business code). */
+        SupplierBusinessCode: components["schemas"]["Identifier"];
+        /**
+         * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+         *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+         *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+         *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+         *     duplicate transactions after a timeout or a retry.
+         * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+         */
+        IdempotencyKey: string;
+        /** @description The single-use token returned by token creation. */
+        SingleUseTokenId: components["schemas"]["Identifier"];
         /** @description Receipt number that identifies the transaction. */
         ReceiptNumber: components["schemas"]["Identifier"];
+        /** @description Only return transactions of this business. */
+        SupplierBusinessCodeFilter: components["schemas"]["Identifier"];
+        /** @description Token of an account held in the account store. */
+        AccountToken: components["schemas"]["Identifier"];
+        /** @description Identifier the service generated for the customer. */
+        CustomerId: components["schemas"]["Identifier"];
+        /** @description Identifier of the recurring payment schedule. */
+        PaymentScheduleId: components["schemas"]["Identifier"];
+        /** @description Identifier of a payment batch within a payment file. */
+        PaymentBatchId: components["schemas"]["Identifier"];
+        /** @description Only return transactions with this status. The reference names the parameter but not its accepted values. */
+        BatchTransactionStatusFilter: string;
+        /** @description The merchant-chosen customer number to look for. */
+        CustomerNumberFilter: string;
+        /** @description Bank identification number (the leading digits of a card number) to look up. The reference does not publish its accepted length, so only the general identifier limit applies. */
+        CardBin: components["schemas"]["Identifier"];
+        /** @description Only return aliases in this status. */
+        AliasStatusFilter: components["schemas"]["AliasStatus"];
+        /** @description Identifier the service generated for the alias (the `id` field of the alias). */
+        AliasId: components["schemas"]["Identifier"];
+        /** @description Identifier of the uploaded payment file. */
+        PaymentFileId: components["schemas"]["Identifier"];
+        /** @description Token that identifies the mandate agreement. */
+        AgreementToken: components["schemas"]["Identifier"];
+        /**
+         * @description Signature of the notification, as `t=<timestamp in milliseconds>,v1=<hex signature>`. The reference does not
+         *     publish the signature algorithm or how to verify it, so receivers can only check the format and the timestamp.
+         * @example t=1772410530000,v1=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+         */
+        WebhookSignature: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description Address of the resource that was created.
+         * @example http://127.0.0.1:4010/rest/v1/aliases/5f2c1d8e-0000-4000-8000-000000000001
+         */
+        Location: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getFacility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Information about the facility. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Facility"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getLatestApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest secret API key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getBusiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Code of the business within the facility (the supplier business code). */
+                supplierBusinessCode: components["parameters"]["SupplierBusinessCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The business. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Business"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listBusinesses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of businesses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listBusinessAcceptedCards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Code of the business within the facility (the supplier business code). */
+                supplierBusinessCode: components["parameters"]["SupplierBusinessCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accepted card schemes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedCards"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listBusinessCardSurcharges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Code of the business within the facility (the supplier business code). */
+                supplierBusinessCode: components["parameters"]["SupplierBusinessCode"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accepted schemes, types and surcharge rates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardSurcharges"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    queryBusinessCardSurcharge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Code of the business within the facility (the supplier business code). */
+                supplierBusinessCode: components["parameters"]["SupplierBusinessCode"];
+            };
+            cookie?: never;
+        };
+        /** @description The card to price. Its fields are not published. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardSurchargeQuery"];
+            };
+        };
+        responses: {
+            /** @description The surcharge for the card. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardSurcharge"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createSingleUseToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The details to tokenise; the fields depend on `accountType`. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SingleUseTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token, with masked details of the account it stands for. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SingleUseToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The key is invalid or expired, or a secret key was used where the publishable key is required. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A field is invalid; `errors` says which. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The quota of unused single-use tokens (1000 per facility and per IP address) is used up, or the request is repeated while still being processed. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    authenticateSingleUseTokenThreeDS2: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The single-use token returned by token creation. */
+                singleUseTokenId: components["parameters"]["SingleUseTokenId"];
+            };
+            cookie?: never;
+        };
+        /** @description Purchase, risk, contact, address and account details for the card issuer. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThreeDS2AuthenticationRequest"];
+            };
+        };
+        responses: {
+            /** @description The outcome of the authentication. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreeDS2Authentication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The key is invalid or expired, or the Authorization header is malformed. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            /** @description The single-use token is invalid or has expired. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            /** @description 3D Secure is not enabled for the facility, or the service is temporarily unavailable. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listPaymentMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment methods of the facility. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key may not use this resource; the facility may not be set up for payment methods. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
     getTransaction: {
         parameters: {
             query?: never;
@@ -183,6 +3076,2063 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                /** @description Only return transactions of this business. */
+                supplierBusinessCode?: components["parameters"]["SupplierBusinessCodeFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The most recent transactions, or the CSV report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                    "text/csv": components["schemas"]["TransactionReportCsv"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What to do. A payment from a single-use token is the published case. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionRequest"];
+            };
+        };
+        responses: {
+            /** @description The transaction was created; check `status` to learn whether it was approved. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description The transaction was accepted but the banking network has not answered yet; it is pending. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTransactionsForReferenceNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTransactionsForSettlementDate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTransactionsForAccountToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Token of an account held in the account store. */
+                accountToken: components["parameters"]["AccountToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transactions of the account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTransactionsForCreditCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTransactionsForBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTransactionsForNzBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listSuspendedTransactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of suspended transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listReturnedTransactions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of returned transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listOpenPreauths: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of open pre-authorisations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTransactionRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Receipt number that identifies the transaction. */
+                receiptNumber: components["parameters"]["ReceiptNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTransactionRetries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Receipt number that identifies the transaction. */
+                receiptNumber: components["parameters"]["ReceiptNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of retries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    voidTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Receipt number that identifies the transaction. */
+                receiptNumber: components["parameters"]["ReceiptNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voided transaction. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTransactionsForCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTransactionsForRecurringPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the recurring payment schedule. */
+                paymentScheduleId: components["parameters"]["PaymentScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the schedule's transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listTransactionsForPaymentBatch: {
+        parameters: {
+            query?: {
+                /** @description Only return transactions with this status. The reference names the parameter but not its accepted values. */
+                status?: components["parameters"]["BatchTransactionStatusFilter"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of a payment batch within a payment file. */
+                paymentBatchId: components["parameters"]["PaymentBatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the batch's transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        /** @description The new details of the customer. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated customer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    changeCustomerStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        /** @description The status change. Its fields are not published. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerStatusChange"];
+            };
+        };
+        responses: {
+            /** @description The customer with its new status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    searchCustomers: {
+        parameters: {
+            query?: {
+                /** @description The merchant-chosen customer number to look for. */
+                customerNumber?: components["parameters"]["CustomerNumberFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matching customers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The new customer. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerCreation"];
+            };
+        };
+        responses: {
+            /** @description The customer was created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            /** @description Another customer with the same customer number is being created at the same time. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listAccountsForCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    registerAccountForCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        /** @description The account to store. Its fields are not published. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountRegistration"];
+            };
+        };
+        responses: {
+            /** @description The account was registered. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Token of an account held in the account store. */
+                accountToken: components["parameters"]["AccountToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    disableAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Token of an account held in the account store. */
+                accountToken: components["parameters"]["AccountToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The disabled account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Token of an account held in the account store. */
+                accountToken: components["parameters"]["AccountToken"];
+            };
+            cookie?: never;
+        };
+        /** @description The changes. Their fields are not published. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    registerAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The account to store. Its fields are not published. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountRegistration"];
+            };
+        };
+        responses: {
+            /** @description The account was registered. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listRecurringPaymentsForCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of recurring payment schedules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPaymentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createRecurringPaymentForCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        /** @description The schedule. Its fields are not published. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecurringPaymentCreation"];
+            };
+        };
+        responses: {
+            /** @description The schedule was created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPayment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getRecurringPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the recurring payment schedule. */
+                paymentScheduleId: components["parameters"]["PaymentScheduleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPayment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateRecurringPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the recurring payment schedule. */
+                paymentScheduleId: components["parameters"]["PaymentScheduleId"];
+            };
+            cookie?: never;
+        };
+        /** @description The new details. Their fields are not published. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecurringPaymentUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPayment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    stopRecurringPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the recurring payment schedule. */
+                paymentScheduleId: components["parameters"]["PaymentScheduleId"];
+            };
+            cookie?: never;
+        };
+        /** @description The stop request. Its fields are not published. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecurringPaymentStop"];
+            };
+        };
+        responses: {
+            /** @description The stopped schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPayment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getCreditCardScheme: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Bank identification number (the leading digits of a card number) to look up. The reference does not publish its accepted length, so only the general identifier limit applies. */
+                cardBIN: components["parameters"]["CardBin"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card scheme. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreditCardScheme"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    registerAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The alias to register. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AliasRegistration"];
+            };
+        };
+        responses: {
+            /** @description The alias was submitted for registration (status `PENDING`). */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alias"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The alias data is invalid (for example a domain not configured on the facility); `errors` says which fields. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listAliasesForCustomer: {
+        parameters: {
+            query?: {
+                /** @description Only return aliases in this status. */
+                status?: components["parameters"]["AliasStatusFilter"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of aliases. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AliasList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No customer has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    registerAliasForCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        /** @description The alias to register. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerAliasRegistration"];
+            };
+        };
+        responses: {
+            /** @description The alias was submitted for registration (status `PENDING`). */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alias"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The alias data is invalid (for example a domain not configured on the facility); `errors` says which fields. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the alias (the `id` field of the alias). */
+                id: components["parameters"]["AliasId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alias. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alias"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No alias has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    deregisterAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier the service generated for the alias (the `id` field of the alias). */
+                id: components["parameters"]["AliasId"];
+            };
+            cookie?: never;
+        };
+        /** @description The deregistration request. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AliasDeregistration"];
+            };
+        };
+        responses: {
+            /** @description The alias was submitted for deregistration. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No alias has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The request is invalid, or the alias is not `REGISTERED`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listPaymentFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payment files. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentFileList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    uploadPaymentFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file to upload. Its fields are not published. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFileUpload"];
+            };
+        };
+        responses: {
+            /** @description The payment file was accepted. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getPaymentFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listPaymentFileErrors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of errors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentFileErrorList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    downloadPaymentFileCsv2Report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["PaymentFileReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    downloadPaymentFileCsvReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["PaymentFileReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    downloadPaymentFileFlatFileReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["PaymentFileReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    downloadPaymentFileMtsRejectsReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["PaymentFileReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listPaymentBatchesForPaymentFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the uploaded payment file. */
+                paymentFileId: components["parameters"]["PaymentFileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payment batches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentBatchList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    getPaymentBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of a payment batch within a payment file. */
+                paymentBatchId: components["parameters"]["PaymentBatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentBatch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    listMandateAgreements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of agreements. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MandateAgreementList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createMandateAgreement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The agreement. Its fields are not published. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MandateAgreementCreation"];
+            };
+        };
+        responses: {
+            /** @description The agreement was created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MandateAgreement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    createMandateAgreementForCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
+                 *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
+                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     duplicate transactions after a timeout or a retry.
+                 * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier the service generated for the customer. */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        /** @description The agreement. Its fields are not published. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MandateAgreementCreation"];
+            };
+        };
+        responses: {
+            /** @description The agreement was created. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MandateAgreement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    updateMandateAgreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Token that identifies the mandate agreement. */
+                agreementToken: components["parameters"]["AgreementToken"];
+            };
+            cookie?: never;
+        };
+        /** @description The change. Its fields are not published. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MandateAgreementUpdate"];
+            };
+        };
+        responses: {
+            /** @description The changed agreement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MandateAgreement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["GatewayTimeout"];
+        };
+    };
+    receiveAliasRegisteredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Signature of the notification, as `t=<timestamp in milliseconds>,v1=<hex signature>`. The reference does not
+                 *     publish the signature algorithm or how to verify it, so receivers can only check the format and the timestamp.
+                 * @example t=1772410530000,v1=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+                 */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AliasRegisteredNotification"];
+            };
+        };
+        responses: {
+            /** @description The notification was received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveAliasPaymentReceivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Signature of the notification, as `t=<timestamp in milliseconds>,v1=<hex signature>`. The reference does not
+                 *     publish the signature algorithm or how to verify it, so receivers can only check the format and the timestamp.
+                 * @example t=1772410530000,v1=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+                 */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AliasPaymentReceivedNotification"];
+            };
+        };
+        responses: {
+            /** @description The notification was received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -37,7 +37,8 @@ function singular(noun: string): string {
 
 /**
  * Method name within the group: the operationId without the tag's noun (plural tried first, then singular), first
- * letter lowercased. `listTransactionsForCustomer` in "Transactions" becomes `listForCustomer`.
+ * letter lowercased. `listTransactionsForCustomer` in "Transactions" becomes `listForCustomer`; an operationId
+ * without the noun stays as it is.
  */
 export function methodName(operationId: string, tag: string): string {
   const plural = pascal(tag);
@@ -48,7 +49,8 @@ export function methodName(operationId: string, tag: string): string {
       return rest[0]!.toLowerCase() + rest.slice(1);
     }
   }
-  throw new Error(`operationId ${operationId} does not contain the noun of its tag "${tag}" (${plural})`);
+  // Nothing to remove (`listOpenPreauths` in "Transactions"): the operationId is already a fine method name.
+  return operationId;
 }
 
 function securityScheme(document: OpenApiDocument, entry: OperationEntry): string {
@@ -184,7 +186,14 @@ export const paymentsOperationsGenerator: Generator = ({ document, contract }) =
     '}',
     '',
     '/** The idempotency header and the limits its value must respect. */',
-    `export const idempotencyKeyRule = ${toLiteral(idempotency ?? null)} as const;`,
+    'export interface IdempotencyKeyRule {',
+    '  readonly header: string;',
+    '  readonly maxLength?: number;',
+    '  readonly minLength?: number;',
+    '  readonly pattern?: string;',
+    '}',
+    '',
+    `export const idempotencyKeyRule: IdempotencyKeyRule | null = ${toLiteral(idempotency ?? null)};`,
     '',
   ];
   for (const [scheme, table] of Object.entries(tables)) {

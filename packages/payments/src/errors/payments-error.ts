@@ -1,0 +1,149 @@
+import type { components } from '../generated/openapi.js';
+
+export type FieldError = components['schemas']['FieldError'];
+export type ErrorBody = components['schemas']['Error'];
+
+/**
+ * What went wrong, one kind per way a caller reacts: `input` is refused before anything is sent; the HTTP kinds follow
+ * the status; `network`, `timeout` and `aborted` mean no answer arrived.
+ */
+export interface ErrorKindStatus {
+  input: undefined;
+  validation: 422;
+  authentication: 401;
+  permission: 403;
+  notFound: 404;
+  conflict: 409;
+  rateLimit: 429;
+  /** Any 5xx. */
+  server: number;
+  /** Any other 3xx or 4xx: malformed request (400), method (405), media type (406, 415)... */
+  request: number;
+  network: undefined;
+  timeout: undefined;
+  aborted: undefined;
+}
+export type PaymentsErrorKind = keyof ErrorKindStatus;
+
+const kindByStatus: Readonly<Record<number, PaymentsErrorKind>> = {
+  401: 'authentication',
+  403: 'permission',
+  404: 'notFound',
+  409: 'conflict',
+  422: 'validation',
+  429: 'rateLimit',
+};
+
+export function errorKindOfStatus(status: number): PaymentsErrorKind {
+  return kindByStatus[status] ?? (status >= 500 ? 'server' : 'request');
+}
+
+export interface PaymentsErrorDetails<K extends PaymentsErrorKind> {
+  kind: K;
+  message: string;
+  status?: ErrorKindStatus[K];
+  method?: string;
+  url?: string;
+  body?: unknown;
+  fieldErrors?: FieldError[];
+  idempotencyKey?: string;
+  attempts?: number;
+  cause?: unknown;
+}
+
+/**
+ * The one error the client throws. `kind` tells the cases apart (narrow on it after `isPaymentsError`); every field
+ * comes from the request or the service's error body, and the API key is never among them.
+ */
+export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> extends Error {
+  override readonly name = 'PaymentsError';
+  readonly kind: K;
+  readonly status: ErrorKindStatus[K];
+  /** Method and URL of the request that failed (absent for `input` errors raised before building one). */
+  readonly method: string | undefined;
+  readonly url: string | undefined;
+  /** From the service's error body. `customerMessage` is fit to show to the paying customer. */
+  readonly customerMessage: string | undefined;
+  readonly developerMessage: string | undefined;
+  /** Per-field problems: from the service on 422, or from the client's own checks on `input`. */
+  readonly fieldErrors: readonly FieldError[];
+  /** The `Idempotency-Key` that was sent (on every attempt), to resend the same request safely. */
+  readonly idempotencyKey: string | undefined;
+  /** How many times the request was sent. */
+  readonly attempts: number;
+  /** The parsed error body (or its text when it was not JSON). */
+  readonly body: unknown;
+
+  constructor(details: PaymentsErrorDetails<K>) {
+    super(details.message, details.cause === undefined ? undefined : { cause: details.cause });
+    const errorBody = (details.body && typeof details.body === 'object' ? details.body : {}) as ErrorBody;
+    this.kind = details.kind;
+    this.status = details.status as ErrorKindStatus[K];
+    this.method = details.method;
+    this.url = details.url;
+    this.customerMessage = errorBody.customerMessage;
+    this.developerMessage = errorBody.developerMessage;
+    this.fieldErrors = details.fieldErrors ?? errorBody.errors ?? [];
+    this.idempotencyKey = details.idempotencyKey;
+    this.attempts = details.attempts ?? 0;
+    this.body = details.body;
+  }
+
+  /** 500 may have done part of the work and 502/504 lost the answer: the caller must look before resending. */
+  get mustQueryState(): boolean {
+    return this.status === 500 || this.status === 502 || this.status === 504;
+  }
+
+  toJSON() {
+    return {
+      name: this.name,
+      kind: this.kind,
+      message: this.message,
+      status: this.status,
+      method: this.method,
+      url: this.url,
+      customerMessage: this.customerMessage,
+      developerMessage: this.developerMessage,
+      fieldErrors: this.fieldErrors,
+      idempotencyKey: this.idempotencyKey,
+      attempts: this.attempts,
+    };
+  }
+}
+
+/** A PaymentsError of any kind, as a union that narrows on `kind` (and so on `status`). */
+export type AnyPaymentsError = { [K in PaymentsErrorKind]: PaymentsError<K> }[PaymentsErrorKind];
+
+export function isPaymentsError(value: unknown): value is AnyPaymentsError {
+  return value instanceof PaymentsError;
+}
+
+/** Advice the reference gives per status, added to the message so that logs carry it. */
+function adviceFor(status: number): string {
+  if (status === 500) return ' Do not resend: part of the work may have been done; query the resource for its state.';
+  if (status === 502 || status === 504) return ' The outcome is unknown: query the resource for its state before resending.';
+  if (status === 429 || status === 503) return ' Retries were exhausted; resend later with the same Idempotency-Key.';
+  return '';
+}
+
+export function errorFromResponse(input: {
+  status: number;
+  method: string;
+  url: string;
+  body: unknown;
+  idempotencyKey: string | undefined;
+  attempts: number;
+}): AnyPaymentsError {
+  const kind = errorKindOfStatus(input.status);
+  const errorBody = (input.body && typeof input.body === 'object' ? input.body : {}) as ErrorBody;
+  const detail = errorBody.developerMessage ?? errorBody.customerMessage;
+  const message =
+    `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` +
+    (detail ? `: ${detail}` : '.') +
+    adviceFor(input.status);
+  return new PaymentsError({ ...input, kind, message } as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
+}
+
+export function inputError(message: string, fieldErrors?: FieldError[]): PaymentsError<'input'> {
+  return new PaymentsError({ kind: 'input', message, fieldErrors });
+}

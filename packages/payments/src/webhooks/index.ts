@@ -1,0 +1,23 @@
+// Webhook notifications (Node): signature verification, typed events, a receiver, and signing for tests.
+export { WebhookVerificationError, type WebhookFailure } from './verification-error.js';
+export {
+  defaultToleranceMs,
+  hmacSha256Scheme,
+  parseSignatureHeader,
+  signTestPayload,
+  verifySignature,
+  type ParsedSignature,
+  type RawBody,
+  type SignatureScheme,
+  type VerifyOptions,
+} from './signature.js';
+export {
+  constructWebhookEvent,
+  isAliasEventFor,
+  isKnownEventType,
+  parseWebhookEvent,
+  type WebhookEvent,
+  type WebhookEventType,
+} from './events.js';
+export { createWebhookReceiver, type WebhookReceiverOptions } from './receiver.js';
+export { webhookEventTypes, webhookSignatureHeader } from '../generated/webhook-events.js';

@@ -1,0 +1,80 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { webhookSignatureHeader } from '../generated/webhook-events.js';
+import { parseWebhookEvent, type WebhookEvent } from './events.js';
+import { verifySignature, type RawBody, type VerifyOptions } from './signature.js';
+import { WebhookVerificationError } from './verification-error.js';
+
+const signatureHeader = (webhookSignatureHeader ?? 'X-Webhook-Signature').toLowerCase();
+
+export interface WebhookReceiverOptions extends VerifyOptions {
+  /** The Basic credentials the receiving endpoint is protected with, when the subscription sends them. */
+  basicAuth?: { username: string; password: string };
+  /** Called after the 200 has been sent, with the verified event. */
+  onEvent: (event: WebhookEvent) => void | Promise<void>;
+  /** An authentic notification of a type the spec does not describe (they exist); answered 200 like the others. */
+  onUnknownEvent?: (body: unknown) => void | Promise<void>;
+  /** A refused notification, or an error thrown by the handlers. */
+  onError?: (error: unknown) => void;
+}
+
+/** Node's request, with the body an Express-style framework may have put on it. */
+type WebhookRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
+
+function sameText(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function authorised(header: string | undefined, credentials: WebhookReceiverOptions['basicAuth']): boolean {
+  if (!credentials) return true;
+  const expected = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
+  return typeof header === 'string' && sameText(header, expected);
+}
+
+async function readRawBody(request: WebhookRequest): Promise<RawBody> {
+  if (request.rawBody instanceof Uint8Array || typeof request.rawBody === 'string') return request.rawBody;
+  if (request.body instanceof Uint8Array || typeof request.body === 'string') return request.body;
+  if (request.body !== undefined) return request.body as RawBody; // refused by the verification with `parsed-body`
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A handler for Node's `http` server and Express-style frameworks that follows the reference's receiver rules:
+ * it refuses what is not authentic (401 for wrong Basic credentials, 400 for a bad signature), answers 200 at once
+ * to what is, and only then hands the event over. Check the event with `isAliasEventFor` before acting on it.
+ */
+export function createWebhookReceiver(options: WebhookReceiverOptions) {
+  const report = (error: unknown) => options.onError?.(error);
+  return async function receiveWebhook(request: WebhookRequest, response: ServerResponse): Promise<void> {
+    if (!authorised(request.headers.authorization, options.basicAuth)) {
+      response.writeHead(401, { 'WWW-Authenticate': 'Basic' }).end();
+      return;
+    }
+    let body: RawBody;
+    try {
+      body = await readRawBody(request);
+      verifySignature(body, request.headers[signatureHeader] as string | undefined, options);
+    } catch (error) {
+      const message = error instanceof WebhookVerificationError ? error.message : 'The notification could not be read.';
+      response.writeHead(400, { 'Content-Type': 'text/plain' }).end(message);
+      report(error);
+      return;
+    }
+    // The answer goes out first; the event is handled once it has been sent.
+    await new Promise<void>((resolve) => response.writeHead(200).end(() => resolve()));
+    try {
+      await options.onEvent(parseWebhookEvent(body));
+    } catch (error) {
+      const unknownType = error instanceof WebhookVerificationError && error.reason === 'unknown-event-type';
+      if (!unknownType || !options.onUnknownEvent) return report(error);
+      const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+      await Promise.resolve()
+        .then(() => options.onUnknownEvent!(JSON.parse(text)))
+        .catch(report);
+    }
+  };
+}

@@ -1,0 +1,216 @@
+import type { OpenApiDocument } from '../bundle.ts';
+import type { Generator } from '../contracts.ts';
+import { generatedHeader } from '../header.ts';
+import { buildOperationTables } from './payments-operations.ts';
+import { listOperations, resolveRef, toLiteral, type Node } from './openapi-walk.ts';
+
+/**
+ * Compact validation data for requests: every schema a request body or parameter uses, flattened into one array of
+ * small nodes that point at each other by index (so shared and recursive schemas cost one entry), plus, per
+ * operation, the index of its body and parameter schemas. A tiny interpreter in the package walks it; this replaces
+ * a general JSON Schema validator, which would not fit the bundle budget.
+ *
+ * Only the subset of JSON Schema the spec uses is understood. A keyword outside it stops generation rather than being
+ * skipped silently, so a spec change can never weaken the checks unnoticed.
+ */
+
+/** Keywords that describe but never constrain a value (`format` is an annotation in JSON Schema 2020-12). */
+const annotations = new Set([
+  'description', 'title', 'example', 'examples', 'default', 'format', 'deprecated', 'readOnly', 'writeOnly',
+  'externalDocs', 'xml', 'contentEncoding', 'contentMediaType', '$comment', '$schema', 'discriminator',
+]);
+
+/** JSON Schema keyword -> short key in the generated data. */
+const simpleKeywords: Record<string, string> = {
+  type: 't', required: 'r', enum: 'e', const: 'c', maxLength: 'xl', minLength: 'nl', pattern: 'p', maximum: 'x',
+  minimum: 'n', exclusiveMaximum: 'xx', exclusiveMinimum: 'xn', multipleOf: 'm', maxItems: 'xi', minItems: 'ni',
+};
+const structuralKeywords = new Set(['properties', 'items', 'additionalProperties', 'oneOf', 'anyOf', 'allOf', 'if', 'then', 'else']);
+
+type Compact = Record<string, unknown>;
+
+class SchemaTable {
+  readonly nodes: Compact[] = [];
+  private readonly byRef = new Map<string, number>();
+  private readonly byShape = new Map<string, number>();
+
+  constructor(
+    private readonly document: OpenApiDocument,
+    private readonly where: string,
+  ) {}
+
+  /** Index of the schema in the table, adding it (and everything it refers to) when new. */
+  add(schema: unknown): number {
+    const node = schema as Node;
+    if (typeof node?.$ref === 'string') {
+      const known = this.byRef.get(node.$ref);
+      if (known !== undefined) return known;
+      const index = this.nodes.push({}) - 1; // reserved first, so that a recursive schema can point at itself
+      this.byRef.set(node.$ref, index);
+      this.nodes[index] = this.compact(resolveRef(this.document, node), node.$ref);
+      return index;
+    }
+    const compact = this.compact(node, this.where);
+    const shape = JSON.stringify(compact);
+    const known = this.byShape.get(shape);
+    if (known !== undefined) return known;
+    const index = this.nodes.push(compact) - 1;
+    this.byShape.set(shape, index);
+    return index;
+  }
+
+  private compact(node: Node, where: string): Compact {
+    if (typeof node === 'boolean') return node ? {} : { f: 1 };
+    const out: Compact = {};
+    // An open enum lists the values known today; the service may add others without a new version.
+    const openEnum = node['x-paykit-open-enum'] === true;
+    for (const [keyword, value] of Object.entries(node)) {
+      if (annotations.has(keyword) || keyword.startsWith('x-') || (openEnum && keyword === 'enum')) continue;
+      const short = simpleKeywords[keyword];
+      if (keyword === 'pattern') {
+        // The interpreter compiles patterns in Unicode mode, which is stricter: fail here, not in a merchant's call.
+        try {
+          new RegExp(String(value), 'u');
+        } catch (error) {
+          throw new Error(`${where}: the pattern ${String(value)} is not a valid Unicode regular expression (${String(error)})`);
+        }
+      }
+      if (short) out[short] = value;
+      else if (!structuralKeywords.has(keyword)) {
+        throw new Error(`${where}: the request validator does not understand the schema keyword "${keyword}"`);
+      }
+    }
+    if (node.properties) {
+      const properties: Record<string, number> = {};
+      const readOnly: string[] = [];
+      for (const [name, property] of Object.entries(node.properties as Record<string, unknown>)) {
+        // A readOnly property belongs to answers only: a request neither needs nor should send it.
+        if (resolveRef(this.document, property).readOnly === true) readOnly.push(name);
+        else properties[name] = this.add(property);
+      }
+      out.o = properties;
+      if (Array.isArray(out.r)) out.r = (out.r as string[]).filter((name) => !readOnly.includes(name));
+    }
+    if (node.items !== undefined) out.i = this.add(node.items);
+    if (node.additionalProperties === false) out.a = 0;
+    else if (node.additionalProperties && typeof node.additionalProperties === 'object') {
+      out.a = this.add(node.additionalProperties);
+    }
+    for (const [keyword, short] of [['if', 'if'], ['then', 'th'], ['else', 'el']] as const) {
+      if (node[keyword] !== undefined) out[short] = this.add(node[keyword]);
+    }
+    for (const [keyword, short] of [['oneOf', 'one'], ['anyOf', 'any'], ['allOf', 'all']] as const) {
+      if (Array.isArray(node[keyword])) out[short] = (node[keyword] as unknown[]).map((s) => this.add(s));
+    }
+    const discriminator = node.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
+    if (discriminator && Array.isArray(node.oneOf)) out.d = this.discriminator(node.oneOf as Node[], discriminator);
+    return out;
+  }
+
+  /** The discriminator as `{ p: property, m: { value: branch index } }`, explicit mapping or implied by the branches. */
+  private discriminator(branches: Node[], discriminator: { propertyName: string; mapping?: Record<string, string> }) {
+    const mapping: Record<string, number> = {};
+    if (discriminator.mapping) {
+      for (const [value, ref] of Object.entries(discriminator.mapping)) mapping[value] = this.add({ $ref: ref });
+    } else {
+      for (const branch of branches) {
+        const resolved = resolveRef(this.document, branch);
+        const property = resolveRef(this.document, (resolved.properties as Node | undefined)?.[discriminator.propertyName] ?? {});
+        const values = 'const' in property ? [property.const] : ((property.enum as unknown[] | undefined) ?? []);
+        const implied = values.length ? values : [String(branch.$ref ?? '').split('/').pop()];
+        for (const value of implied) mapping[String(value)] = this.add(branch);
+      }
+    }
+    return { p: discriminator.propertyName, m: mapping };
+  }
+}
+
+export function buildValidationData(document: OpenApiDocument, operationIds: Set<string>) {
+  const table = new SchemaTable(document, 'request schemas');
+  const operations: Record<string, Record<string, unknown>> = {};
+  for (const entry of listOperations(document)) {
+    if (!operationIds.has(entry.operationId)) continue;
+    const checks: Record<string, unknown> = {};
+    for (const location of ['path', 'query', 'header'] as const) {
+      const params = entry.parameters.filter((p) => p.in === location && p.schema);
+      if (!params.length) continue;
+      checks[location[0]!] = Object.fromEntries(params.map((p) => [String(p.name), table.add(p.schema)]));
+      const required = params.filter((p) => p.required === true).map((p) => String(p.name));
+      if (required.length) checks[`${location[0]!}r`] = required;
+    }
+    const body = entry.operation.requestBody ? resolveRef(document, entry.operation.requestBody) : undefined;
+    const json = (body?.content as Record<string, Node> | undefined)?.['application/json'];
+    if (json?.schema) checks.b = table.add(json.schema);
+    operations[entry.operationId] = checks;
+  }
+  return { schemas: table.nodes, operations };
+}
+
+export const paymentsValidationGenerator: Generator = ({ document, contract }) => {
+  const { tables } = buildOperationTables(document);
+  const lines = [
+    generatedHeader(contract.spec),
+    '/**',
+    ' * A schema node. Short keys keep the bundle small: t type, r required, e enum, c const, xl/nl max/min length,',
+    ' * p pattern, x/n maximum/minimum, xx/xn exclusive maximum/minimum, m multipleOf, xi/ni max/min items, o properties',
+    ' * (name -> node index), i items, a additionalProperties (0 = none allowed, else a node index), one/any/all',
+    ' * the combinators, d discriminator (p property, m value -> node index), if/th/el the conditional, f the `false`',
+    ' * schema (nothing allowed).',
+    ' */',
+    'export interface SchemaNode {',
+    '  readonly t?: string | readonly string[];',
+    '  readonly r?: readonly string[];',
+    '  readonly e?: readonly unknown[];',
+    '  readonly c?: unknown;',
+    '  readonly xl?: number;',
+    '  readonly nl?: number;',
+    '  readonly p?: string;',
+    '  readonly x?: number;',
+    '  readonly n?: number;',
+    '  readonly xx?: number;',
+    '  readonly xn?: number;',
+    '  readonly m?: number;',
+    '  readonly xi?: number;',
+    '  readonly ni?: number;',
+    '  readonly o?: Readonly<Record<string, number>>;',
+    '  readonly i?: number;',
+    '  readonly a?: number;',
+    '  readonly one?: readonly number[];',
+    '  readonly any?: readonly number[];',
+    '  readonly all?: readonly number[];',
+    '  readonly d?: { readonly p: string; readonly m: Readonly<Record<string, number>> };',
+    '  readonly if?: number;',
+    '  readonly th?: number;',
+    '  readonly el?: number;',
+    '  readonly f?: 1;',
+    '}',
+    '',
+    '/** What to check on one operation: b body, p/q/h path/query/header parameters, pr/qr/hr the required ones. */',
+    'export interface OperationChecks {',
+    '  readonly b?: number;',
+    '  readonly p?: Readonly<Record<string, number>>;',
+    '  readonly q?: Readonly<Record<string, number>>;',
+    '  readonly h?: Readonly<Record<string, number>>;',
+    '  readonly pr?: readonly string[];',
+    '  readonly qr?: readonly string[];',
+    '  readonly hr?: readonly string[];',
+    '}',
+    '',
+    'export interface ValidationData {',
+    '  readonly schemas: readonly SchemaNode[];',
+    '  readonly operations: Readonly<Record<string, OperationChecks>>;',
+    '}',
+    '',
+  ];
+  for (const [scheme, table] of Object.entries(tables)) {
+    const data = buildValidationData(document, new Set(Object.keys(table)));
+    // One line per schema node keeps the file diffable without the size of a fully indented tree.
+    const schemas = data.schemas.map((s) => `    ${JSON.stringify(s)},`).join('\n');
+    lines.push(`/** Request checks of the operations that require the \`${scheme}\` security scheme. */`);
+    lines.push(`export const ${scheme}Validation: ValidationData = {`);
+    lines.push(`  schemas: [\n${schemas}\n  ],`);
+    lines.push(`  operations: ${toLiteral(data.operations, '  ')},`);
+    lines.push('};', '');
+  }
+  return [{ path: 'src/generated/validation.ts', content: lines.join('\n') }];
+};
