@@ -4,7 +4,7 @@
 /**
  * A schema node. Short keys keep the bundle small: t type, r required, e enum, c const, xl/nl max/min length,
  * p pattern, x/n maximum/minimum, xx/xn exclusive maximum/minimum, m multipleOf, xi/ni max/min items, o properties
- * (name -> node index), i items, a additionalProperties (0 = none allowed, else a node index), one/any/all
+ * (name -> node index), i items, a additionalProperties (a node index), one/any/all
  * the combinators, d discriminator (p property, m value -> node index), if/th/el the conditional, f the `false`
  * schema (nothing allowed).
  */
@@ -58,7 +58,7 @@ export const secretKeyValidation: ValidationData = {
     {"t":"string","nl":1,"xl":255},
     {"t":"string","nl":1,"xl":60,"p":"^[\\x20-\\x7E]{1,60}$"},
     {"t":"object"},
-    {"t":"object","r":["messageCategory","threeDSRequestorAuthenticationInd","currency"],"o":{"messageCategory":4,"threeDSRequestorAuthenticationInd":4,"currency":4,"principalAmount":4,"recurringExpiry":5,"recurringFrequency":6,"purchaseInstalData":7,"deliveryEmailAddress":8,"deliveryTimeframe":9,"giftCardAmount":10,"giftCardCount":11,"giftCardCurr":12,"preOrderDate":5,"preOrderPurchaseInd":9,"reorderItemsInd":9,"shipIndicator":9,"email":8,"homePhone":13,"mobilePhone":13,"workPhone":13,"billAddrLine1":14,"billAddrLine2":14,"billAddrLine3":14,"billAddrCity":14,"billAddrPostCode":15,"billAddrState":16,"billAddrCountry":12,"addrMatch":17,"shipAddrLine1":14,"shipAddrLine2":14,"shipAddrLine3":14,"shipAddrCity":14,"shipAddrPostCode":15,"shipAddrState":16,"shipAddrCountry":12,"chAccAgeInd":9,"paymentAccInd":9,"acctID":18,"chAccChange":5,"chAccDate":5,"chAccPwChange":5,"paymentAccAge":5,"shipAddressUsage":5,"chAccChangeInd":9,"chAccPwChangeInd":9,"shipAddressUsageInd":9,"shipNameIndicator":9,"suspiciousAccActivity":9,"nbPurchaseAccount":6,"provisionAttemptsDay":7,"txnActivityDay":7,"txnActivityYear":7},"a":0},
+    {"t":"object","r":["messageCategory","threeDSRequestorAuthenticationInd","currency"],"o":{"messageCategory":4,"threeDSRequestorAuthenticationInd":4,"currency":4,"principalAmount":4,"recurringExpiry":5,"recurringFrequency":6,"purchaseInstalData":7,"deliveryEmailAddress":8,"deliveryTimeframe":9,"giftCardAmount":10,"giftCardCount":11,"giftCardCurr":12,"preOrderDate":5,"preOrderPurchaseInd":9,"reorderItemsInd":9,"shipIndicator":9,"email":8,"homePhone":13,"mobilePhone":13,"workPhone":13,"billAddrLine1":14,"billAddrLine2":14,"billAddrLine3":14,"billAddrCity":14,"billAddrPostCode":15,"billAddrState":16,"billAddrCountry":12,"addrMatch":17,"shipAddrLine1":14,"shipAddrLine2":14,"shipAddrLine3":14,"shipAddrCity":14,"shipAddrPostCode":15,"shipAddrState":16,"shipAddrCountry":12,"chAccAgeInd":9,"paymentAccInd":9,"acctID":18,"chAccChange":5,"chAccDate":5,"chAccPwChange":5,"paymentAccAge":5,"shipAddressUsage":5,"chAccChangeInd":9,"chAccPwChangeInd":9,"shipAddressUsageInd":9,"shipNameIndicator":9,"suspiciousAccActivity":9,"nbPurchaseAccount":6,"provisionAttemptsDay":7,"txnActivityDay":7,"txnActivityYear":7}},
     {"t":"string","nl":1},
     {"t":"string","p":"^[0-9]{8}$"},
     {"t":"string","p":"^[0-9]{1,4}$"},
@@ -87,7 +87,7 @@ export const secretKeyValidation: ValidationData = {
     {"t":"object"},
     {"t":"object"},
     {"t":"object"},
-    {"t":"object","r":["aliasAddress","type","supplierBusinessCode"],"o":{"aliasAddress":33,"type":34,"supplierBusinessCode":4,"paymentAmount":35,"registrationPriority":36},"a":0,"if":38,"th":40},
+    {"t":"object","r":["aliasAddress","type","supplierBusinessCode"],"o":{"aliasAddress":33,"type":34,"supplierBusinessCode":4,"paymentAmount":35,"registrationPriority":36},"if":38,"th":40},
     {"t":"string","nl":3,"xl":255,"p":"^[^\\s@]+@[^\\s@]+$"},
     {"t":"string","e":["STATIC","SINGLE"]},
     {"t":"string","p":"^[0-9]+\\.[0-9]{2}$"},
@@ -97,8 +97,8 @@ export const secretKeyValidation: ValidationData = {
     {"f":1},
     {"o":{"paymentAmount":39}},
     {"t":"string","e":["PENDING","REGISTERED","PENDING_DEREGISTRATION","DEREGISTERED","REJECTED"]},
-    {"t":"object","r":["aliasAddress","type","supplierBusinessCode"],"o":{"aliasAddress":33,"type":34,"supplierBusinessCode":4,"paymentAmount":35,"registrationPriority":36},"a":0,"if":38,"th":40},
-    {"t":"object","r":["status"],"o":{"status":44},"a":0},
+    {"t":"object","r":["aliasAddress","type","supplierBusinessCode"],"o":{"aliasAddress":33,"type":34,"supplierBusinessCode":4,"paymentAmount":35,"registrationPriority":36},"if":38,"th":40},
+    {"t":"object","r":["status"],"o":{"status":44}},
     {"c":"DEREGISTERED","t":"string"},
     {"t":"object"},
     {"t":"object"},
@@ -453,7 +453,7 @@ export const publishableKeyValidation: ValidationData = {
     {"t":"string","nl":1},
     {"t":"string","e":["CREDIT_CARD","DIRECT_DEBIT","DIRECT_DEBIT_NZ","WALLET_A_PAY","WALLET_B_PAY"]},
     {"t":"boolean"},
-    {"t":"object","r":["browserJavaEnabled","browserLanguage","browserScreenHeight","browserScreenWidth","browserColorDepth","browserTZ"],"o":{"browserJavaEnabled":7,"browserLanguage":9,"browserScreenHeight":10,"browserScreenWidth":10,"browserColorDepth":11,"browserTZ":12},"a":0},
+    {"t":"object","r":["browserJavaEnabled","browserLanguage","browserScreenHeight","browserScreenWidth","browserColorDepth","browserTZ"],"o":{"browserJavaEnabled":7,"browserLanguage":9,"browserScreenHeight":10,"browserScreenWidth":10,"browserColorDepth":11,"browserTZ":12}},
     {"t":"string","nl":1,"xl":8},
     {"t":"string","p":"^[0-9]{1,6}$"},
     {"t":"string","e":["1","4","8","15","16","24","32","48"]},

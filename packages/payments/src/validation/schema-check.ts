@@ -89,7 +89,6 @@ export function checkValue(
       if (item === undefined) continue;
       const known = s.o?.[name];
       if (known !== undefined) checkValue(schemas, known, item, prefix + name, problems);
-      else if (s.a === 0) add(problems, prefix + name, 'is not a known field');
       else if (s.a !== undefined) checkValue(schemas, s.a, item, prefix + name, problems);
     }
   }

@@ -92,8 +92,10 @@ class SchemaTable {
       if (Array.isArray(out.r)) out.r = (out.r as string[]).filter((name) => !readOnly.includes(name));
     }
     if (node.items !== undefined) out.i = this.add(node.items);
-    if (node.additionalProperties === false) out.a = 0;
-    else if (node.additionalProperties && typeof node.additionalProperties === 'object') {
+    // `additionalProperties: false` is deliberately not enforced: the service adds optional request parameters
+    // without a new version (reference, Versioning), and a caller must be able to send one this client does not
+    // know yet. The generated types still flag misspelt fields at compile time.
+    if (node.additionalProperties && typeof node.additionalProperties === 'object') {
       out.a = this.add(node.additionalProperties);
     }
     for (const [keyword, short] of [['if', 'if'], ['then', 'th'], ['else', 'el']] as const) {
@@ -153,7 +155,7 @@ export const paymentsValidationGenerator: Generator = ({ document, contract }) =
     '/**',
     ' * A schema node. Short keys keep the bundle small: t type, r required, e enum, c const, xl/nl max/min length,',
     ' * p pattern, x/n maximum/minimum, xx/xn exclusive maximum/minimum, m multipleOf, xi/ni max/min items, o properties',
-    ' * (name -> node index), i items, a additionalProperties (0 = none allowed, else a node index), one/any/all',
+    ' * (name -> node index), i items, a additionalProperties (a node index), one/any/all',
     ' * the combinators, d discriminator (p property, m value -> node index), if/th/el the conditional, f the `false`',
     ' * schema (nothing allowed).',
     ' */',
