@@ -1,23 +1,34 @@
 /** Small statistics helpers shared by the benchmarks. */
-export function median(values) {
+export function quantile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return sorted[low] + (sorted[Math.ceil(at)] - sorted[low]) * (at - low);
 }
+
+export const median = (values) => quantile(values, 0.5);
 
 export const format = (value, digits = 1) => value.toFixed(digits);
 
-/** Runs `a` and `b` alternately `rounds` times (after `warmup` rounds) and returns the per-call times of each, in ms. */
-export async function paired(a, b, { rounds, warmup }) {
-  const times = { a: [], b: [] };
-  for (let i = 0; i < warmup + rounds; i++) {
-    // Alternate which goes first so that neither always benefits from a warm connection or cache.
-    const order = i % 2 ? [['a', a], ['b', b]] : [['b', b], ['a', a]];
-    for (const [name, run] of order) {
+/**
+ * Runs every arm once per round, `warmup + rounds` times, and returns each arm's per-call times in ms (warm-up
+ * rounds dropped), index i of every list coming from the same round. The order of the arms rotates from round to
+ * round so that none always runs first (cold) or right after the same neighbour.
+ */
+export async function interleaved(arms, { rounds, warmup }) {
+  const names = Object.keys(arms);
+  const times = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(round + k) % names.length];
       const started = performance.now();
-      await run();
-      if (i >= warmup) times[name].push(performance.now() - started);
+      await arms[name]();
+      const elapsed = performance.now() - started;
+      if (round >= warmup) times[name].push(elapsed);
     }
   }
   return times;
 }
+
+/** Per-round ratios of one arm's times to another's: their median is robust to rounds disturbed by the machine. */
+export const pairedRatios = (times, baseline) => times.map((time, i) => time / baseline[i]);

@@ -29,7 +29,11 @@ export interface ClientOptions {
    * `http://` is refused except on loopback (tests and local mocks).
    */
   baseUrl?: string;
-  /** Maximum time of one call in milliseconds, retries and waits included. Default 60 000. */
+  /**
+   * Maximum time of one call in milliseconds, retries, waits and the body included. Default 60 000. `0` or
+   * `Infinity` turn the deadline off: only the caller's `signal` can stop a call then, and a call without one hands
+   * fetch no signal at all, the cheapest way to send (see the package's benchmark).
+   */
   timeoutMs?: number;
   retry?: RetryPolicy;
   /**

@@ -1,10 +1,10 @@
-import { errorFromResponse, inputError, PaymentsError } from '../errors/payments-error.js';
+import { errorFromResponse, inputError } from '../errors/payments-error.js';
 import type { OperationSpec } from '../generated/operations.js';
 import { resolveBaseUrl, type ClientOptions } from './config.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
 import type { ApiResult, GroupedMethods, OperationTable } from './method-types.js';
 import { createPage } from './page.js';
-import { createTransport, type Exchange, type OutgoingRequest, type Transport } from './transport.js';
+import { createTransport, type Transport } from './transport.js';
 
 /** A request as the methods build it, before it is sent: what the checks look at. */
 export interface PreparedRequest {
@@ -36,33 +36,7 @@ interface CallOptions {
   accept?: string;
   idempotencyKey?: string;
 }
-
-/** A failure while reading an answer: the deadline, the caller, or the connection. */
-function readError(error: unknown, exchange: Exchange, method: string, url: string): unknown {
-  if (error instanceof PaymentsError) return error;
-  const kind = exchange.stoppedBy() ?? 'network';
-  return new PaymentsError({
-    kind,
-    message: `${method} ${url}: the answer could not be read (${kind}).`,
-    method,
-    url,
-    idempotencyKey: exchange.idempotencyKey,
-    attempts: exchange.attempts,
-    cause: error,
-  });
-}
-
-/** Sends a request and reads its whole answer under the call's timeout. */
-async function exchange(core: ClientCore, request: OutgoingRequest, json: boolean) {
-  const sent = await core.transport(request);
-  try {
-    return { ...sent, data: await readBody(sent.response, json) };
-  } catch (error) {
-    throw readError(error, sent, request.method, request.url);
-  } finally {
-    sent.release();
-  }
-}
+const noOptions: CallOptions = Object.freeze({});
 
 /**
  * Where a `next` link leads, on the configured base address: a link on another origin is re-based onto it (its path
@@ -80,15 +54,63 @@ export function followLink(baseUrl: string, href: string): string {
 
 const isJson = (mediaType: string) => /[/+]json$/.test(mediaType);
 
+/** The answer's body: JSON when present and valid, else its text (an error page stays readable). */
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+async function readText(response: Response): Promise<unknown> {
+  return (await response.text()) || undefined;
+}
+
+/**
+ * What a method needs from its spec entry, worked out once when the client is made rather than on every call: the
+ * path template split around its `{name}` placeholders, and the media types that do not depend on the call.
+ */
+interface BoundOperation {
+  readonly operationId: string;
+  readonly spec: OperationSpec;
+  /** Literal pieces of the path: one more than `placeholders`, which sit between them. */
+  readonly pathPieces: readonly string[];
+  readonly placeholders: readonly string[];
+  readonly accept: string;
+  readonly acceptsJson: boolean;
+  readonly sendsJson: boolean;
+}
+
+function bindOperation(operationId: string, spec: OperationSpec): BoundOperation {
+  const split = spec.path.split(/\{([^}]+)\}/);
+  const accept = spec.accept[0] ?? 'application/json';
+  return {
+    operationId,
+    spec,
+    pathPieces: split.filter((_, i) => i % 2 === 0),
+    placeholders: split.filter((_, i) => i % 2 === 1),
+    accept,
+    acceptsJson: isJson(accept),
+    sendsJson: !spec.body || isJson(spec.body),
+  };
+}
+
 /** Path template filled with encoded values, then the query in form style (`k=a&k=b` for arrays). */
 function buildUrl(
   baseUrl: string,
-  template: string,
+  operation: BoundOperation,
   path: Record<string, unknown>,
   query: Record<string, unknown> | undefined,
 ): string {
-  const filled = template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(path[name])));
-  if (!query) return baseUrl + filled;
+  const { pathPieces, placeholders } = operation;
+  let url = baseUrl + pathPieces[0];
+  for (let i = 0; i < placeholders.length; i++) {
+    url += encodeURIComponent(String(path[placeholders[i]!])) + pathPieces[i + 1];
+  }
+  if (!query) return url;
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
     for (const item of Array.isArray(value) ? value : [value]) {
@@ -98,31 +120,22 @@ function buildUrl(
     }
   }
   const text = search.toString();
-  return baseUrl + filled + (text ? `?${text}` : '');
-}
-
-/** The answer's body: JSON when asked and present, else text; a body that is not valid JSON is kept as text. */
-async function readBody(response: Response, json: boolean): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return undefined;
-  if (!json) return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  return text ? `${url}?${text}` : url;
 }
 
 async function loadPage(core: ClientCore, href: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
   const url = followLink(core.baseUrl, href);
-  const { response, data, attempts } = await exchange(core, { method: 'GET', url, headers: { Accept: 'application/json' }, signal }, true);
+  const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: { Accept: 'application/json' }, signal }, readJson);
   if (!response.ok) throw errorFromResponse({ status: response.status, method: 'GET', url, body: data, idempotencyKey: undefined, attempts });
   return { data, status: response.status, headers: response.headers, idempotencyKey: undefined, attempts };
 }
 
-async function callOperation(core: ClientCore, operationId: string, spec: OperationSpec, args: unknown[]) {
+async function callOperation(core: ClientCore, operation: BoundOperation, args: unknown[]) {
+  const { operationId, spec } = operation;
+  const { pathParams } = spec;
   const path: Record<string, unknown> = {};
-  spec.pathParams.forEach((name, i) => {
+  for (let i = 0; i < pathParams.length; i++) {
+    const name = pathParams[i]!;
     const value = args[i];
     // An empty or missing segment would silently address another resource (`/transactions/` is the list).
     if ((typeof value !== 'string' && typeof value !== 'number') || value === '') {
@@ -131,10 +144,10 @@ async function callOperation(core: ClientCore, operationId: string, spec: Operat
       ]);
     }
     path[name] = value;
-  });
-  const afterPath = spec.pathParams.length;
+  }
+  const afterPath = pathParams.length;
   const body = spec.body ? args[afterPath] : undefined;
-  const options = (args[spec.body ? afterPath + 1 : afterPath] ?? {}) as CallOptions;
+  const options = (args[spec.body ? afterPath + 1 : afterPath] ?? noOptions) as CallOptions;
   if (spec.bodyRequired && body === undefined) throw inputError(`${operationId} needs a request body.`);
   const idempotencyKey =
     spec.idempotent && idempotencyHeader
@@ -150,26 +163,32 @@ async function callOperation(core: ClientCore, operationId: string, spec: Operat
   };
   if (core.check) request = core.check(operationId, request);
 
-  const accept = options.accept ?? spec.accept[0] ?? 'application/json';
-  const url = buildUrl(core.baseUrl, spec.path, request.path, request.query);
-  const headers: Record<string, string> = { ...options.headers, Accept: accept, ...request.header };
+  const accept = options.accept ?? operation.accept;
+  const acceptsJson = options.accept === undefined ? operation.acceptsJson : isJson(accept);
+  const url = buildUrl(core.baseUrl, operation, request.path, request.query);
+  // The transport lower-cases the names; later entries win, so the caller's headers cannot replace these.
+  const headers: Record<string, string> = options.headers ? { ...options.headers, accept } : { accept };
+  if (request.header) Object.assign(headers, request.header);
   let payload: BodyInit | undefined;
   if (request.body !== undefined) {
-    if (!spec.body || isJson(spec.body)) {
+    if (operation.sendsJson) {
       payload = JSON.stringify(request.body);
-      headers['Content-Type'] = spec.body ?? 'application/json';
+      headers['content-type'] = spec.body ?? 'application/json';
     } else {
       // Files and reports travel as given (string, Blob, FormData...); FormData sets its own multipart boundary.
       payload = request.body as BodyInit;
-      if (!spec.body.startsWith('multipart/')) headers['Content-Type'] = spec.body;
+      if (!spec.body!.startsWith('multipart/')) headers['content-type'] = spec.body!;
     }
   }
-  const { response, data, attempts } = await exchange(core, { method: spec.method, url, headers, body: payload, signal: options.signal }, isJson(accept));
+  const { response, data, attempts } = await core.transport(
+    { method: spec.method, url, headers, body: payload, signal: options.signal },
+    acceptsJson ? readJson : readText,
+  );
   if (!response.ok) {
     throw errorFromResponse({ status: response.status, method: spec.method, url, body: data, idempotencyKey, attempts });
   }
   const outcome: ApiResult<unknown> = { data, status: response.status, headers: response.headers, idempotencyKey, attempts };
-  if (!spec.list || !isJson(accept)) return outcome;
+  if (!spec.list || !acceptsJson) return outcome;
   return createPage(outcome, (href) => loadPage(core, href, options.signal));
 }
 
@@ -177,7 +196,8 @@ async function callOperation(core: ClientCore, operationId: string, spec: Operat
 export function bindOperations<T extends OperationTable>(core: ClientCore, table: T): GroupedMethods<T> {
   const groups: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
   for (const [operationId, spec] of Object.entries(table)) {
-    (groups[spec.group] ??= {})[spec.name] = (...args: unknown[]) => callOperation(core, operationId, spec, args);
+    const operation = bindOperation(operationId, spec);
+    (groups[spec.group] ??= {})[spec.name] = (...args: unknown[]) => callOperation(core, operation, args);
   }
   return groups as unknown as GroupedMethods<T>;
 }

@@ -1,5 +1,6 @@
 import { inputError, PaymentsError } from '../errors/payments-error.js';
 import { basicAuthorization, type ClientOptions, type RequestLog } from './config.js';
+import { CallStop, resolveTimeout } from './call-stop.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
 
 /** A request as the client builds it: plain values, cheaper than a `Request` and resendable as they are. */
@@ -8,32 +9,34 @@ export interface OutgoingRequest {
   url: string;
   headers: Record<string, string>;
   body?: BodyInit;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
-export interface Exchange {
+/** Reads the final answer's body; it runs under the call's timeout and signal. */
+export type BodyReader<T> = (response: Response) => Promise<T>;
+
+export interface Exchange<T> {
   response: Response;
+  /** The body, as the reader returned it. */
+  data: T;
   attempts: number;
   /** The `Idempotency-Key` sent on every attempt (POST only). */
   idempotencyKey: string | undefined;
-  /** Call once the body has been read: ends the call's timeout. */
-  release(): void;
-  /** Whether the deadline or the caller stopped the call (reading the body fails then). */
-  stoppedBy(): 'timeout' | 'aborted' | undefined;
 }
 
-/** Sends one call (with its retries) under the reference's client rules. */
-export type Transport = (request: OutgoingRequest) => Promise<Exchange>;
+/** Sends one call (with its retries) under the reference's client rules, then reads the answer's body. */
+export type Transport = <T>(request: OutgoingRequest, read: BodyReader<T>) => Promise<Exchange<T>>;
 
-const defaultTimeoutMs = 60_000;
 const defaultRetries = 2;
 const defaultDelayMs = 20_000;
 const retriedStatuses = new Set([429, 503]);
 const methodsWithoutQuery = new Set(['PUT', 'POST', 'PATCH']);
+const idempotencyHeaderName = idempotencyHeader?.toLowerCase();
 
 /** Waits, unless the signal fires first (then rejects). */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (!signal) return void setTimeout(resolve, ms);
     if (signal.aborted) return reject(signal.reason);
     const onAbort = () => {
       clearTimeout(timer);
@@ -58,87 +61,125 @@ export function createTransport(options: ClientOptions): Transport {
   const authorization = basicAuthorization(options.apiKey);
   const dispatcher = options.dispatcher;
   const custom = options.fetch;
-  // The global fetch takes the URL and init as they are (a Request costs more to build); a custom fetch gets a Request.
-  const fetchImpl = custom
-    ? (url: string, init: RequestInit) => custom(new Request(url, init), dispatcher ? ({ dispatcher } as RequestInit) : undefined)
-    : (url: string, init: RequestInit) => globalThis.fetch(url, init);
-  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  const timeoutMs = resolveTimeout(options.timeoutMs);
   const maxRetries = options.retry?.maxRetries ?? defaultRetries;
   const delayMs = options.retry?.delayMs ?? defaultDelayMs;
   const { onRequest, onResponse } = options;
 
-  return async function send(request: OutgoingRequest): Promise<Exchange> {
+  // The global fetch takes the URL and init as they are (a Request costs more to build); a custom fetch gets a Request.
+  function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+    if (!custom) return globalThis.fetch(url, init);
+    return custom(new Request(url, init), dispatcher ? ({ dispatcher } as RequestInit) : undefined);
+  }
+
+  return async function send<T>(request: OutgoingRequest, read: BodyReader<T>): Promise<Exchange<T>> {
     const { method, url, body } = request;
     if (methodsWithoutQuery.has(method) && url.includes('?')) {
       throw inputError(`${method} requests must not carry query parameters (the service answers 400): ${url}`);
     }
     // Lower-case names, so that a caller's `authorization` or `idempotency-key` replaces nothing and duplicates nothing.
     const headers: Record<string, string> = { accept: 'application/json' };
-    for (const name of Object.keys(request.headers)) headers[name.toLowerCase()] = request.headers[name]!;
+    for (const name in request.headers) headers[name.toLowerCase()] = request.headers[name]!;
     headers.authorization = authorization;
     let idempotencyKey: string | undefined;
-    if (method === 'POST' && idempotencyHeader) {
-      const name = idempotencyHeader.toLowerCase();
-      const given = headers[name];
+    if (method === 'POST' && idempotencyHeaderName) {
+      const given = headers[idempotencyHeaderName];
       idempotencyKey = given === undefined ? newIdempotencyKey() : checkIdempotencyKey(given);
-      headers[name] = idempotencyKey;
+      headers[idempotencyHeaderName] = idempotencyKey;
     }
 
-    // One controller for the whole call: the caller's signal and the deadline both abort it, retries and waits included.
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
-    }, timeoutMs);
-    const callerSignal = request.signal;
-    const onCallerAbort = () => controller.abort(callerSignal?.reason);
-    if (callerSignal?.aborted) onCallerAbort();
-    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-    const release = () => {
-      clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
-    };
+    // One stop for the whole call: the deadline and the caller's signal end it, retries, waits and body included.
+    const stop = new CallStop(timeoutMs, request.signal);
+    // `signal: undefined` is no signal, to fetch as to Request; the dispatcher travels in init only for the global fetch.
+    const init: RequestInit = { method, headers, body, signal: stop.signal };
+    if (dispatcher && !custom) (init as { dispatcher?: unknown }).dispatcher = dispatcher;
 
-    const fail = (kind: 'network' | 'timeout' | 'aborted', message: string, attempts: number, cause?: unknown) => {
-      release();
-      return new PaymentsError({ kind, message: `${method} ${url} ${message}`, method, url, idempotencyKey, attempts, cause });
-    };
-    const stopped = (attempts: number) =>
-      timedOut
-        ? fail('timeout', `timed out after ${timeoutMs} ms.`, attempts)
-        : fail('aborted', 'was aborted by the caller.', attempts, callerSignal?.reason);
-    const init = { method, headers, body, signal: controller.signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit;
-
-    for (let attempt = 1; ; attempt++) {
-      const log: RequestLog | undefined =
-        onRequest || onResponse ? { method, url, attempt, idempotencyKey, headers: loggedHeaders(headers) } : undefined;
-      if (log) onRequest?.(log);
-      const started = log ? performance.now() : 0;
-      let response: Response;
-      try {
-        response = await fetchImpl(url, init);
-      } catch (cause) {
-        if (controller.signal.aborted) throw stopped(attempt);
-        // Anything fetch rejects with, short of our own abort, is a failure to get an answer: resent as transient.
-        if (attempt > maxRetries) throw fail('network', `got no answer after ${attempt} attempt(s).`, attempt, cause);
-        await sleep(delayMs, controller.signal).catch(() => Promise.reject(stopped(attempt)));
-        continue;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const log: RequestLog | undefined =
+          onRequest || onResponse ? { method, url, attempt, idempotencyKey, headers: loggedHeaders(headers) } : undefined;
+        if (log) onRequest?.(log);
+        const started = log ? performance.now() : 0;
+        let response: Response;
+        try {
+          response = await fetchOnce(url, init);
+        } catch (cause) {
+          if (stop.signal?.aborted) throw callFailure('stopped', request, idempotencyKey, attempt, stop);
+          // Anything fetch rejects with, short of our own abort, is a failure to get an answer: resent as transient.
+          if (attempt > maxRetries) throw callFailure('network', request, idempotencyKey, attempt, stop, cause);
+          await waitBeforeRetry(delayMs, request, idempotencyKey, attempt, stop);
+          continue;
+        }
+        if (log) onResponse?.({ ...log, status: response.status, durationMs: performance.now() - started });
+        if (!retriedStatuses.has(response.status) || attempt > maxRetries) {
+          let data: T;
+          try {
+            data = await read(response);
+          } catch (error) {
+            if (error instanceof PaymentsError) throw error;
+            throw callFailure('unreadable', request, idempotencyKey, attempt, stop, error);
+          }
+          return { response, data, attempts: attempt, idempotencyKey };
+        }
+        await response.body?.cancel().catch(() => undefined);
+        await waitBeforeRetry(delayMs, request, idempotencyKey, attempt, stop);
       }
-      if (log) onResponse?.({ ...log, status: response.status, durationMs: performance.now() - started });
-      if (!retriedStatuses.has(response.status) || attempt > maxRetries) {
-        const stoppedBy = () => (timedOut ? 'timeout' : controller.signal.aborted ? 'aborted' : undefined);
-        return { response, attempts: attempt, idempotencyKey, release, stoppedBy };
-      }
-      await response.body?.cancel().catch(() => undefined);
-      await sleep(delayMs, controller.signal).catch(() => Promise.reject(stopped(attempt)));
+    } finally {
+      stop.release();
     }
   };
 }
 
 /**
- * The transport as a fetch for openapi-fetch (the raw client). The body is read here, under the call's timeout, so
- * that the timeout covers it as it does for the methods.
+ * The error of a call that got no usable answer: fetch failed (`network`), the deadline or the caller stopped it, or
+ * its body could not be read. A module function, so that a call allocates nothing for errors it does not meet.
+ */
+function callFailure(
+  reason: 'network' | 'stopped' | 'unreadable',
+  request: OutgoingRequest,
+  idempotencyKey: string | undefined,
+  attempts: number,
+  stop: CallStop,
+  cause?: unknown,
+): PaymentsError {
+  const { method, url } = request;
+  let kind: 'network' | 'timeout' | 'aborted';
+  let message: string;
+  if (reason === 'network') {
+    kind = 'network';
+    message = `${method} ${url} got no answer after ${attempts} attempt(s).`;
+  } else if (reason === 'unreadable') {
+    kind = stop.stoppedBy() ?? 'network';
+    message = `${method} ${url}: the answer could not be read (${kind}).`;
+  } else if (stop.timedOut) {
+    kind = 'timeout';
+    message = `${method} ${url} timed out after ${stop.timeoutMs} ms.`;
+    cause = undefined;
+  } else {
+    kind = 'aborted';
+    message = `${method} ${url} was aborted by the caller.`;
+    cause = request.signal?.reason;
+  }
+  return new PaymentsError({ kind, message, method, url, idempotencyKey, attempts, cause });
+}
+
+async function waitBeforeRetry(
+  delayMs: number,
+  request: OutgoingRequest,
+  idempotencyKey: string | undefined,
+  attempts: number,
+  stop: CallStop,
+): Promise<void> {
+  try {
+    await sleep(delayMs, stop.signal);
+  } catch {
+    throw callFailure('stopped', request, idempotencyKey, attempts, stop);
+  }
+}
+
+/**
+ * The transport as a fetch for openapi-fetch (the raw client). The body is read by the transport, under the call's
+ * timeout, so that the timeout covers it as it does for the methods.
  */
 export function transportAsFetch(transport: Transport): (request: Request) => Promise<Response> {
   return async (request) => {
@@ -147,13 +188,10 @@ export function transportAsFetch(transport: Transport): (request: Request) => Pr
       headers[name] = value;
     });
     const body = request.body ? await request.arrayBuffer() : undefined;
-    const exchange = await transport({ method: request.method, url: request.url, headers, body, signal: request.signal });
-    try {
-      const { response } = exchange;
-      const content = await response.arrayBuffer();
-      return new Response(content.byteLength ? content : null, { status: response.status, statusText: response.statusText, headers: response.headers });
-    } finally {
-      exchange.release();
-    }
+    const { response, data } = await transport(
+      { method: request.method, url: request.url, headers, body, signal: request.signal },
+      (answer) => answer.arrayBuffer(),
+    );
+    return new Response(data.byteLength ? data : null, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
