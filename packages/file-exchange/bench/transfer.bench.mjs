@@ -1,0 +1,121 @@
+// Benchmark: upload and download of a large file (1 GiB by default) over client-certificate TLS on loopback, through
+// the paykit client and through `curl --cert`, measured side by side in one run. Each contender runs as its own
+// process under /usr/bin/time, which reports wall time and peak resident memory the same way for both.
+//   pnpm --filter @paykit/file-exchange bench          (BENCH_SIZE_MIB=64 BENCH_ROUNDS=1 for a quick look)
+import { execFile, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { generateTestCertificates } from '@paykit/mock-server';
+
+const run = promisify(execFile);
+const here = (name) => fileURLToPath(new URL(name, import.meta.url));
+const sizeMiB = Number(process.env.BENCH_SIZE_MIB ?? 1024);
+// An even number of rounds, so that each contender goes first equally often.
+const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
+const MiB = 1024 * 1024;
+
+async function writeRandomishFile(path, bytes) {
+  // Incompressible-looking content without paying for 1 GiB of randomness: a random 1 MiB block, varied per MiB.
+  const { randomBytes } = await import('node:crypto');
+  const block = randomBytes(MiB);
+  const out = createWriteStream(path);
+  for (let written = 0; written < bytes; written += MiB) {
+    block.writeUInt32LE(written / MiB, 0);
+    if (!out.write(Buffer.from(block))) await new Promise((resolve) => out.once('drain', resolve));
+  }
+  await new Promise((resolve, reject) => out.end((error) => (error ? reject(error) : resolve())));
+  // Flush it to disk now: otherwise its write-back competes with the first measured downloads for the disk.
+  const handle = await open(path, 'r+');
+  await handle.sync();
+  await handle.close();
+}
+
+/** Runs a command under /usr/bin/time; returns wall seconds and peak RSS in MiB. */
+async function measure(command, args, env) {
+  const { stderr } = await run('/usr/bin/time', ['-f', 'BENCH %e %M', command, ...args], { env, maxBuffer: 16 * MiB });
+  const match = /BENCH ([\d.]+) (\d+)/.exec(stderr);
+  if (!match) throw new Error(`no measurement in: ${stderr}`);
+  return { seconds: Number(match[1]), peakMiB: Number(match[2]) / 1024 };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'paykit-bench-'));
+let server;
+try {
+  const certs = await generateTestCertificates(join(dir, 'certs'));
+  const source = join(dir, 'source.bin');
+  const target = join(dir, 'downloaded.bin');
+  await writeRandomishFile(source, sizeMiB * MiB);
+
+  const env = {
+    PATH: process.env.PATH,
+    BENCH_CA: certs.caCertPath,
+    BENCH_SERVER_CERT: certs.serverCertPath,
+    BENCH_SERVER_KEY: certs.serverKeyPath,
+    BENCH_DOWNLOAD_FILE: source,
+    BENCH_PFX: certs.clientPfxPath,
+    BENCH_PFX_PASSWORD: certs.clientPfxPassword,
+  };
+  server = spawn(process.execPath, [here('./transfer-server.mjs')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    server.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim())));
+    server.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+  });
+  const baseUrl = `https://127.0.0.1:${port}/services/messaging/rest`;
+  const curlTls = ['--silent', '--show-error', '--fail', '--cert', certs.clientCertPath, '--key', certs.clientKeyPath, '--cacert', certs.caCertPath];
+
+  const contenders = {
+    upload: {
+      paykit: () => measure(process.execPath, [here('./paykit-transfer.mjs'), 'upload', baseUrl, source], env),
+      // -T streams the file (as --data-binary @file would not: it reads the whole file into memory first).
+      curl: () => measure('curl', [...curlTls, '-X', 'POST', '-H', 'Content-Type: application/octet-stream', '-T', source, `${baseUrl}/uploadedFiles/BENCH_1GIB.bin`], env),
+    },
+    download: {
+      paykit: () => measure(process.execPath, [here('./paykit-transfer.mjs'), 'download', baseUrl, target], env),
+      curl: () => measure('curl', [...curlTls, '-o', target, `${baseUrl}/filesForDownload/BENCH_1GIB.bin`], env),
+    },
+  };
+
+  console.log(`transfer of ${sizeMiB} MiB over client-certificate TLS on loopback, ${rounds} round(s), median of each`);
+  for (const [direction, pair] of Object.entries(contenders)) {
+    const results = { paykit: [], curl: [] };
+    for (let round = 0; round < rounds; round++) {
+      // Alternate who goes first so that cache warmth and background load fall on both alike.
+      const order = round % 2 === 0 ? ['curl', 'paykit'] : ['paykit', 'curl'];
+      for (const name of order) {
+        results[name].push(await pair[name]());
+        if (direction === 'download') {
+          const { size } = await stat(target);
+          if (size !== sizeMiB * MiB) throw new Error(`${name} downloaded ${size} bytes, expected ${sizeMiB * MiB}`);
+          await rm(target);
+        }
+        await sleep(1000); // let the previous run's sockets and file system work settle
+      }
+    }
+    const summary = (name) => ({ seconds: median(results[name].map((r) => r.seconds)), peakMiB: median(results[name].map((r) => r.peakMiB)) });
+    const paykit = summary('paykit');
+    const curl = summary('curl');
+    // Each round's two runs are neighbours in time, so their ratio cancels most of the machine's background load.
+    const pairedRatio = median(results.paykit.map((r, i) => r.seconds / results.curl[i].seconds));
+    console.log(
+      `${direction.padEnd(8)} paykit ${paykit.seconds.toFixed(2)} s, peak ${paykit.peakMiB.toFixed(1)} MiB | ` +
+        `curl ${curl.seconds.toFixed(2)} s, peak ${curl.peakMiB.toFixed(1)} MiB | ` +
+        `time ratio ${(paykit.seconds / curl.seconds).toFixed(2)}x of medians, ${pairedRatio.toFixed(2)}x median of rounds (target <= 1.5x), ` +
+        `peak memory ${paykit.peakMiB.toFixed(1)} MiB (target <= 128 MiB; ${(paykit.peakMiB / curl.peakMiB).toFixed(1)}x curl's), ` +
+        `all rounds paykit ${results.paykit.map((r) => r.seconds.toFixed(2)).join('/')} s, curl ${results.curl.map((r) => r.seconds.toFixed(2)).join('/')} s`,
+    );
+  }
+} finally {
+  server?.kill('SIGTERM');
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,105 @@
+import { readFile } from 'node:fs/promises';
+import type { FileExchangeClientOptions } from '../client.js';
+import type { ClientTlsOptions } from '../tls/client-tls-options.js';
+import { TlsConfigurationError } from '../tls/errors.js';
+
+/** A problem with the command line or the environment: exit code 2, with the message on standard error. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Connection settings: each option falls back to its environment variable (names as in `paykit-files --help`). */
+export interface ConnectionFlags {
+  'base-url'?: string | undefined;
+  cert?: string | undefined;
+  key?: string | undefined;
+  'cert-password-file'?: string | undefined;
+  ca?: string | undefined;
+  proxy?: string | undefined;
+  'retry-interval'?: string | undefined;
+  'retry-for'?: string | undefined;
+}
+
+export const environmentVariables = {
+  'base-url': 'PAYKIT_FILES_BASE_URL',
+  cert: 'PAYKIT_FILES_CERT_FILE',
+  key: 'PAYKIT_FILES_KEY_FILE',
+  password: 'PAYKIT_FILES_CERT_PASSWORD',
+  'cert-password-file': 'PAYKIT_FILES_CERT_PASSWORD_FILE',
+  ca: 'PAYKIT_FILES_CA_FILE',
+  proxy: 'PAYKIT_FILES_PROXY',
+  'retry-interval': 'PAYKIT_FILES_RETRY_INTERVAL',
+  'retry-for': 'PAYKIT_FILES_RETRY_FOR',
+  ledger: 'PAYKIT_FILES_LEDGER',
+} as const;
+
+function pick(flags: ConnectionFlags, env: NodeJS.ProcessEnv, name: keyof ConnectionFlags): string | undefined {
+  const value = flags[name] ?? env[environmentVariables[name]];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function seconds(value: string | undefined, what: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0) throw new UsageError(`${what} must be a number of seconds, not ${JSON.stringify(value)}.`);
+  return Math.round(number * 1000);
+}
+
+async function password(flags: ConnectionFlags, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const file = pick(flags, env, 'cert-password-file');
+  if (file !== undefined) {
+    try {
+      return (await readFile(file, 'utf8')).replace(/\r?\n$/, '');
+    } catch (error) {
+      throw new UsageError(`Cannot read the certificate password file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+    }
+  }
+  const value = env[environmentVariables.password];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** A PEM file starts with `-----BEGIN`; anything else is taken as PKCS12, the format the operator issues. */
+async function isPem(path: string): Promise<boolean> {
+  try {
+    const head = (await readFile(path)).subarray(0, 4096).toString('latin1');
+    return head.includes('-----BEGIN ');
+  } catch (error) {
+    throw new TlsConfigurationError('file-unreadable', `Cannot read the certificate file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+  }
+}
+
+/** Builds the client options from flags and environment; the password is read from the environment or a file only. */
+export async function clientOptionsFrom(flags: ConnectionFlags, env: NodeJS.ProcessEnv): Promise<FileExchangeClientOptions> {
+  const baseUrl = pick(flags, env, 'base-url');
+  if (!baseUrl) throw new UsageError(`Give the service address with --base-url or ${environmentVariables['base-url']}.`);
+  const options: FileExchangeClientOptions = { baseUrl };
+
+  const cert = pick(flags, env, 'cert');
+  const ca = pick(flags, env, 'ca');
+  const proxy = pick(flags, env, 'proxy');
+  const passphrase = await password(flags, env);
+  if (cert !== undefined) {
+    const extras = { ...(ca === undefined ? {} : { ca }), ...(proxy === undefined ? {} : { proxy }) };
+    let tls: ClientTlsOptions;
+    if (await isPem(cert)) {
+      const key = pick(flags, env, 'key') ?? cert; // a PEM bundle may hold the key next to the certificate
+      tls = { cert, key, ...(passphrase === undefined ? {} : { passphrase }), ...extras };
+    } else {
+      if (passphrase === undefined) {
+        throw new UsageError(`The PKCS12 certificate ${cert} needs its password: set ${environmentVariables.password} or --cert-password-file.`);
+      }
+      tls = { pfx: cert, passphrase, ...extras };
+    }
+    options.tls = tls;
+  } else if (new URL(baseUrl).protocol === 'https:') {
+    throw new UsageError(`The service needs the client certificate: give --cert or ${environmentVariables.cert}.`);
+  }
+
+  const intervalMs = seconds(pick(flags, env, 'retry-interval'), '--retry-interval');
+  const maxDurationMs = seconds(pick(flags, env, 'retry-for'), '--retry-for');
+  if (intervalMs !== undefined || maxDurationMs !== undefined) {
+    // Setting the interval on the command line is the explicit choice the library asks for before going below 5 min.
+    options.retry = { ...(intervalMs === undefined ? {} : { intervalMs, allowShortIntervals: true }), ...(maxDurationMs === undefined ? {} : { maxDurationMs }) };
+  }
+  return options;
+}

@@ -1,0 +1,321 @@
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import createOpenApiClient, { type Client } from 'openapi-fetch';
+import type { Dispatcher } from 'undici';
+import { errorForStatus, errorForThrown } from './classify-failure.js';
+import { FileExchangeError, InvalidUploadContentError, TransientFailureError, type FileExchangeOperation } from './errors.js';
+import { parsePlainFileList, parseXmlFileList, fileListMediaType, type FileListFormat } from './file-list.js';
+import { assertValidFileName } from './file-name.js';
+import type { operations, paths } from './generated/openapi.js';
+import { processAll, type FileHandler, type ProcessAllOptions, type ProcessAllReport } from './process-all.js';
+import { resolveRetryPolicy, withRetries, type RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
+import { SerialQueue } from './serial-queue.js';
+import type { ClientTlsOptions } from './tls/client-tls-options.js';
+import { undiciDispatcherFor } from './tls/create-tls-agent.js';
+import { TlsConfigurationError } from './tls/errors.js';
+import { loadTlsMaterial, type TlsMaterial } from './tls/load-tls-material.js';
+import { parseProxyUrl } from './tls/proxy-url.js';
+import { createHttpsAgent } from './tls/tunnelling-agent.js';
+import { BatchedFileWriter } from './transport/batched-file-writer.js';
+import { plainHttpAgent, transfer } from './transport/node-transfer.js';
+import { toReplayableContent, type UploadContent } from './upload-content.js';
+
+export interface FileExchangeClientOptions {
+  /** The REST base address ({file_api_base_url}), ending with `/services/messaging/rest`. */
+  baseUrl: string;
+  /** Client certificate (and optional CA and proxy). Required for https; http is for local mocks only. */
+  tls?: ClientTlsOptions;
+  /** Retries of network errors and 500s; the reference's 5 minutes / 4 hours unless set. */
+  retry?: RetryPolicyOptions;
+  /** Milliseconds without progress (headers or body data) before a request counts as a network error. */
+  timeoutMs?: number;
+  /** Where uploads given as streams are kept while they are sent (default: the system temporary folder). */
+  spoolDir?: string;
+  /**
+   * Extra headers for every request, for mocks and diagnostics (e.g. `Prefer: code=503` for Prism). The client's
+   * own headers (Accept, Content-Type, Content-Length) take precedence.
+   */
+  headers?: Record<string, string>;
+}
+
+export interface UploadOptions {
+  /** Sent as `Content-Type`; any media type (default `application/octet-stream`). */
+  contentType?: string;
+}
+
+export interface ListOptions {
+  /** `text` (default) asks for `text/plain`, `xml` for `application/xml`. */
+  format?: FileListFormat;
+}
+
+export interface DownloadedFile {
+  name: string;
+  /** The `Content-Type` the service sent, when it sent one. */
+  contentType: string | undefined;
+  /** The `Content-Length` the service sent, when it sent one. */
+  contentLength: number | undefined;
+  /** The content; read it to the end (or destroy it) so the connection is released. */
+  body: Readable;
+}
+
+// Contract anchors: these stop compiling if the contract drops a path or the status this client relies on.
+type ContractPath = keyof paths;
+const uploadPath = '/uploadedFiles/{fileName}' satisfies ContractPath;
+const listPath = '/filesForDownload/' satisfies ContractPath;
+const filePath = '/filesForDownload/{fileName}' satisfies ContractPath;
+const uploadAccepted = 202 satisfies keyof operations['uploadFile']['responses'];
+const listReturned = 200 satisfies keyof operations['listFilesForDownload']['responses'];
+const listEmpty = 204 satisfies keyof operations['listFilesForDownload']['responses'];
+const downloadReturned = 200 satisfies keyof operations['downloadFile']['responses'];
+const deleted = 204 satisfies keyof operations['deleteFile']['responses'];
+
+const mediaTypePattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=("[^"\r\n]*"|[!#$%&'*+.^_`|~0-9A-Za-z-]+))*$/;
+
+function normaliseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new FileExchangeError(`The base address ${JSON.stringify(baseUrl)} is not a URL; it ends with /services/messaging/rest.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new FileExchangeError(`The base address must use https:// (http:// only for a local mock), not ${url.protocol}`);
+  }
+  if (url.username || url.password) throw new FileExchangeError('The base address must not carry credentials; the client certificate authenticates.');
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url;
+}
+
+/**
+ * Client of the file exchange REST interface. Small exchanges (list, delete) go through openapi-fetch with the
+ * contract's types, over undici loaded on first use; file bodies (upload, download) go through node:https streams, so
+ * a file of any size flows through a bounded buffer. Both present the same client certificate.
+ */
+export class FileExchangeClient {
+  private readonly base: URL;
+  private readonly material: TlsMaterial | undefined;
+  private readonly proxy: URL | undefined;
+  private readonly transferAgent: HttpsAgent | HttpAgent;
+  private readonly retryPolicy: RetryPolicy;
+  private readonly timeoutMs: number | undefined;
+  private readonly extraHeaders: Record<string, string>;
+  private readonly uploads = new SerialQueue();
+  private readonly spoolDir: string | undefined;
+  private api: Promise<{ client: Client<paths>; dispatcher: Dispatcher }> | undefined;
+
+  private constructor(init: {
+    base: URL;
+    material: TlsMaterial | undefined;
+    proxy: URL | undefined;
+    retryPolicy: RetryPolicy;
+    options: FileExchangeClientOptions;
+  }) {
+    this.base = init.base;
+    // Plain http (a local Prism) cannot carry a client certificate: the material is checked but not used then.
+    this.material = init.base.protocol === 'https:' ? init.material : undefined;
+    this.proxy = init.proxy;
+    this.retryPolicy = init.retryPolicy;
+    this.timeoutMs = init.options.timeoutMs;
+    this.spoolDir = init.options.spoolDir;
+    this.extraHeaders = lowerCaseKeys(init.options.headers ?? {});
+    this.transferAgent = this.material ? createHttpsAgent(this.material, init.proxy) : plainHttpAgent();
+  }
+
+  /** Opens the client certificate now, so a wrong password or missing file fails here with TlsConfigurationError. */
+  static async create(options: FileExchangeClientOptions): Promise<FileExchangeClient> {
+    const base = normaliseBaseUrl(options.baseUrl);
+    const retryPolicy = resolveRetryPolicy(options.retry);
+    if (!options.tls && base.protocol === 'https:') {
+      throw new TlsConfigurationError('invalid-options', 'The service requires a client certificate: give tls.pfx and tls.passphrase, or tls.cert and tls.key.');
+    }
+    const material = options.tls ? await loadTlsMaterial(options.tls) : undefined;
+    const proxy = options.tls?.proxy === undefined ? undefined : parseProxyUrl(options.tls.proxy);
+    return new FileExchangeClient({ base, material, proxy, retryPolicy, options });
+  }
+
+  /** The retry policy in force (the reference's unless overridden). */
+  get retry(): Readonly<RetryPolicy> {
+    return this.retryPolicy;
+  }
+
+  /**
+   * Uploads one file. `content` is bytes, a file path or a stream; it is sent with `Content-Type` and
+   * `Content-Length`. Uploads through one client run one at a time. Network errors and 500s are retried with the
+   * same name and bytes (the service ignores a resent copy).
+   */
+  async upload(name: string, content: UploadContent, options: UploadOptions = {}): Promise<void> {
+    assertValidFileName(name);
+    const contentType = options.contentType ?? 'application/octet-stream';
+    if (!mediaTypePattern.test(contentType)) {
+      throw new InvalidUploadContentError(`Invalid content type ${JSON.stringify(contentType)}: expected a media type such as text/plain.`, { fileName: name });
+    }
+    const replayable = await toReplayableContent(content, this.spoolDir);
+    try {
+      await this.uploads.run(() =>
+        withRetries(this.retryPolicy, { operation: 'uploadFile', fileName: name }, async () => {
+          const response = await this.send('uploadFile', name, uploadPath, {
+            method: 'POST',
+            headers: { 'content-type': contentType, 'content-length': String(replayable.length) },
+            body: replayable.open(),
+          });
+          await discard(response);
+          if (response.statusCode !== uploadAccepted) throw errorForStatus({ operation: 'uploadFile', fileName: name }, response.statusCode ?? 0);
+        }),
+      );
+    } finally {
+      await replayable.dispose();
+    }
+  }
+
+  /** Names of the files waiting for download, in the service's (alphabetical) order; empty when nothing waits. */
+  async list(options: ListOptions = {}): Promise<string[]> {
+    const format = options.format ?? 'text';
+    const operation = 'listFilesForDownload';
+    return withRetries(this.retryPolicy, { operation }, async () => {
+      const { client } = await this.openApi();
+      let outcome;
+      try {
+        outcome = await client.GET(listPath, { headers: { Accept: fileListMediaType[format] }, parseAs: 'text' });
+      } catch (error) {
+        throw errorForThrown({ operation }, error);
+      }
+      const status = outcome.response.status;
+      if (status === listEmpty) return [];
+      if (status !== listReturned) throw errorForStatus({ operation }, status);
+      const body = outcome.data ?? '';
+      return format === 'xml' ? parseXmlFileList(body) : parsePlainFileList(body);
+    });
+  }
+
+  /**
+   * Starts downloading a file and resolves with its content as a stream once the service answered 200. Failures
+   * before the answer are retried; a failure while reading the stream is the reader's to handle (see downloadToFile).
+   */
+  async download(name: string): Promise<DownloadedFile> {
+    assertValidFileName(name);
+    return withRetries(this.retryPolicy, { operation: 'downloadFile', fileName: name }, () => this.openDownload(name));
+  }
+
+  /**
+   * Downloads a file into `path` (replaced if it exists). A network error part way restarts the download under the
+   * retry policy, so the file on disk is complete when this resolves. Each try counts towards the 50 allowed.
+   */
+  async downloadToFile(name: string, path: string): Promise<{ size: number }> {
+    assertValidFileName(name);
+    const context = { operation: 'downloadFile' as const, fileName: name };
+    return withRetries(this.retryPolicy, context, async () => {
+      const file = await this.openDownload(name);
+      const writer = new BatchedFileWriter(path);
+      try {
+        await pipeline(file.body, writer);
+      } catch (error) {
+        throw errorForThrown(context, error);
+      }
+      const size = writer.bytesReceived;
+      if (file.contentLength !== undefined && size !== file.contentLength) {
+        throw new TransientFailureError(`downloadFile ${name}: received ${size} of ${file.contentLength} bytes.`, context);
+      }
+      return { size };
+    });
+  }
+
+  private async openDownload(name: string): Promise<DownloadedFile> {
+    const context = { operation: 'downloadFile' as const, fileName: name };
+    const response = await this.send('downloadFile', name, filePath, { method: 'GET', headers: {} });
+    if (response.statusCode !== downloadReturned) {
+      await discard(response);
+      throw errorForStatus(context, response.statusCode ?? 0);
+    }
+    const length = response.headers['content-length'];
+    const type = response.headers['content-type'];
+    return {
+      name,
+      contentType: typeof type === 'string' ? type : undefined,
+      contentLength: typeof length === 'string' ? Number(length) : undefined,
+      body: response,
+    };
+  }
+
+  /** Removes a processed file from the download list; deleting an already deleted file succeeds (204). */
+  async delete(name: string): Promise<void> {
+    assertValidFileName(name);
+    const context = { operation: 'deleteFile' as const, fileName: name };
+    await withRetries(this.retryPolicy, context, async () => {
+      const { client } = await this.openApi();
+      let outcome;
+      try {
+        outcome = await client.DELETE(filePath, { params: { path: { fileName: name } }, parseAs: 'text' });
+      } catch (error) {
+        throw errorForThrown(context, error);
+      }
+      if (outcome.response.status !== deleted) throw errorForStatus(context, outcome.response.status);
+    });
+  }
+
+  /** Drains the download queue through `handler`, deleting each file only once it was handled; see processAll. */
+  processAll(handler: FileHandler, options?: ProcessAllOptions): Promise<ProcessAllReport> {
+    return processAll(this, handler, options);
+  }
+
+  /** Closes the connections. */
+  async close(): Promise<void> {
+    this.transferAgent.destroy();
+    if (this.api) await (await this.api).dispatcher.close();
+  }
+
+  /** openapi-fetch over undici, made on first use (see undiciDispatcherFor for why it waits). */
+  private openApi(): Promise<{ client: Client<paths>; dispatcher: Dispatcher }> {
+    this.api ??= (async () => {
+      const [undici, dispatcher] = await Promise.all([
+        import('undici'),
+        undiciDispatcherFor(this.material, this.proxy, this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs }),
+      ]);
+      const client = createOpenApiClient<paths>({
+        baseUrl: this.base.href,
+        headers: this.extraHeaders,
+        Request: undici.Request as unknown as typeof Request,
+        fetch: ((input: Request) => undici.fetch(input as never, { dispatcher })) as unknown as typeof fetch,
+      });
+      return { client, dispatcher };
+    })();
+    return this.api;
+  }
+
+  private async send(
+    operation: FileExchangeOperation,
+    name: string,
+    path: typeof uploadPath | typeof filePath,
+    init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer | Readable },
+  ): Promise<IncomingMessage> {
+    const url = new URL(this.base.href + path.replace('{fileName}', encodeURIComponent(name)));
+    try {
+      return await transfer(this.transferAgent, {
+        url,
+        method: init.method,
+        headers: { ...this.extraHeaders, ...init.headers },
+        ...(init.body === undefined ? {} : { body: init.body }),
+        ...(this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs }),
+      });
+    } catch (error) {
+      throw errorForThrown({ operation, fileName: name }, error);
+    }
+  }
+}
+
+/** Reads a response to its end (its content is not needed) so the connection can be reused. */
+function discard(response: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    response.once('end', resolve).once('error', () => resolve()).once('close', resolve);
+    response.resume();
+  });
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]));
+}
+
+export function createFileExchangeClient(options: FileExchangeClientOptions): Promise<FileExchangeClient> {
+  return FileExchangeClient.create(options);
+}

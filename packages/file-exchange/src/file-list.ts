@@ -1,0 +1,34 @@
+/** Format of the download list: `text` is `text/plain` (one name per line), `xml` is the `downloadFileList` document. */
+export type FileListFormat = 'text' | 'xml';
+
+export const fileListMediaType: Record<FileListFormat, string> = { text: 'text/plain', xml: 'application/xml' };
+
+export function parsePlainFileList(body: string): string[] {
+  return body
+    .split('\n')
+    .map((line) => line.replace(/\r$/, '').trim())
+    .filter((line) => line.length > 0);
+}
+
+const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeXmlText(text: string): string {
+  return text
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number.parseInt(dec, 10)))
+    .replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => entities[name]!)
+    .trim();
+}
+
+/**
+ * Every `fileName` element of a `downloadFileList`, whatever its namespace prefix, under one `file` element or
+ * several (the contract accepts both). The document is small and flat, so a scan replaces an XML parser dependency.
+ */
+export function parseXmlFileList(body: string): string[] {
+  const withoutComments = body.replace(/<!--[\s\S]*?-->/g, '');
+  const names: string[] = [];
+  for (const match of withoutComments.matchAll(/<(?:[\w.-]+:)?fileName(?:\s[^>]*)?>([\s\S]*?)<\/(?:[\w.-]+:)?fileName\s*>/g)) {
+    names.push(decodeXmlText(match[1]!.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1')));
+  }
+  return names;
+}

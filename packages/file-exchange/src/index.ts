@@ -1,0 +1,24 @@
+export * from './tls/index.js';
+export {
+  createFileExchangeClient,
+  FileExchangeClient,
+  type DownloadedFile,
+  type FileExchangeClientOptions,
+  type ListOptions,
+  type UploadOptions,
+} from './client.js';
+export * from './errors.js';
+export { type FileListFormat, parsePlainFileList, parseXmlFileList } from './file-list.js';
+export { assertValidFileName, fileNamePattern } from './file-name.js';
+export { defaultLedgerPath, FileLedger, type ProcessedFileLedger } from './ledger.js';
+export {
+  processAll,
+  type FileHandler,
+  type FileOutcome,
+  type ProcessAllOptions,
+  type ProcessAllReport,
+  type ReceivedFile,
+} from './process-all.js';
+export { referenceRetryPolicy, type RetryEvent, type RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
+export type { UploadContent } from './upload-content.js';
+export type { components, operations, paths } from './generated/openapi.js';

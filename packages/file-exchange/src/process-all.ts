@@ -1,0 +1,149 @@
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { FileExchangeClient } from './client.js';
+import { FileExchangeError, FileNotInListError } from './errors.js';
+import type { FileListFormat } from './file-list.js';
+import { assertValidFileName } from './file-name.js';
+import { FileLedger, type ProcessedFileLedger } from './ledger.js';
+
+/** A downloaded file handed to the processing handler; `path` is a private temporary copy removed afterwards. */
+export interface ReceivedFile {
+  name: string;
+  path: string;
+  size: number;
+  /** A fresh stream of the content (the handler may call it more than once). */
+  open(): Readable;
+}
+
+export type FileHandler = (file: ReceivedFile) => Promise<void> | void;
+
+export interface ProcessAllOptions {
+  /** Where processed names are remembered; default a FileLedger at `.paykit/file-exchange-processed.txt`. */
+  ledger?: ProcessedFileLedger;
+  /** Folder for the temporary copies handed to the handler (default: the system temporary folder). */
+  workDir?: string;
+  /** List format to ask for (default `text`). */
+  listFormat?: FileListFormat;
+  /** Told about each file as it is settled; for progress output. */
+  onFile?: (outcome: FileOutcome) => void;
+}
+
+export type FileOutcome =
+  | { name: string; result: 'processed' }
+  | { name: string; result: 'already-processed' }
+  | { name: string; result: 'failed'; stage: 'download' | 'handler' | 'ledger' | 'delete'; error: unknown };
+
+export interface ProcessAllReport {
+  /** Downloaded, handled and deleted in this run. */
+  processed: string[];
+  /** Found in the ledger from an earlier run: deleted without being handled again. */
+  alreadyProcessed: string[];
+  /** Left in the queue (or, for stage `delete`, handled and recorded but still listed); to be looked at. */
+  failed: Array<Extract<FileOutcome, { result: 'failed' }>>;
+}
+
+/**
+ * Drains the download queue: list, download each file, run `handler`, record it in the ledger, then delete it.
+ * A file is deleted only after its handler succeeded and the ledger holds it, so a crash at any point loses nothing:
+ * at worst a file is handled again (crash between handler and ledger) or deleted on the next run (crash after the
+ * ledger). A failing file stays in the queue and is reported; the others carry on. Fatal errors (403, TLS, retries
+ * exhausted while listing) end the run by throwing.
+ */
+export async function processAll(client: FileExchangeClient, handler: FileHandler, options: ProcessAllOptions = {}): Promise<ProcessAllReport> {
+  const ledger = options.ledger ?? new FileLedger();
+  const report: ProcessAllReport = { processed: [], alreadyProcessed: [], failed: [] };
+  const settle = (outcome: FileOutcome) => {
+    if (outcome.result === 'processed') report.processed.push(outcome.name);
+    else if (outcome.result === 'already-processed') report.alreadyProcessed.push(outcome.name);
+    else report.failed.push(outcome);
+    options.onFile?.(outcome);
+  };
+  const workDir = await mkdtemp(join(options.workDir ?? tmpdir(), 'paykit-download-'));
+  const seen = new Set<string>();
+  try {
+    // The list shows at most 1000 names; deleting processed files lets the next listing show the rest.
+    for (;;) {
+      const names = (await client.list({ format: options.listFormat ?? 'text' })).filter((name) => !seen.has(name));
+      if (names.length === 0) break;
+      for (const name of names) {
+        seen.add(name);
+        settle(await processOne(client, handler, ledger, name, workDir));
+      }
+    }
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+  return report;
+}
+
+async function deleteProcessed(client: FileExchangeClient, name: string): Promise<void> {
+  try {
+    await client.delete(name);
+  } catch (error) {
+    // Gone from the list is what deleting is for; the ledger already holds the name.
+    if (!(error instanceof FileNotInListError)) throw error;
+  }
+}
+
+async function processOne(
+  client: FileExchangeClient,
+  handler: FileHandler,
+  ledger: ProcessedFileLedger,
+  name: string,
+  workDir: string,
+): Promise<FileOutcome> {
+  if (await ledger.has(name)) {
+    try {
+      await deleteProcessed(client, name);
+      return { name, result: 'already-processed' };
+    } catch (error) {
+      return failed(name, 'delete', error);
+    }
+  }
+  try {
+    // The name comes from the service: check it before it becomes part of a local path.
+    assertValidFileName(name);
+  } catch (error) {
+    return failed(name, 'download', error);
+  }
+  const path = join(workDir, name);
+  try {
+    let size: number;
+    try {
+      ({ size } = await client.downloadToFile(name, path));
+    } catch (error) {
+      return failed(name, 'download', error);
+    }
+    try {
+      await handler({ name, path, size, open: () => createReadStream(path) });
+    } catch (error) {
+      return failed(name, 'handler', error);
+    }
+    try {
+      await ledger.record(name);
+    } catch (error) {
+      return failed(name, 'ledger', error);
+    }
+    try {
+      await deleteProcessed(client, name);
+    } catch (error) {
+      return failed(name, 'delete', error);
+    }
+    return { name, result: 'processed' };
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+function failed(name: string, stage: 'download' | 'handler' | 'ledger' | 'delete', error: unknown): FileOutcome {
+  if (isFatal(error)) throw error;
+  return { name, result: 'failed', stage, error };
+}
+
+/** Errors that would hit every other file too: stop the run rather than repeat them per file. */
+function isFatal(error: unknown): boolean {
+  return error instanceof FileExchangeError && ['AccessRefusedError', 'TlsHandshakeError', 'ProxyRefusedError'].includes(error.name);
+}

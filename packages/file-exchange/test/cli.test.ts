@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startMock, type MockFixture } from './support/mock.js';
+
+// The CLI as a user runs it: the built bin in its own process, configured by environment and options.
+const bin = new URL('../dist/cli/main.js', import.meta.url).pathname;
+let fx: MockFixture;
+let dir: string;
+
+beforeAll(async () => {
+  fx = await startMock();
+});
+afterAll(async () => {
+  await fx?.close();
+});
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'paykit-files-cli-'));
+});
+afterEach(async () => {
+  const cleaner = await fx.client();
+  for (const name of fx.mock.store.pendingDownloads()) await cleaner.delete(name);
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function environment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    PAYKIT_FILES_BASE_URL: fx.mock.restUrl,
+    PAYKIT_FILES_CERT_FILE: fx.certificates.clientPfxPath,
+    PAYKIT_FILES_CERT_PASSWORD: fx.certificates.clientPfxPassword,
+    PAYKIT_FILES_CA_FILE: fx.certificates.caCertPath,
+    PAYKIT_FILES_RETRY_INTERVAL: '0.02',
+    PAYKIT_FILES_RETRY_FOR: '0.1',
+    PAYKIT_FILES_LEDGER: join(dir, 'ledger.txt'),
+    ...extra,
+  };
+}
+
+function cli(args: string[], options: { stdin?: Buffer | string; env?: NodeJS.ProcessEnv } = {}): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env: options.env ?? environment(), cwd: dir });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+const enqueue = (...names: string[]) => {
+  for (const fileName of names) fx.mock.store.enqueueDownload({ fileName, content: Buffer.from(`content of ${fileName}\n`) });
+};
+
+describe('paykit-files upload', () => {
+  it('sends standard input under the given name', async () => {
+    const content = Buffer.from('id,amount\n1,100\n'.repeat(1000));
+    const result = await cli(['upload', 'CLI_UPLOAD_001.csv', '--content-type', 'text/csv'], { stdin: content });
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(result.stderr).toContain('uploaded CLI_UPLOAD_001.csv');
+    expect(fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_UPLOAD_001.csv')).toEqual([
+      expect.objectContaining({ content, mimeType: 'text/csv', via: 'rest' }),
+    ]);
+  });
+
+  it('works with a PEM certificate and key given as options', async () => {
+    const env = environment({ PAYKIT_FILES_CERT_FILE: '', PAYKIT_FILES_CERT_PASSWORD: '' });
+    const result = await cli(['upload', 'CLI_PEM_001.txt', '--cert', fx.certificates.clientCertPath, '--key', fx.certificates.clientKeyPath], { stdin: 'pem', env });
+    expect(result.code).toBe(0);
+    expect(fx.mock.store.uploads().some((u) => u.fileName === 'CLI_PEM_001.txt')).toBe(true);
+  });
+
+  it('reads the certificate password from a file', async () => {
+    const passwordFile = join(dir, 'password');
+    await writeFile(passwordFile, `${fx.certificates.clientPfxPassword}\n`, { mode: 0o600 });
+    const env = environment({ PAYKIT_FILES_CERT_PASSWORD: '' });
+    const result = await cli(['upload', 'CLI_PWFILE_001.txt', '--cert-password-file', passwordFile], { stdin: 'x', env });
+    expect(result.code).toBe(0);
+  });
+});
+
+describe('paykit-files list', () => {
+  it.each([[[]], [['--xml']]])('prints the names, one per line %j', async (extra) => {
+    enqueue('B.csv', 'A.csv');
+    const result = await cli(['list', ...extra]);
+    expect(result).toMatchObject({ code: 0, stdout: 'A.csv\nB.csv\n' });
+  });
+});
+
+describe('paykit-files download', () => {
+  it('runs the processing command for each file with its content on stdin, then deletes it', async () => {
+    enqueue('A.csv', 'B.csv');
+    const out = join(dir, 'processed');
+    const command = `mkdir -p "${out}" && cat > "${out}/$PAYKIT_FILE_NAME" && test -f "$PAYKIT_FILE_PATH"`;
+    const result = await cli(['download', '--exec', command]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('2 file(s) done, 0 failed');
+    expect((await readdir(out)).sort()).toEqual(['A.csv', 'B.csv']);
+    expect(await readFile(join(out, 'A.csv'), 'utf8')).toBe('content of A.csv\n');
+    expect(fx.mock.store.pendingDownloads()).toEqual([]);
+  });
+
+  it('saves into a folder with --out', async () => {
+    enqueue('REPORT_1.xml');
+    const result = await cli(['download', '--out', join(dir, 'inbox')]);
+    expect(result.code).toBe(0);
+    expect(await readdir(join(dir, 'inbox'))).toEqual(['REPORT_1.xml']);
+    expect(fx.mock.store.pendingDownloads()).toEqual([]);
+  });
+
+  it('exits 1 and keeps a file whose processing failed, naming it on stderr', async () => {
+    enqueue('A.csv', 'BAD.csv', 'C.csv');
+    const result = await cli(['download', '--exec', 'cat > /dev/null; test "$PAYKIT_FILE_NAME" != BAD.csv']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/BAD\.csv failed at handler and stays in the queue: processing command exited with status 1/);
+    expect(result.stderr).toContain('2 file(s) done, 1 failed');
+    expect(fx.mock.store.pendingDownloads()).toEqual(['BAD.csv']);
+    // The next run, with the problem fixed, finishes the queue without touching the files already done.
+    const again = await cli(['download', '--exec', 'cat > /dev/null; echo "handled $PAYKIT_FILE_NAME"']);
+    expect(again).toMatchObject({ code: 0, stdout: 'handled BAD.csv\n' });
+    expect(fx.mock.store.pendingDownloads()).toEqual([]);
+  });
+});
+
+describe('failures', () => {
+  const cases: Array<{ title: string; args: string[]; env?: () => NodeJS.ProcessEnv; code: number; stderr: RegExp; before?: () => void }> = [
+    { title: 'no command', args: [], code: 2, stderr: /usage: paykit-files/ },
+    { title: 'an unknown command', args: ['send'], code: 2, stderr: /unknown command "send"/ },
+    { title: 'an unknown option', args: ['list', '--verbose'], code: 2, stderr: /Unknown option '--verbose'/ },
+    { title: 'download without a way to process', args: ['download'], code: 2, stderr: /needs --exec CMD and\/or --out DIR/ },
+    { title: 'upload without a name', args: ['upload'], code: 2, stderr: /exactly one file name/ },
+    { title: 'an invalid file name', args: ['upload', 'bad name.csv'], code: 2, stderr: /Invalid file name "bad name\.csv"/ },
+    { title: 'no base address', args: ['list'], env: () => environment({ PAYKIT_FILES_BASE_URL: '' }), code: 2, stderr: /--base-url or PAYKIT_FILES_BASE_URL/ },
+    { title: 'no certificate', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_FILE: '' }), code: 2, stderr: /needs the client certificate/ },
+    { title: 'no password for the PKCS12 file', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_PASSWORD: '' }), code: 2, stderr: /needs its password/ },
+    { title: 'a wrong password', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_PASSWORD: 'Cwrong-password-42' }), code: 2, stderr: /password does not open the PKCS12 file/ },
+    { title: 'a short retry interval given badly', args: ['list', '--retry-interval', 'soon'], code: 2, stderr: /--retry-interval must be a number of seconds/ },
+    { title: 'access refused by the service', args: ['list'], before: () => fx.mock.store.failNext('list', { status: 403 }), code: 1, stderr: /AccessRefusedError: .*403/ },
+    {
+      title: 'a service that stays unreachable',
+      args: ['upload', 'CLI_FAILING.csv'],
+      env: () => environment({ PAYKIT_FILES_BASE_URL: 'https://127.0.0.1:1/services/messaging/rest' }),
+      code: 1,
+      stderr: /RetriesExhaustedError: uploadFile CLI_FAILING\.csv still failing after \d+ tries.*ECONNREFUSED/,
+    },
+  ];
+  it.each(cases)('$title -> exit $code', async ({ args, env, code, stderr, before }) => {
+    before?.();
+    const result = await cli(args, { env: env?.() ?? environment(), stdin: 'x' });
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(stderr);
+    expect(result.stderr + result.stdout).not.toContain(fx.certificates.clientPfxPassword);
+    expect(result.stderr + result.stdout).not.toContain('Cwrong-password-42');
+  });
+});

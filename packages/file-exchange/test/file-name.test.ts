@@ -1,0 +1,31 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { assertValidFileName, fileNamePattern, InvalidFileNameError } from '../src/index.js';
+
+describe('assertValidFileName', () => {
+  it.each(['PAYMENTS_20260121_001.csv', 'a', 'report-1.xml', 'A.B.C', '...hidden', '0'])('accepts %j', (name) => {
+    expect(() => assertValidFileName(name)).not.toThrow();
+  });
+
+  it.each([
+    { name: '', why: /required/ },
+    { name: 'has space.csv', why: /only letters/ },
+    { name: 'slash/inside', why: /only letters/ },
+    { name: 'percent%2F', why: /only letters/ },
+    { name: 'accented-é', why: /only letters/ },
+    { name: 'line\nbreak', why: /only letters/ },
+    { name: '.', why: /another resource/ },
+    { name: '..', why: /another resource/ },
+  ])('refuses $name', ({ name, why }) => {
+    expect(() => assertValidFileName(name)).toThrow(InvalidFileNameError);
+    expect(() => assertValidFileName(name)).toThrow(why);
+  });
+
+  it('uses the pattern of the contract', async () => {
+    const spec = await readFile(new URL('../spec/openapi.yaml', import.meta.url), 'utf8');
+    const fileNameSchema = /\n {4}FileName:\n((?: {6}.*\n)+)/.exec(spec)?.[1];
+    expect(fileNameSchema).toBeDefined();
+    const pattern = /pattern: '?([^'\n]+)'?/.exec(fileNameSchema!)?.[1];
+    expect(pattern).toBe(fileNamePattern.source);
+  });
+});
