@@ -108,8 +108,10 @@ describe('uploadFile', () => {
   });
 
   it('gives up with RetriesExhaustedError once the retry window is over, carrying the last fault', async () => {
-    const client = await fixture.client({ retry: { waitMs: 20, giveUpAfterMs: 50 } });
-    for (let i = 0; i < 5; i++) fixture.mock.store.failNext('soap-upload', { status: 500 });
+    // The window must outlast a slow first attempt on a loaded machine, and more failures are queued than a fast
+    // machine can consume inside it (1000 ms / 20 ms waits), so the window ends first whatever the load.
+    const client = await fixture.client({ retry: { waitMs: 20, giveUpAfterMs: 1000 } });
+    for (let i = 0; i < 200; i++) fixture.mock.store.failNext('soap-upload', { status: 500 });
     const error = await client.uploadFile({ fileID: nextId('exhausted'), fileContent: Buffer.from('x') }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RetriesExhaustedError);
     expect((error as RetriesExhaustedError).attempts).toBeGreaterThanOrEqual(2);

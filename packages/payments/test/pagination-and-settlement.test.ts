@@ -97,7 +97,7 @@ describe('transaction outcome and settlement', () => {
 
   it('gives up after the settle timeout and names the receipt number', async () => {
     server = await startLoopbackServer((request, res) => json(res, request.method === 'POST' ? 202 : 200, { receiptNumber: '79', status: 'Pending' }));
-    const error = await settleTransaction(secretClient(server.url).transactions, paymentRequest, { pollIntervalMs: 20, settleTimeoutMs: 100 }).catch((e: unknown) => e);
+    const error = await settleTransaction(secretClient(server.url).transactions, paymentRequest, { pollIntervalMs: 20, settleTimeoutMs: 1_500 }).catch((e: unknown) => e);
     expect(isPaymentsError(error) && error.kind).toBe('timeout');
     expect(String(error)).toMatch(/79/);
     expect(server.requests.length).toBeGreaterThan(1);
