@@ -35,12 +35,12 @@ async function writeRandomishFile(path, bytes) {
   await handle.close();
 }
 
-/** Runs a command under /usr/bin/time; returns wall seconds and peak RSS in MiB. */
+/** Runs a command under /usr/bin/time; returns wall, user and system seconds and peak RSS in MiB. */
 async function measure(command, args, env) {
-  const { stderr } = await run('/usr/bin/time', ['-f', 'BENCH %e %M', command, ...args], { env, maxBuffer: 16 * MiB });
-  const match = /BENCH ([\d.]+) (\d+)/.exec(stderr);
+  const { stderr } = await run('/usr/bin/time', ['-f', 'BENCH %e %U %S %M', command, ...args], { env, maxBuffer: 16 * MiB });
+  const match = /BENCH ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
   if (!match) throw new Error(`no measurement in: ${stderr}`);
-  return { seconds: Number(match[1]), peakMiB: Number(match[2]) / 1024 };
+  return { seconds: Number(match[1]), userSeconds: Number(match[2]), systemSeconds: Number(match[3]), peakMiB: Number(match[4]) / 1024 };
 }
 
 function median(values) {
@@ -102,7 +102,10 @@ try {
         await sleep(1000); // let the previous run's sockets and file system work settle
       }
     }
-    const summary = (name) => ({ seconds: median(results[name].map((r) => r.seconds)), peakMiB: median(results[name].map((r) => r.peakMiB)) });
+    const summary = (name) => {
+      const of = (field) => median(results[name].map((r) => r[field]));
+      return { seconds: of('seconds'), userSeconds: of('userSeconds'), systemSeconds: of('systemSeconds'), peakMiB: of('peakMiB') };
+    };
     const paykit = summary('paykit');
     const curl = summary('curl');
     // Each round's two runs are neighbours in time, so their ratio cancels most of the machine's background load.
@@ -112,7 +115,10 @@ try {
         `curl ${curl.seconds.toFixed(2)} s, peak ${curl.peakMiB.toFixed(1)} MiB | ` +
         `time ratio ${(paykit.seconds / curl.seconds).toFixed(2)}x of medians, ${pairedRatio.toFixed(2)}x median of rounds (target <= 1.5x), ` +
         `peak memory ${paykit.peakMiB.toFixed(1)} MiB (target <= 128 MiB; ${(paykit.peakMiB / curl.peakMiB).toFixed(1)}x curl's), ` +
-        `all rounds paykit ${results.paykit.map((r) => r.seconds.toFixed(2)).join('/')} s, curl ${results.curl.map((r) => r.seconds.toFixed(2)).join('/')} s`,
+        `all rounds paykit ${results.paykit.map((r) => r.seconds.toFixed(2)).join('/')} s, curl ${results.curl.map((r) => r.seconds.toFixed(2)).join('/')} s | ` +
+        // CPU time shows where the time goes (system time is mostly the kernel copying into the page cache) and is
+        // steadier than wall time when other work shares the cores.
+        `cpu user/system paykit ${paykit.userSeconds.toFixed(2)}/${paykit.systemSeconds.toFixed(2)} s, curl ${curl.userSeconds.toFixed(2)}/${curl.systemSeconds.toFixed(2)} s`,
     );
   }
 } finally {

@@ -6,6 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BatchedFileWriter } from '../src/transport/batched-file-writer.js';
 
+// A queue of 2 bytes makes the writer push back on every chunk, so the tests cover backpressure too.
+const tinyQueueBytes = 2;
+
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'paykit-writer-'));
@@ -24,7 +27,7 @@ describe('BatchedFileWriter', () => {
     let offset = 0;
     const buffers = chunks.map((size) => Buffer.from(Array.from({ length: size }, () => offset++ % 251)));
     const path = join(dir, 'out.bin');
-    const writer = new BatchedFileWriter(path, batch, 2);
+    const writer = new BatchedFileWriter(path, batch, tinyQueueBytes);
     await pipeline(Readable.from(buffers), writer);
     expect(await readFile(path)).toEqual(Buffer.concat(buffers));
     expect(writer.bytesReceived).toBe(Buffer.concat(buffers).length);
@@ -33,7 +36,7 @@ describe('BatchedFileWriter', () => {
 
   it('fails the pipeline when a write fails (a full disk)', async () => {
     const chunks = Array.from({ length: 20 }, () => Buffer.alloc(700, 1));
-    await expect(pipeline(Readable.from(chunks), new BatchedFileWriter('/dev/full', 1024, 2))).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(pipeline(Readable.from(chunks), new BatchedFileWriter('/dev/full', 1024, tinyQueueBytes))).rejects.toMatchObject({ code: 'ENOSPC' });
   });
 
   it('fails the pipeline when the file cannot be opened', async () => {
