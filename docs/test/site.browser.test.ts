@@ -1,0 +1,252 @@
+// Opens every page of the built site in Debian's Chromium with the network cut off, and checks that each page is
+// clean (no off-site request, no failed first-party request, no console error) and shows what its source says it
+// should: the operations of each REST contract (and that search finds them), the operations and elements of the
+// WSDL, the headings of each guide, the package versions on the landing page. Screenshots go to test-results/.
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restContracts, soapContracts } from '../scripts/contracts.mjs';
+import { readGuides } from '../scripts/guides.mjs';
+import { serveDirectory } from '../scripts/server.mjs';
+import { paths } from '../scripts/site-paths.mjs';
+import { installHint, launchChromium, skipBrowserTests } from './support/chromium.js';
+import { markdownHeadings } from './support/markdown-headings.js';
+import { openOffline, type OfflinePage } from './support/offline-page.js';
+import { readSpecSummary, type SpecOperation } from './support/spec-operations.js';
+
+const screenshots = join(paths.docsRoot, 'test-results', 'screenshots');
+const builtPages = existsSync(paths.dist) ? readdirSync(paths.dist).filter((f) => f.endsWith('.html')).sort() : [];
+const rest = restContracts.filter((c) => existsSync(join(paths.repoRoot, c.spec)));
+const soap = soapContracts.filter((c) => existsSync(join(paths.repoRoot, c.wsdl)));
+const guides = readGuides();
+const referencePages = [...rest, ...soap].map((c) => c.page);
+const redocPages = rest.map((c) => c.page);
+
+let browser: Browser;
+let server: Server;
+let siteUrl: string;
+
+async function expectClean({ problems }: OfflinePage): Promise<void> {
+  expect(problems.offsiteRequests, 'requests that left the machine').toEqual([]);
+  expect(problems.failedRequests, 'failed first-party requests').toEqual([]);
+  expect(problems.consoleErrors, 'console errors').toEqual([]);
+}
+
+async function screenshot(page: Page, name: string, fullPage: boolean): Promise<void> {
+  await page.screenshot({ path: join(screenshots, `${name}.png`), fullPage });
+}
+
+/** Relative links of our own pages must land on a built page, and their #fragment on an element of that page. */
+async function expectLinksResolve(page: Page, pageFile: string): Promise<void> {
+  const hrefs = await page.$$eval('a[href]', (links) => links.map((a) => a.getAttribute('href') ?? ''));
+  const broken: string[] = [];
+  for (const href of hrefs) {
+    if (/^[a-z]+:/i.test(href)) {
+      broken.push(`${href} (absolute links leave the offline site)`);
+      continue;
+    }
+    const [file = '', fragment] = href.split('#');
+    const target = file || pageFile;
+    if (!builtPages.includes(target)) broken.push(href);
+    else if (fragment && !redocPages.includes(target)) {
+      // Redoc routes by fragment at run time; our own pages must carry the id.
+      const html = readFileSync(join(paths.dist, target), 'utf8');
+      if (!html.includes(`id="${fragment}"`)) broken.push(href);
+    }
+  }
+  expect(broken, `broken links on ${pageFile}`).toEqual([]);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Redoc's operation heading: an h2 whose text is the summary (its anchor icon has no text). */
+const operationHeading = (page: Page, summary: string) =>
+  page.locator('h2').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(summary)}\\s*$`) }).first();
+
+async function expectSiteBar(page: Page): Promise<void> {
+  const targets = await page.$$eval('nav.site-bar a', (links) => links.map((a) => a.getAttribute('href')));
+  expect(targets).toEqual(['index.html', ...referencePages]);
+}
+
+describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
+  beforeAll(async () => {
+    if (!existsSync(join(paths.dist, 'index.html'))) throw new Error(`nothing built in ${paths.dist}: run "pnpm --filter @paykit/docs build" first`);
+    mkdirSync(screenshots, { recursive: true });
+    ({ server, url: siteUrl } = await serveDirectory(paths.dist, 0));
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  });
+
+  it('builds exactly the landing page, one page per contract and one per guide', () => {
+    expect(builtPages).toEqual(['index.html', ...referencePages, ...guides.map((g) => g.page)].sort());
+  });
+
+  it('landing page links every reference page and guide and lists every package with its version', async () => {
+    const opened = await openOffline(browser, siteUrl, 'index.html');
+    const { page } = opened;
+    try {
+      await screenshot(page, 'index', true);
+      await expectClean(opened);
+      await expectSiteBar(page);
+      await expectLinksResolve(page, 'index.html');
+      const mainLinks = await page.$$eval('main a[href]', (links) => links.map((a) => a.getAttribute('href')));
+      for (const target of [...referencePages, ...guides.map((g) => g.page)]) expect(mainLinks).toContain(target);
+      const rows = await page.$$eval('main table tbody tr', (trs) => (trs as HTMLTableRowElement[]).map((tr) => [...tr.cells].slice(0, 2).map((td) => td.textContent)));
+      const published = readdirSync(paths.packages)
+        .filter((dir) => existsSync(join(paths.packages, dir, 'package.json')))
+        .map((dir) => JSON.parse(readFileSync(join(paths.packages, dir, 'package.json'), 'utf8')) as { name: string; version: string; private?: boolean })
+        .filter((pkg) => !pkg.private);
+      expect(published.length).toBeGreaterThan(0);
+      for (const pkg of published) expect(rows).toContainEqual([pkg.name, pkg.version]);
+    } finally {
+      await opened.context.close();
+    }
+  });
+
+  describe.each(rest)('$title ($page)', (contract) => {
+    const spec = readSpecSummary(join(paths.repoRoot, contract.spec));
+    const byTag = new Map<string, SpecOperation[]>();
+    for (const operation of spec.operations) byTag.set(operation.tag, [...(byTag.get(operation.tag) ?? []), operation]);
+
+    it('renders offline with every operation of the spec reachable from the sidebar', async () => {
+      expect(spec.operations.length).toBeGreaterThan(0);
+      const opened = await openOffline(browser, siteUrl, contract.page);
+      const { page } = opened;
+      try {
+        const title = page.locator('h1').filter({ hasText: spec.title });
+        await title.first().waitFor();
+        expect(await title.first().textContent()).toContain(spec.version);
+        await expectSiteBar(page);
+        if (contract.related) expect(await page.locator(`a[href="${contract.related}"]`).count()).toBeGreaterThan(1);
+        await screenshot(page, contract.page.replace('.html', ''), false);
+
+        const missing: string[] = [];
+        for (const [tag, operations] of byTag) {
+          // Untagged operations sit at the top level of Redoc's sidebar: nothing to expand.
+          if (tag) await page.getByRole('link', { name: tag, exact: true }).first().click();
+          for (const operation of operations) {
+            const link = page
+              .locator(`a[href$="/${operation.operationId.toLowerCase()}"]`)
+              .filter({ hasText: operation.summary })
+              .first();
+            if ((await link.count()) === 0) {
+              missing.push(`${operation.operationId} (no sidebar entry under ${tag})`);
+              continue;
+            }
+            await link.click();
+            try {
+              await operationHeading(page, operation.summary).waitFor({ timeout: 10_000 });
+              if (operation === spec.operations[0]) await screenshot(page, `${contract.page.replace('.html', '')}-operation`, false);
+            } catch {
+              missing.push(`${operation.operationId} (no heading "${operation.summary}")`);
+            }
+          }
+        }
+        expect(missing, 'operations of the spec missing from the page').toEqual([]);
+        await expectClean(opened);
+      } finally {
+        await opened.context.close();
+      }
+    });
+
+    it('search finds an operation of every tag and opens it', async () => {
+      const opened = await openOffline(browser, siteUrl, contract.page);
+      const { page } = opened;
+      try {
+        await page.locator('h1').filter({ hasText: spec.title }).first().waitFor();
+        for (const [tag, operations] of byTag) {
+          const target = operations[0];
+          if (!target) continue;
+          await page.getByText('Search', { exact: false }).first().click();
+          const input = page.getByPlaceholder('Search docs...');
+          await input.fill(target.summary);
+          const hit = page
+            .locator('a[data-component-name="Search/SearchItem"]')
+            .filter({ hasText: target.summary })
+            .first();
+          await hit.waitFor({ timeout: 10_000 }).catch(() => {
+            throw new Error(`search for "${target.summary}" (tag ${tag}) found nothing`);
+          });
+          if (tag === byTag.keys().next().value) await screenshot(page, `${contract.page.replace('.html', '')}-search`, false);
+          await hit.click();
+          expect(decodeURIComponent(new URL(page.url()).hash).toLowerCase()).toContain(`/${target.operationId.toLowerCase()}`);
+          await operationHeading(page, target.summary).waitFor({ timeout: 10_000 });
+        }
+        await expectClean(opened);
+      } finally {
+        await opened.context.close();
+      }
+    });
+  });
+
+  describe.each(soap)('$title ($page)', (contract) => {
+    it('shows every operation, element and type of the WSDL and XSD, and links the REST page', async () => {
+      // Names are read with plain patterns, independently of the generator's parser.
+      const wsdl = readFileSync(join(paths.repoRoot, contract.wsdl), 'utf8');
+      const xsdFiles = [...wsdl.matchAll(/schemaLocation="([^"]+)"/g)].map((m) => join(paths.repoRoot, contract.wsdl, '..', m[1] ?? ''));
+      const xsd = xsdFiles.map((file) => readFileSync(file, 'utf8')).join('\n');
+      const portTypes = [...wsdl.matchAll(/<wsdl:portType[\s\S]*?<\/wsdl:portType>/g)].map((m) => m[0]).join('\n');
+      const operations = [...portTypes.matchAll(/<wsdl:operation name="([^"]+)"/g)].map((m) => m[1]);
+      // Top-level definitions are indented by exactly one level in our schema files.
+      const elements = [...xsd.matchAll(/^ {2}<xs:element name="([^"]+)"/gm)].map((m) => m[1]);
+      const types = [...xsd.matchAll(/^ {2}<xs:(?:complex|simple)Type name="([^"]+)"/gm)].map((m) => m[1]);
+      expect(operations.length).toBeGreaterThan(0);
+      expect(elements.length).toBeGreaterThan(0);
+
+      const opened = await openOffline(browser, siteUrl, contract.page);
+      const { page } = opened;
+      try {
+        await screenshot(page, contract.page.replace('.html', ''), true);
+        await expectClean(opened);
+        await expectSiteBar(page);
+        await expectLinksResolve(page, contract.page);
+        const headingsIn = (section: string) =>
+          page.$$eval(`section.${section} > h3`, (hs) => hs.map((h) => h.textContent ?? ''));
+        expect((await headingsIn('operation')).sort()).toEqual([...operations].sort());
+        expect((await headingsIn('element')).sort()).toEqual([...elements].sort());
+        const typeHeadings = await headingsIn('type');
+        for (const type of types) expect(typeHeadings).toContain(type);
+        if (contract.related) expect(await page.locator(`main a[href="${contract.related}"]`).count()).toBeGreaterThan(0);
+        // Every field row says how often it occurs.
+        const occurrences = await page.$$eval('table.fields tbody tr td:nth-child(3)', (cells) => cells.map((c) => c.textContent ?? ''));
+        expect(occurrences.length).toBeGreaterThan(0);
+        for (const occurs of occurrences) expect(occurs).toMatch(/^\d+(\.\.(\d+|unbounded))? \((required|optional|optional, repeatable|repeatable)\)$/);
+      } finally {
+        await opened.context.close();
+      }
+    });
+  });
+
+  describe.each(guides)('guide $page', (guide) => {
+    it('renders its title and every section heading, with working links', async () => {
+      const opened = await openOffline(browser, siteUrl, guide.page);
+      const { page } = opened;
+      try {
+        await screenshot(page, guide.page.replace('.html', ''), true);
+        await expectClean(opened);
+        await expectSiteBar(page);
+        await expectLinksResolve(page, guide.page);
+        const expected = markdownHeadings(guide.markdown);
+        expect(await page.locator('main h1').textContent()).toBe(guide.title);
+        const rendered = await page.$$eval('main h2', (hs) => hs.map((h) => h.textContent ?? ''));
+        expect(rendered).toEqual(expected.filter((h) => h.depth === 2).map((h) => h.text));
+        expect(await page.locator(`nav.guides a[href="${guide.page}"][aria-current="page"]`).count()).toBe(1);
+      } finally {
+        await opened.context.close();
+      }
+    });
+  });
+});
+
+// Outside CI without Chromium, the skip carries the install hint (it is also printed when the tests are collected).
+if (skipBrowserTests) {
+  describe('docs site in Chromium', () => {
+    it.skip(installHint, () => {});
+  });
+}
