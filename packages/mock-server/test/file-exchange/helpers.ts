@@ -3,8 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { generateTestCertificates, type TestCertificates } from '../../src/index.js';
+import {
+  generateTestCertificates,
+  startFileExchangeMock,
+  type FileExchangeMock,
+  type FileExchangeMockOptions,
+  type TestCertificates,
+} from '../../src/index.js';
 
 export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 export const soapContractDir = join(repoRoot, 'specs/file-exchange-soap');
@@ -71,4 +78,32 @@ export async function validateAgainstXsd(xml: string, root: 'envelope' | 'elemen
     schema: root === 'envelope' ? [{ fileName: 'soap-envelope.xsd', contents: envelopeXsd }] : [fileExchangeSchema],
     preload: root === 'envelope' ? [fileExchangeSchema] : [],
   });
+}
+
+export interface MockPerTest {
+  certificates: TestCertificates;
+  agent: Agent;
+  mock: FileExchangeMock;
+}
+
+/**
+ * Certificates and a client agent for the whole suite, and a fresh mock (empty store) for every test. The fields are
+ * filled by the hooks, so read them inside tests, not at registration time.
+ */
+export function freshMockPerTest(options: Omit<FileExchangeMockOptions, 'certificates'> = {}): MockPerTest {
+  const env = {} as MockPerTest;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ certificates: env.certificates, cleanup } = await temporaryCertificates());
+    env.agent = await agentFor(env.certificates, 'client-pfx');
+  });
+  afterAll(async () => {
+    await env.agent.close();
+    await cleanup();
+  });
+  beforeEach(async () => {
+    env.mock = await startFileExchangeMock({ ...options, certificates: env.certificates });
+  });
+  afterEach(() => env.mock.close());
+  return env;
 }

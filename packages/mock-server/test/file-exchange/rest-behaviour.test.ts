@@ -1,39 +1,22 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { connect, type TLSSocket } from 'node:tls';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { Agent } from 'undici';
-import { startFileExchangeMock, type FileExchangeMock, type TestCertificates } from '../../src/index.js';
-import { agentFor, send, temporaryCertificates, validateAgainstXsd } from './helpers.js';
+import { describe, expect, test } from 'vitest';
+import { startFileExchangeMock } from '../../src/index.js';
+import { freshMockPerTest, send, validateAgainstXsd } from './helpers.js';
 
 // Every row of the reference's behaviour table and error table for REST, through raw HTTPS requests with the
 // issued client certificate.
 describe('stateful REST file exchange', () => {
-  let certificates: TestCertificates;
-  let cleanup: () => Promise<void>;
-  let agent: Agent;
-  let mock: FileExchangeMock;
-
-  beforeAll(async () => {
-    ({ certificates, cleanup } = await temporaryCertificates());
-    agent = await agentFor(certificates, 'client-pfx');
-  });
-  afterAll(async () => {
-    await agent.close();
-    await cleanup();
-  });
-  beforeEach(async () => {
-    mock = await startFileExchangeMock({ certificates });
-  });
-  afterEach(() => mock.close());
+  const env = freshMockPerTest();
 
   const upload = (name: string, body: string | Buffer, contentType = 'application/octet-stream') =>
-    send(agent, `${mock.restUrl}/uploadedFiles/${name}`, { method: 'POST', headers: { 'Content-Type': contentType }, body });
-  const list = (accept = 'text/plain') => send(agent, `${mock.restUrl}/filesForDownload/`, { headers: { Accept: accept } });
-  const download = (name: string) => send(agent, `${mock.restUrl}/filesForDownload/${name}`);
-  const remove = (name: string) => send(agent, `${mock.restUrl}/filesForDownload/${name}`, { method: 'DELETE' });
+    send(env.agent, `${env.mock.restUrl}/uploadedFiles/${name}`, { method: 'POST', headers: { 'Content-Type': contentType }, body });
+  const list = (accept = 'text/plain') => send(env.agent, `${env.mock.restUrl}/filesForDownload/`, { headers: { Accept: accept } });
+  const download = (name: string) => send(env.agent, `${env.mock.restUrl}/filesForDownload/${name}`);
+  const remove = (name: string) => send(env.agent, `${env.mock.restUrl}/filesForDownload/${name}`, { method: 'DELETE' });
   const enqueue = (...names: string[]) => {
-    for (const fileName of names) mock.store.enqueueDownload({ fileName, content: Buffer.from(`content of ${fileName}`) });
+    for (const fileName of names) env.mock.store.enqueueDownload({ fileName, content: Buffer.from(`content of ${fileName}`) });
   };
 
   describe('upload', () => {
@@ -41,7 +24,7 @@ describe('stateful REST file exchange', () => {
       const response = await upload('PAYMENTS_20260121_001.csv', 'a,b\n1,2\n', 'text/csv');
       expect(response.status).toBe(202);
       expect(response.body.length).toBe(0);
-      expect(mock.store.uploads()).toEqual([
+      expect(env.mock.store.uploads()).toEqual([
         expect.objectContaining({ fileName: 'PAYMENTS_20260121_001.csv', mimeType: 'text/csv', content: Buffer.from('a,b\n1,2\n'), via: 'rest' }),
       ]);
     });
@@ -53,7 +36,7 @@ describe('stateful REST file exchange', () => {
       ['image/png', Buffer.alloc(20_000_000, 7)], // past the in-memory limit: stored on disk
     ])('any content type is accepted (%s)', async (contentType, body) => {
       expect((await upload('file.bin', body, contentType)).status).toBe(202);
-      const [stored] = mock.store.uploads();
+      const [stored] = env.mock.store.uploads();
       expect(stored).toMatchObject({ size: Buffer.byteLength(body), sha256: createHash('sha256').update(body).digest('hex') });
       expect(stored!.content.equals(Buffer.from(body))).toBe(true);
     });
@@ -62,27 +45,27 @@ describe('stateful REST file exchange', () => {
       await upload('report.txt', 'first');
       const response = await upload('report.txt', 'second');
       expect(response.status).toBe(400);
-      expect(mock.store.uploads().map((u) => u.content.toString())).toEqual(['first']);
+      expect(env.mock.store.uploads().map((u) => u.content.toString())).toEqual(['first']);
     });
 
     test('the same file resent under the same name is silently ignored: 202, no duplicate', async () => {
       await upload('report.txt', 'same bytes');
       expect((await upload('report.txt', 'same bytes')).status).toBe(202);
-      expect(mock.store.uploads()).toHaveLength(1);
+      expect(env.mock.store.uploads()).toHaveLength(1);
     });
 
     test.each(['a%20b.txt', 'r%C3%A9sum%C3%A9.txt', 'a%2Fb.txt', 'semi%3Bcolon'])('an unacceptable name (%s) gets 404', async (name) => {
       expect((await upload(name, 'x')).status).toBe(404);
-      expect(mock.store.uploads()).toHaveLength(0);
+      expect(env.mock.store.uploads()).toHaveLength(0);
     });
 
     test('202 is given even to a file that is rejected later as malformed', async () => {
       const strict = await startFileExchangeMock({
-        certificates,
+        certificates: env.certificates,
         rejectUpload: (file) => (file.content.length === 0 ? 'empty file' : undefined),
       });
       try {
-        const response = await send(agent, `${strict.restUrl}/uploadedFiles/empty.txt`, { method: 'POST', body: '' });
+        const response = await send(env.agent, `${strict.restUrl}/uploadedFiles/empty.txt`, { method: 'POST', body: '' });
         expect(response.status).toBe(202);
         expect(strict.store.uploads()).toEqual([expect.objectContaining({ fileName: 'empty.txt', rejectedReason: 'empty file' })]);
       } finally {
@@ -92,13 +75,13 @@ describe('stateful REST file exchange', () => {
 
     /** Opens a client-certificate TLS connection and starts an upload that announces 10 bytes but sends 5. */
     async function startHalfUpload(name: string): Promise<{ socket: TLSSocket; response: Promise<string> }> {
-      const { port, hostname } = new URL(mock.restUrl);
+      const { port, hostname } = new URL(env.mock.restUrl);
       const socket = connect({
         host: hostname,
         port: Number(port),
-        ca: certificates.caCertPem,
-        pfx: await readFile(certificates.clientPfxPath),
-        passphrase: certificates.clientPfxPassword,
+        ca: env.certificates.caCertPem,
+        pfx: await readFile(env.certificates.clientPfxPath),
+        passphrase: env.certificates.clientPfxPassword,
       });
       await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
       const response = new Promise<string>((resolve) => {
@@ -120,7 +103,7 @@ describe('stateful REST file exchange', () => {
 
       first.socket.end('67890');
       expect(await first.response).toMatch(/^HTTP\/1\.1 202/);
-      expect(mock.store.uploads().map((u) => u.fileName)).toEqual(['first.txt']);
+      expect(env.mock.store.uploads().map((u) => u.fileName)).toEqual(['first.txt']);
       expect((await upload('second.txt', 'other')).status).toBe(202);
     });
 
@@ -129,9 +112,9 @@ describe('stateful REST file exchange', () => {
       first.socket.destroy();
       await first.response;
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(mock.store.uploads()).toEqual([]);
+      expect(env.mock.store.uploads()).toEqual([]);
       expect((await upload('cut.txt', 'whole file')).status).toBe(202);
-      expect(mock.store.uploads().map((u) => u.content.toString())).toEqual(['whole file']);
+      expect(env.mock.store.uploads().map((u) => u.content.toString())).toEqual(['whole file']);
     });
   });
 
@@ -169,12 +152,12 @@ describe('stateful REST file exchange', () => {
       expect(names).toHaveLength(1000);
       expect(names[0]).toBe('F0000.txt');
       expect(names.at(-1)).toBe('F0999.txt');
-      expect(mock.store.pendingDownloads()).toHaveLength(1001);
+      expect(env.mock.store.pendingDownloads()).toHaveLength(1001);
     });
 
     test('the address without the final slash is wrong: 404', async () => {
       enqueue('a.txt');
-      expect((await send(agent, `${mock.restUrl}/filesForDownload`)).status).toBe(404);
+      expect((await send(env.agent, `${env.mock.restUrl}/filesForDownload`)).status).toBe(404);
     });
 
     test('listing changes nothing and may be repeated', async () => {
@@ -182,18 +165,18 @@ describe('stateful REST file exchange', () => {
       const first = await list();
       const second = await list();
       expect(second.body.equals(first.body)).toBe(true);
-      expect(mock.store.pendingDownloads()).toEqual(['a.txt']);
+      expect(env.mock.store.pendingDownloads()).toEqual(['a.txt']);
     });
   });
 
   describe('download and delete', () => {
     test('download returns the content with its media type, and the file stays in the list', async () => {
-      mock.store.enqueueDownload({ fileName: 'r.xml', content: Buffer.from('<r/>'), mimeType: 'application/xml' });
+      env.mock.store.enqueueDownload({ fileName: 'r.xml', content: Buffer.from('<r/>'), mimeType: 'application/xml' });
       const response = await download('r.xml');
       expect(response.status).toBe(200);
       expect(response.headers['content-type']).toBe('application/xml');
       expect(response.body.toString()).toBe('<r/>');
-      expect(mock.store.pendingDownloads()).toEqual(['r.xml']);
+      expect(env.mock.store.pendingDownloads()).toEqual(['r.xml']);
     });
 
     test('50 downloads per file succeed, the 51st gets 429', async () => {
@@ -207,7 +190,7 @@ describe('stateful REST file exchange', () => {
     test('delete removes the file from the list with 204; a repeated delete is also 204', async () => {
       enqueue('a.txt', 'b.txt');
       expect((await remove('a.txt')).status).toBe(204);
-      expect(mock.store.pendingDownloads()).toEqual(['b.txt']);
+      expect(env.mock.store.pendingDownloads()).toEqual(['b.txt']);
       expect((await remove('a.txt')).status).toBe(204);
     });
 
@@ -233,7 +216,7 @@ describe('stateful REST file exchange', () => {
       const dir = await mkdtemp(join(tmpdir(), 'paykit-queue-'));
       try {
         await writeFile(join(dir, 'big.bin'), Buffer.alloc(3_000_000, 1));
-        mock.store.enqueueDownload({ fileName: 'big.bin', contentFile: join(dir, 'big.bin') });
+        env.mock.store.enqueueDownload({ fileName: 'big.bin', contentFile: join(dir, 'big.bin') });
         const response = await download('big.bin');
         expect(response.headers['content-length']).toBe('3000000');
         expect(response.body.equals(Buffer.alloc(3_000_000, 1))).toBe(true);
@@ -253,28 +236,28 @@ describe('stateful REST file exchange', () => {
       ['upload', 403, () => upload('n.txt', 'x')],
     ] as const)('failNext(%s, %i) answers that status once', async (operation, status, call) => {
       enqueue('a.txt');
-      mock.store.failNext(operation, { status });
+      env.mock.store.failNext(operation, { status });
       expect((await call()).status).toBe(status);
       expect((await call()).status).toBeLessThan(300);
     });
 
     test('an upload answered 500 was stored; resending it is ignored', async () => {
-      mock.store.failNext('upload', { status: 500 });
+      env.mock.store.failNext('upload', { status: 500 });
       expect((await upload('a.txt', 'bytes')).status).toBe(500);
       expect((await upload('a.txt', 'bytes')).status).toBe(202);
-      expect(mock.store.uploads()).toHaveLength(1);
+      expect(env.mock.store.uploads()).toHaveLength(1);
     });
 
     test('an upload whose connection drops was stored; resending it is ignored', async () => {
-      mock.store.failNext('upload', { dropConnection: true });
+      env.mock.store.failNext('upload', { dropConnection: true });
       await expect(upload('a.txt', 'bytes')).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
       expect((await upload('a.txt', 'bytes')).status).toBe(202);
-      expect(mock.store.uploads()).toHaveLength(1);
+      expect(env.mock.store.uploads()).toHaveLength(1);
     });
 
     test.each(['list', 'download', 'delete'] as const)('failNext(%s, dropConnection) breaks that request only', async (operation) => {
       enqueue('a.txt');
-      mock.store.failNext(operation, { dropConnection: true });
+      env.mock.store.failNext(operation, { dropConnection: true });
       const call = { list: () => list(), download: () => download('a.txt'), delete: () => remove('a.txt') }[operation];
       await expect(call()).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
       expect((await call()).status).toBeLessThan(300);

@@ -1,7 +1,5 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { Agent } from 'undici';
-import { startFileExchangeMock, type FileExchangeMock, type TestCertificates } from '../../src/index.js';
-import { agentFor, send, soapEnvelope, soapHeaders, temporaryCertificates, validateAgainstXsd } from './helpers.js';
+import { describe, expect, test } from 'vitest';
+import { freshMockPerTest, send, soapEnvelope, soapHeaders, validateAgainstXsd } from './helpers.js';
 
 /** The `file` elements of a downloadFilesResponse, read with regular expressions (the XSD check covers the shape). */
 function filesIn(xml: string): Array<{ fileID: string; fileName?: string; content: string }> {
@@ -14,28 +12,12 @@ function filesIn(xml: string): Array<{ fileID: string; fileName?: string; conten
 // Every SOAP row of the reference, through raw SOAP 1.1 messages; each request and response is validated
 // against FileExchange.xsd inside a SOAP envelope.
 describe('stateful SOAP file exchange', () => {
-  let certificates: TestCertificates;
-  let cleanup: () => Promise<void>;
-  let agent: Agent;
-  let mock: FileExchangeMock;
-
-  beforeAll(async () => {
-    ({ certificates, cleanup } = await temporaryCertificates());
-    agent = await agentFor(certificates, 'client-pfx');
-  });
-  afterAll(async () => {
-    await agent.close();
-    await cleanup();
-  });
-  beforeEach(async () => {
-    mock = await startFileExchangeMock({ certificates, soapMaxResponseBytes: 100 });
-  });
-  afterEach(() => mock.close());
+  const env = freshMockPerTest({ soapMaxResponseBytes: 100 });
 
   async function call(port: 'UploadFile' | 'DownloadFiles', body: string, validateRequest = true) {
     const request = soapEnvelope(body);
     if (validateRequest) expect((await validateAgainstXsd(request)).errors).toEqual([]);
-    const response = await send(agent, `${mock.soapUrl}/${port}`, { method: 'POST', headers: soapHeaders, body: request });
+    const response = await send(env.agent, `${env.mock.soapUrl}/${port}`, { method: 'POST', headers: soapHeaders, body: request });
     const xml = response.body.toString();
     return { ...response, xml };
   }
@@ -60,7 +42,7 @@ describe('stateful SOAP file exchange', () => {
       expect(response.status).toBe(200);
       expect(response.xml).toMatch(/<(\w+:)?uploadFileResponse[^>]*>\s*<\/(\w+:)?uploadFileResponse>|<(\w+:)?uploadFileResponse[^>]*\/>/);
       await expectValidResponse(response.xml);
-      expect(mock.store.uploads()).toEqual([
+      expect(env.mock.store.uploads()).toEqual([
         expect.objectContaining({
           fileID: 'ID-1',
           fileType: 'PAYMENTS',
@@ -76,14 +58,14 @@ describe('stateful SOAP file exchange', () => {
     test('only fileContent is required', async () => {
       const response = await call('UploadFile', uploadBody('<fx:fileContent>aGk=</fx:fileContent>'));
       expect(response.status).toBe(200);
-      expect(mock.store.uploads()).toEqual([expect.objectContaining({ content: Buffer.from('hi'), via: 'soap' })]);
+      expect(env.mock.store.uploads()).toEqual([expect.objectContaining({ content: Buffer.from('hi'), via: 'soap' })]);
     });
 
     test('a repeated fileID is ignored', async () => {
       await call('UploadFile', uploadBody('<fx:fileID>ID-1</fx:fileID><fx:fileContent>aGk=</fx:fileContent>'));
       const again = await call('UploadFile', uploadBody('<fx:fileID>ID-1</fx:fileID><fx:fileContent>aGk=</fx:fileContent>'));
       expect(again.status).toBe(200);
-      expect(mock.store.uploads()).toHaveLength(1);
+      expect(env.mock.store.uploads()).toHaveLength(1);
     });
 
     test.each([
@@ -98,29 +80,29 @@ describe('stateful SOAP file exchange', () => {
       expect(response.xml).toMatch(/<(\w+:)?Fault>/);
       expect(response.xml).toMatch(reason);
       await expectValidResponse(response.xml);
-      expect(mock.store.uploads()).toHaveLength(0);
+      expect(env.mock.store.uploads()).toHaveLength(0);
     });
 
     test('an upload answered 500 was stored, so resending it with its fileID adds nothing', async () => {
-      mock.store.failNext('soap-upload', { status: 500 });
+      env.mock.store.failNext('soap-upload', { status: 500 });
       const fields = '<fx:fileID>ID-9</fx:fileID><fx:fileContent>aGk=</fx:fileContent>';
       expect((await call('UploadFile', uploadBody(fields))).status).toBe(500);
       expect((await call('UploadFile', uploadBody(fields))).status).toBe(200);
-      expect(mock.store.uploads()).toHaveLength(1);
+      expect(env.mock.store.uploads()).toHaveLength(1);
     });
 
     test('an upload whose connection drops was stored; resending it with its fileID adds nothing', async () => {
-      mock.store.failNext('soap-upload', { dropConnection: true });
+      env.mock.store.failNext('soap-upload', { dropConnection: true });
       const fields = '<fx:fileID>ID-9</fx:fileID><fx:fileContent>aGk=</fx:fileContent>';
       await expect(call('UploadFile', uploadBody(fields))).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
       expect((await call('UploadFile', uploadBody(fields))).status).toBe(200);
-      expect(mock.store.uploads()).toHaveLength(1);
+      expect(env.mock.store.uploads()).toHaveLength(1);
     });
 
     test('REST and SOAP uploads land in one store', async () => {
-      await send(agent, `${mock.restUrl}/uploadedFiles/rest.txt`, { method: 'POST', body: 'r' });
+      await send(env.agent, `${env.mock.restUrl}/uploadedFiles/rest.txt`, { method: 'POST', body: 'r' });
       await call('UploadFile', uploadBody('<fx:fileName>soap.txt</fx:fileName><fx:fileContent>cw==</fx:fileContent>'));
-      expect(mock.store.uploads().map((u) => [u.fileName, u.via])).toEqual([
+      expect(env.mock.store.uploads().map((u) => [u.fileName, u.via])).toEqual([
         ['rest.txt', 'rest'],
         ['soap.txt', 'soap'],
       ]);
@@ -129,7 +111,7 @@ describe('stateful SOAP file exchange', () => {
 
   describe('DownloadFiles', () => {
     test('nothing pending: an empty downloadFilesResponse', async () => {
-      const response = await call('DownloadFiles', downloadBody(mock.queueId));
+      const response = await call('DownloadFiles', downloadBody(env.mock.queueId));
       expect(response.status).toBe(200);
       expect(filesIn(response.xml)).toEqual([]);
       await expectValidResponse(response.xml);
@@ -137,12 +119,12 @@ describe('stateful SOAP file exchange', () => {
 
     test('the queue is split into responses by the size limit, then an empty response ends it', async () => {
       // With a 100-byte limit: 60 + 60 do not fit together, 60 + 5 + 4 do.
-      for (const name of ['b.txt', 'a.txt', 'c.txt']) mock.store.enqueueDownload({ fileName: name, content: Buffer.alloc(60, name[0]) });
-      mock.store.enqueueDownload({ fileName: 'd.txt', content: Buffer.from('small'), fileType: 'REPORT', mimeType: 'text/plain' });
-      mock.store.enqueueDownload({ fileName: 'e.txt', content: Buffer.from('tiny') });
+      for (const name of ['b.txt', 'a.txt', 'c.txt']) env.mock.store.enqueueDownload({ fileName: name, content: Buffer.alloc(60, name[0]) });
+      env.mock.store.enqueueDownload({ fileName: 'd.txt', content: Buffer.from('small'), fileType: 'REPORT', mimeType: 'text/plain' });
+      env.mock.store.enqueueDownload({ fileName: 'e.txt', content: Buffer.from('tiny') });
       const batches: string[][] = [];
       for (let round = 0; round < 10; round += 1) {
-        const response = await call('DownloadFiles', downloadBody(mock.queueId));
+        const response = await call('DownloadFiles', downloadBody(env.mock.queueId));
         expect(response.status).toBe(200);
         await expectValidResponse(response.xml);
         const files = filesIn(response.xml);
@@ -151,17 +133,17 @@ describe('stateful SOAP file exchange', () => {
         batches.push(files.map((file) => file.fileName!));
       }
       expect(batches).toEqual([['a.txt'], ['b.txt'], ['c.txt', 'd.txt', 'e.txt']]);
-      expect(mock.store.pendingDownloads()).toEqual([]);
+      expect(env.mock.store.pendingDownloads()).toEqual([]);
     });
 
     test('a file larger than the limit still comes, alone', async () => {
-      mock.store.enqueueDownload({ fileName: 'big.bin', content: Buffer.alloc(500, 1), fileID: 'BIG' });
-      const response = await call('DownloadFiles', downloadBody(mock.queueId));
+      env.mock.store.enqueueDownload({ fileName: 'big.bin', content: Buffer.alloc(500, 1), fileID: 'BIG' });
+      const response = await call('DownloadFiles', downloadBody(env.mock.queueId));
       expect(filesIn(response.xml).map((file) => file.fileID)).toEqual(['BIG']);
     });
 
     test('every field of a downloaded file, in the XSD’s order', async () => {
-      mock.store.enqueueDownload({
+      env.mock.store.enqueueDownload({
         fileName: 'r.csv',
         fileID: 'ID-42',
         fileType: 'REPORT',
@@ -169,7 +151,7 @@ describe('stateful SOAP file exchange', () => {
         parameters: [{ name: 'k', value: 'v' }],
         content: Buffer.from('x,y'),
       });
-      const response = await call('DownloadFiles', downloadBody(mock.queueId));
+      const response = await call('DownloadFiles', downloadBody(env.mock.queueId));
       await expectValidResponse(response.xml);
       expect(response.xml).toMatch(
         /<(\w+:)?fileID>ID-42<.*<(\w+:)?fileType>REPORT<.*<(\w+:)?mimeType>text\/csv<.*<(\w+:)?fileName>r\.csv<.*<(\w+:)?parameter><(\w+:)?name>k<.*<(\w+:)?fileContent>eCx5</,
@@ -177,28 +159,28 @@ describe('stateful SOAP file exchange', () => {
     });
 
     test('an unknown queueID is a SOAP fault with HTTP 500 and delivers nothing', async () => {
-      mock.store.enqueueDownload({ fileName: 'a.txt', content: Buffer.from('a') });
+      env.mock.store.enqueueDownload({ fileName: 'a.txt', content: Buffer.from('a') });
       const response = await call('DownloadFiles', downloadBody('OTHER-QUEUE'));
       expect(response.status).toBe(500);
       expect(response.xml).toMatch(/unknown queueID/);
       await expectValidResponse(response.xml);
-      expect(mock.store.pendingDownloads()).toEqual(['a.txt']);
+      expect(env.mock.store.pendingDownloads()).toEqual(['a.txt']);
     });
 
     test('files of a response lost to a network error are sent again', async () => {
-      mock.store.enqueueDownload({ fileName: 'a.txt', content: Buffer.from('a'), fileID: 'A' });
-      mock.store.failNext('soap-download', { dropConnection: true });
-      await expect(call('DownloadFiles', downloadBody(mock.queueId))).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
-      const retry = await call('DownloadFiles', downloadBody(mock.queueId));
+      env.mock.store.enqueueDownload({ fileName: 'a.txt', content: Buffer.from('a'), fileID: 'A' });
+      env.mock.store.failNext('soap-download', { dropConnection: true });
+      await expect(call('DownloadFiles', downloadBody(env.mock.queueId))).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
+      const retry = await call('DownloadFiles', downloadBody(env.mock.queueId));
       expect(filesIn(retry.xml).map((file) => file.fileID)).toEqual(['A']);
     });
 
     test('afterResponse: a response received in full but not counted as delivered comes again (a duplicate by fileID)', async () => {
-      mock.store.enqueueDownload({ fileName: 'a.txt', content: Buffer.from('a'), fileID: 'A' });
-      mock.store.failNext('soap-download', { dropConnection: true, afterResponse: true });
-      const first = await call('DownloadFiles', downloadBody(mock.queueId));
-      const second = await call('DownloadFiles', downloadBody(mock.queueId));
-      const third = await call('DownloadFiles', downloadBody(mock.queueId));
+      env.mock.store.enqueueDownload({ fileName: 'a.txt', content: Buffer.from('a'), fileID: 'A' });
+      env.mock.store.failNext('soap-download', { dropConnection: true, afterResponse: true });
+      const first = await call('DownloadFiles', downloadBody(env.mock.queueId));
+      const second = await call('DownloadFiles', downloadBody(env.mock.queueId));
+      const third = await call('DownloadFiles', downloadBody(env.mock.queueId));
       expect([first, second, third].map((r) => filesIn(r.xml).map((file) => file.fileID))).toEqual([['A'], ['A'], []]);
     });
 
@@ -206,29 +188,29 @@ describe('stateful SOAP file exchange', () => {
       [403, false],
       [503, true],
     ])('failNext(soap-download, %i) answers that status once (SOAP fault: %s)', async (status, isFault) => {
-      mock.store.failNext('soap-download', { status });
-      const response = await call('DownloadFiles', downloadBody(mock.queueId));
+      env.mock.store.failNext('soap-download', { status });
+      const response = await call('DownloadFiles', downloadBody(env.mock.queueId));
       expect(response.status).toBe(status);
       expect(/Fault/.test(response.xml)).toBe(isFault);
-      expect((await call('DownloadFiles', downloadBody(mock.queueId))).status).toBe(200);
+      expect((await call('DownloadFiles', downloadBody(env.mock.queueId))).status).toBe(200);
     });
 
     test('SOAP downloads drain the same queue the REST list shows', async () => {
-      mock.store.enqueueDownload({ fileName: 'a.txt', content: Buffer.from('a') });
-      await call('DownloadFiles', downloadBody(mock.queueId));
-      const list = await send(agent, `${mock.restUrl}/filesForDownload/`);
+      env.mock.store.enqueueDownload({ fileName: 'a.txt', content: Buffer.from('a') });
+      await call('DownloadFiles', downloadBody(env.mock.queueId));
+      const list = await send(env.agent, `${env.mock.restUrl}/filesForDownload/`);
       expect(list.status).toBe(204);
     });
   });
 
   test('the WSDL is served at ?wsdl', async () => {
-    const response = await send(agent, `${mock.soapUrl}/UploadFile?wsdl`);
+    const response = await send(env.agent, `${env.mock.soapUrl}/UploadFile?wsdl`);
     expect(response.status).toBe(200);
     expect(response.body.toString()).toContain('FileExchangeService');
   });
 
   test('an unknown SOAP address gets 404', async () => {
-    const response = await send(agent, `${mock.soapUrl}/Other`, { method: 'POST', headers: soapHeaders, body: soapEnvelope('') });
+    const response = await send(env.agent, `${env.mock.soapUrl}/Other`, { method: 'POST', headers: soapHeaders, body: soapEnvelope('') });
     expect(response.status).toBe(404);
   });
 });
