@@ -1,8 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSecretClient, isPaymentsError, type AnyPaymentsError } from '../src/index.js';
+import { createSecretClient, isPaymentsError } from '../src/index.js';
 import { json, startLoopbackServer, type LoopbackServer } from './support/loopback-server.js';
-import { paymentRequest, secretClient, secretKey } from './support/fixtures.js';
+import { failure, paymentRequest, secretClient, secretKey } from './support/fixtures.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -11,15 +11,6 @@ afterEach(async () => {
 });
 
 const approved = { receiptNumber: '1000000001', status: 'Approved' };
-
-async function failure(promise: Promise<unknown>): Promise<AnyPaymentsError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isPaymentsError(error)) throw new Error(`expected a PaymentsError, got ${String(error)}`);
-  return error;
-}
 
 /** Answers after `ms` milliseconds. */
 const slowly = (ms: number) => startLoopbackServer((_request, res) => void setTimeout(() => json(res, 200, approved), ms).unref());

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isPaymentsError, type AnyPaymentsError } from '../src/index.js';
 import { errorBody, json, startLoopbackServer, type LoopbackServer, type Script } from './support/loopback-server.js';
-import { paymentRequest, secretClient } from './support/fixtures.js';
+import { failure, paymentRequest, secretClient } from './support/fixtures.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -18,15 +17,6 @@ function statuses(...list: (number | 'drop')[]): Script {
     if (status === 'drop') return void res.socket?.destroy();
     json(res, status, status < 300 ? approved : errorBody(status));
   };
-}
-
-async function failure(promise: Promise<unknown>): Promise<AnyPaymentsError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isPaymentsError(error)) throw new Error(`expected a PaymentsError, got ${String(error)}`);
-  return error;
 }
 
 describe('retries follow the client rules, with one idempotency key per call', () => {

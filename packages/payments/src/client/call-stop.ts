@@ -1,4 +1,6 @@
 import { inputError } from '../errors/payments-error.js';
+import type { DeadlineQueue, Expiring } from './deadlines.js';
+import { globalDispatcher, type Dispatcher, type HandlerWrapper, type StoppableRequest } from './stoppable-dispatch.js';
 
 const defaultTimeoutMs = 60_000;
 /** Timers hold at most this delay; a longer one would fire at once (Node warns and uses 1 ms). */
@@ -13,59 +15,114 @@ export function resolveTimeout(timeoutMs: unknown): number {
   return timeoutMs === 0 || timeoutMs > longestTimerMs ? Infinity : timeoutMs;
 }
 
-function expire(stop: CallStop): void {
-  stop.timedOut = true;
-  stop.controller!.abort(new DOMException(`timed out after ${stop.timeoutMs} ms`, 'TimeoutError'));
-}
+/**
+ * How a call's requests can be stopped:
+ * - `dispatcher`: through the request's undici dispatcher (Node's fetch), no AbortSignal at all: the cheapest;
+ * - `signal`: an AbortSignal handed to fetch (a custom fetch, a browser, a fetch that ignores dispatchers);
+ * - `both`: while it is not yet known whether the fetch in use honours a dispatcher.
+ */
+export type StopMode = 'dispatcher' | 'signal' | 'both';
 
 /**
- * What may end one call: its deadline and the caller's signal, merged into the single `signal` that fetch, the waits
- * between retries and the body reading share.
+ * What may end one call: its deadline and the caller's signal. It stops the request in flight, the wait before a
+ * retry, and the reading of the body, whichever is under way.
  *
- * A signal handed to fetch is the largest fixed cost of a call (Node 20 takes microseconds to create an AbortSignal,
- * and undici follows it with a listener, a weak reference and a finalizer), so none is made when nothing can stop
- * the call, and the caller's own signal is passed as it is when there is no deadline. The timer and the listener take
- * this object as argument rather than closures.
+ * The object is also the undici dispatcher of the call's requests (see `stoppable-dispatch.ts`), the listener of the
+ * caller's signal and the entry in the client's deadline queue, so that a call allocates one object for all of it.
  */
-export class CallStop {
+export class CallStop implements Expiring, Dispatcher {
+  readonly deadline: number;
+  /** The signal for fetch in the `signal` and `both` modes. */
   readonly signal: AbortSignal | undefined;
-  readonly controller: AbortController | undefined;
-  readonly timeoutMs: number;
+  /** Whether a request of this call went through `dispatch`: proof that the fetch in use honours dispatchers. */
+  dispatched = false;
   timedOut = false;
-  private readonly callerSignal: AbortSignal | undefined;
-  private readonly timer: ReturnType<typeof setTimeout> | undefined;
+  private reason: Error | undefined;
+  private readonly controller: AbortController | undefined;
+  private request: StoppableRequest | undefined;
+  private wake: ((reason: Error) => void) | undefined;
 
-  constructor(timeoutMs: number, callerSignal: AbortSignal | undefined) {
-    this.timeoutMs = timeoutMs;
-    this.callerSignal = callerSignal;
-    if (timeoutMs === Infinity) {
-      this.signal = callerSignal;
-      return;
+  constructor(
+    private readonly deadlines: DeadlineQueue | undefined,
+    private readonly callerSignal: AbortSignal | undefined,
+    mode: StopMode,
+    /** The caller's dispatcher; undici's global one when undefined. */
+    private readonly target: Dispatcher | undefined,
+    /** Wraps the handlers of the requests sent through `dispatch` (the `dispatcher` and `both` modes). */
+    private readonly wrap: HandlerWrapper | undefined,
+  ) {
+    if (mode !== 'dispatcher') {
+      this.controller = new AbortController();
+      this.signal = this.controller.signal;
     }
-    const controller = new AbortController();
-    this.controller = controller;
-    this.signal = controller.signal;
-    this.timer = setTimeout(expire, timeoutMs, this);
-    if (!callerSignal) return;
-    if (callerSignal.aborted) controller.abort(callerSignal.reason);
-    else callerSignal.addEventListener('abort', this, { once: true });
+    this.deadline = deadlines ? deadlines.deadlineFromNow() : Infinity;
+    if (callerSignal?.aborted) this.end(callerSignal.reason);
+    else callerSignal?.addEventListener('abort', this, { once: true });
+    deadlines?.add(this);
+  }
+
+  /** The call's timeout in milliseconds, `Infinity` when it has none. */
+  get timeoutMs(): number {
+    return this.deadlines?.timeoutMs ?? Infinity;
+  }
+
+  /** The deadline passed (called by the deadline queue). */
+  expire(): void {
+    this.timedOut = true;
+    this.end(new DOMException(`timed out after ${this.deadlines!.timeoutMs} ms`, 'TimeoutError'));
   }
 
   /** The caller's signal fired (this object is its listener). */
   handleEvent(): void {
-    this.controller!.abort(this.callerSignal!.reason);
+    this.end(this.callerSignal!.reason);
+  }
+
+  private end(reason: unknown): void {
+    if (this.reason) return;
+    this.reason = reason instanceof Error ? reason : new DOMException('The call was aborted.', 'AbortError');
+    this.controller?.abort(reason);
+    this.request?.stop(this.reason);
+    this.wake?.(this.reason);
   }
 
   /** Whether the deadline or the caller stopped the call (reading the body fails then). */
   stoppedBy(): 'timeout' | 'aborted' | undefined {
-    return this.timedOut ? 'timeout' : this.signal?.aborted ? 'aborted' : undefined;
+    return this.timedOut ? 'timeout' : this.reason ? 'aborted' : undefined;
   }
 
-  /** Ends the deadline and lets go of the caller's signal; call once the body has been read or the call failed. */
+  /** undici's dispatch, for fetch's `dispatcher` option: passes the request on with a handler that can stop it. */
+  dispatch(options: unknown, handler: object): boolean {
+    this.dispatched = true;
+    const request = this.wrap!(handler);
+    this.request = request;
+    if (this.reason) {
+      request.stop(this.reason);
+      return true;
+    }
+    const target = this.target ?? globalDispatcher();
+    if (!target) throw new Error('No undici dispatcher to send the request through.');
+    return target.dispatch(options, request);
+  }
+
+  /** Waits before a retry; rejects if the call is stopped first. */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.reason) return reject(this.reason);
+      const timer = setTimeout(() => {
+        this.wake = undefined;
+        resolve();
+      }, ms);
+      this.wake = (reason) => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        reject(reason);
+      };
+    });
+  }
+
+  /** Leaves the deadline queue and lets go of the caller's signal; call once the body has been read or the call failed. */
   release(): void {
-    // Without a deadline nothing was set up: the caller's signal went to fetch as it is.
-    if (!this.controller) return;
-    clearTimeout(this.timer);
+    this.deadlines?.delete(this);
     this.callerSignal?.removeEventListener('abort', this);
   }
 }

@@ -4,6 +4,7 @@ import { resolveBaseUrl, type ClientOptions } from './config.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
 import type { ApiResult, GroupedMethods, OperationTable } from './method-types.js';
 import { createPage } from './page.js';
+import type { HandlerWrapper } from './stoppable-dispatch.js';
 import { createTransport, type Transport } from './transport.js';
 
 /** A request as the methods build it, before it is sent: what the checks look at. */
@@ -23,9 +24,9 @@ export interface ClientCore {
   readonly check: RequestCheck | undefined;
 }
 
-export function createCore(options: ClientOptions, check?: RequestCheck): ClientCore {
+export function createCore(options: ClientOptions, check?: RequestCheck, wrapHandler?: HandlerWrapper): ClientCore {
   const baseUrl = resolveBaseUrl(options.baseUrl);
-  const transport = createTransport(options);
+  const transport = createTransport(options, wrapHandler);
   return { baseUrl, transport, check };
 }
 
@@ -71,11 +72,19 @@ async function readText(response: Response): Promise<unknown> {
 
 /**
  * What a method needs from its spec entry, worked out once when the client is made rather than on every call: the
- * path template split around its `{name}` placeholders, and the media types that do not depend on the call.
+ * path template split around its `{name}` placeholders, and the media types that do not depend on the call. Every
+ * field the call reads is copied here, so that all bound operations share one shape (the generated entries do not,
+ * and reads on them would be megamorphic: slow once a request has evicted V8's lookup caches).
  */
 interface BoundOperation {
   readonly operationId: string;
-  readonly spec: OperationSpec;
+  readonly method: string;
+  readonly pathParams: readonly string[];
+  /** The request body's media type, when the operation takes a body. */
+  readonly body: string | undefined;
+  readonly bodyRequired: boolean;
+  readonly idempotent: boolean;
+  readonly list: boolean;
   /** Literal pieces of the path: one more than `placeholders`, which sit between them. */
   readonly pathPieces: readonly string[];
   readonly placeholders: readonly string[];
@@ -89,7 +98,12 @@ function bindOperation(operationId: string, spec: OperationSpec): BoundOperation
   const accept = spec.accept[0] ?? 'application/json';
   return {
     operationId,
-    spec,
+    method: spec.method,
+    pathParams: spec.pathParams,
+    body: spec.body,
+    bodyRequired: spec.bodyRequired === true,
+    idempotent: spec.idempotent === true,
+    list: spec.list === true,
     pathPieces: split.filter((_, i) => i % 2 === 0),
     placeholders: split.filter((_, i) => i % 2 === 1),
     accept,
@@ -131,8 +145,7 @@ async function loadPage(core: ClientCore, href: string, signal: AbortSignal | un
 }
 
 async function callOperation(core: ClientCore, operation: BoundOperation, args: unknown[]) {
-  const { operationId, spec } = operation;
-  const { pathParams } = spec;
+  const { operationId, pathParams } = operation;
   const path: Record<string, unknown> = {};
   for (let i = 0; i < pathParams.length; i++) {
     const name = pathParams[i]!;
@@ -146,11 +159,11 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
     path[name] = value;
   }
   const afterPath = pathParams.length;
-  const body = spec.body ? args[afterPath] : undefined;
-  const options = (args[spec.body ? afterPath + 1 : afterPath] ?? noOptions) as CallOptions;
-  if (spec.bodyRequired && body === undefined) throw inputError(`${operationId} needs a request body.`);
+  const body = operation.body ? args[afterPath] : undefined;
+  const options = (args[operation.body ? afterPath + 1 : afterPath] ?? noOptions) as CallOptions;
+  if (operation.bodyRequired && body === undefined) throw inputError(`${operationId} needs a request body.`);
   const idempotencyKey =
-    spec.idempotent && idempotencyHeader
+    operation.idempotent && idempotencyHeader
       ? options.idempotencyKey === undefined
         ? newIdempotencyKey()
         : checkIdempotencyKey(options.idempotencyKey)
@@ -173,22 +186,22 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   if (request.body !== undefined) {
     if (operation.sendsJson) {
       payload = JSON.stringify(request.body);
-      headers['content-type'] = spec.body ?? 'application/json';
+      headers['content-type'] = operation.body ?? 'application/json';
     } else {
       // Files and reports travel as given (string, Blob, FormData...); FormData sets its own multipart boundary.
       payload = request.body as BodyInit;
-      if (!spec.body!.startsWith('multipart/')) headers['content-type'] = spec.body!;
+      if (!operation.body!.startsWith('multipart/')) headers['content-type'] = operation.body!;
     }
   }
   const { response, data, attempts } = await core.transport(
-    { method: spec.method, url, headers, body: payload, signal: options.signal },
+    { method: operation.method, url, headers, body: payload, signal: options.signal },
     acceptsJson ? readJson : readText,
   );
   if (!response.ok) {
-    throw errorFromResponse({ status: response.status, method: spec.method, url, body: data, idempotencyKey, attempts });
+    throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, idempotencyKey, attempts });
   }
   const outcome: ApiResult<unknown> = { data, status: response.status, headers: response.headers, idempotencyKey, attempts };
-  if (!spec.list || !acceptsJson) return outcome;
+  if (!operation.list || !acceptsJson) return outcome;
   return createPage(outcome, (href) => loadPage(core, href, options.signal));
 }
 

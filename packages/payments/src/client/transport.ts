@@ -1,6 +1,8 @@
 import { inputError, PaymentsError } from '../errors/payments-error.js';
 import { basicAuthorization, type ClientOptions, type RequestLog } from './config.js';
-import { CallStop, resolveTimeout } from './call-stop.js';
+import { CallStop, resolveTimeout, type StopMode } from './call-stop.js';
+import { DeadlineQueue } from './deadlines.js';
+import type { Dispatcher, HandlerWrapper } from './stoppable-dispatch.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
 
 /** A request as the client builds it: plain values, cheaper than a `Request` and resendable as they are. */
@@ -32,23 +34,14 @@ const defaultDelayMs = 20_000;
 const retriedStatuses = new Set([429, 503]);
 const methodsWithoutQuery = new Set(['PUT', 'POST', 'PATCH']);
 const idempotencyHeaderName = idempotencyHeader?.toLowerCase();
+/** Node's fetch is undici, whose requests can be stopped through their dispatcher; elsewhere signals do it. */
+const onNode = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
 
-/** Waits, unless the signal fires first (then rejects). */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (!signal) return void setTimeout(resolve, ms);
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
+// Which global fetch was seen to send a request through the dispatcher it was given, and which was seen not to (a
+// mocking library's, say): calls on the first hand fetch no AbortSignal, calls on the second rely on one, and a fetch
+// not seen yet gets both. Kept per process: it is a fact about the fetch function, whichever client calls it.
+let honouring: unknown;
+let ignoring: unknown;
 
 function loggedHeaders(headers: Record<string, string>): Record<string, string> {
   const copy: Record<string, string> = {};
@@ -56,12 +49,17 @@ function loggedHeaders(headers: Record<string, string>): Record<string, string> 
   return copy;
 }
 
-export function createTransport(options: ClientOptions): Transport {
+/**
+ * `wrapHandler` lets calls on Node's fetch keep their deadline through the request's dispatcher rather than an
+ * AbortSignal; without it (the browser entry) calls always use signals.
+ */
+export function createTransport(options: ClientOptions, wrapHandler?: HandlerWrapper): Transport {
   // The key lives only in this closure, as the header it becomes: nothing the client exposes can reach it.
   const authorization = basicAuthorization(options.apiKey);
-  const dispatcher = options.dispatcher;
+  const dispatcher = options.dispatcher as Dispatcher | undefined;
   const custom = options.fetch;
   const timeoutMs = resolveTimeout(options.timeoutMs);
+  const deadlines = timeoutMs === Infinity ? undefined : new DeadlineQueue(timeoutMs);
   const maxRetries = options.retry?.maxRetries ?? defaultRetries;
   const delayMs = options.retry?.delayMs ?? defaultDelayMs;
   const { onRequest, onResponse } = options;
@@ -89,10 +87,27 @@ export function createTransport(options: ClientOptions): Transport {
     }
 
     // One stop for the whole call: the deadline and the caller's signal end it, retries, waits and body included.
-    const stop = new CallStop(timeoutMs, request.signal);
-    // `signal: undefined` is no signal, to fetch as to Request; the dispatcher travels in init only for the global fetch.
-    const init: RequestInit = { method, headers, body, signal: stop.signal };
-    if (dispatcher && !custom) (init as { dispatcher?: unknown }).dispatcher = dispatcher;
+    // A call that nothing can stop hands fetch neither a signal nor a dispatcher of ours.
+    const globalFetch = custom ? undefined : globalThis.fetch;
+    let mode: StopMode | undefined;
+    if (deadlines || request.signal) {
+      mode =
+        !wrapHandler || !globalFetch || !onNode || globalFetch === ignoring
+          ? 'signal'
+          : globalFetch === honouring
+            ? 'dispatcher'
+            : 'both';
+    }
+    const stop = mode ? new CallStop(deadlines, request.signal, mode, dispatcher, wrapHandler) : undefined;
+    // `signal: undefined` is no signal, and `dispatcher: undefined` the global one, to fetch as to Request. Every
+    // init has the same fields, in the same order: one object shape for fetch to read.
+    const init = {
+      method,
+      headers,
+      body,
+      signal: stop?.signal,
+      dispatcher: mode === 'dispatcher' || mode === 'both' ? stop : custom ? undefined : dispatcher,
+    } as RequestInit;
 
     try {
       for (let attempt = 1; ; attempt++) {
@@ -104,11 +119,20 @@ export function createTransport(options: ClientOptions): Transport {
         try {
           response = await fetchOnce(url, init);
         } catch (cause) {
-          if (stop.signal?.aborted) throw callFailure('stopped', request, idempotencyKey, attempt, stop);
+          if (stop?.dispatched) honouring = globalFetch;
+          if (stop?.stoppedBy()) throw callFailure('stopped', request, idempotencyKey, attempt, stop);
           // Anything fetch rejects with, short of our own abort, is a failure to get an answer: resent as transient.
           if (attempt > maxRetries) throw callFailure('network', request, idempotencyKey, attempt, stop, cause);
           await waitBeforeRetry(delayMs, request, idempotencyKey, attempt, stop);
           continue;
+        }
+        if (mode === 'both' || mode === 'dispatcher') {
+          if (stop!.dispatched) honouring = globalFetch;
+          else {
+            // An answer that never went through the dispatcher: this fetch ignores it, and signals must stop its calls.
+            ignoring = globalFetch;
+            if (honouring === globalFetch) honouring = undefined;
+          }
         }
         if (log) onResponse?.({ ...log, status: response.status, durationMs: performance.now() - started });
         if (!retriedStatuses.has(response.status) || attempt > maxRetries) {
@@ -125,7 +149,7 @@ export function createTransport(options: ClientOptions): Transport {
         await waitBeforeRetry(delayMs, request, idempotencyKey, attempt, stop);
       }
     } finally {
-      stop.release();
+      stop?.release();
     }
   };
 }
@@ -139,7 +163,7 @@ function callFailure(
   request: OutgoingRequest,
   idempotencyKey: string | undefined,
   attempts: number,
-  stop: CallStop,
+  stop: CallStop | undefined,
   cause?: unknown,
 ): PaymentsError {
   const { method, url } = request;
@@ -149,9 +173,9 @@ function callFailure(
     kind = 'network';
     message = `${method} ${url} got no answer after ${attempts} attempt(s).`;
   } else if (reason === 'unreadable') {
-    kind = stop.stoppedBy() ?? 'network';
+    kind = stop?.stoppedBy() ?? 'network';
     message = `${method} ${url}: the answer could not be read (${kind}).`;
-  } else if (stop.timedOut) {
+  } else if (stop?.timedOut) {
     kind = 'timeout';
     message = `${method} ${url} timed out after ${stop.timeoutMs} ms.`;
     cause = undefined;
@@ -168,10 +192,11 @@ async function waitBeforeRetry(
   request: OutgoingRequest,
   idempotencyKey: string | undefined,
   attempts: number,
-  stop: CallStop,
+  stop: CallStop | undefined,
 ): Promise<void> {
+  if (!stop) return new Promise((resolve) => setTimeout(resolve, delayMs));
   try {
-    await sleep(delayMs, stop.signal);
+    await stop.sleep(delayMs);
   } catch {
     throw callFailure('stopped', request, idempotencyKey, attempts, stop);
   }

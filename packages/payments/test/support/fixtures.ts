@@ -1,4 +1,4 @@
-import { createSecretClient, type PaymentsClientOptions } from '../../src/index.js';
+import { createSecretClient, isPaymentsError, type AnyPaymentsError, type PaymentsClientOptions } from '../../src/index.js';
 
 /** Fake keys, long enough to be recognisable if they ever leaked into output. */
 export const secretKey = 'sk_test_4f9d2c7b1e8a4b6c9d0e1f2a3b4c5d6e';
@@ -18,4 +18,14 @@ export const paymentRequest = {
 
 export function secretClient(baseUrl: string, options: Partial<PaymentsClientOptions> = {}) {
   return createSecretClient({ apiKey: secretKey, baseUrl, retry: { delayMs: 5 }, ...options });
+}
+
+/** The PaymentsError a call fails with; anything else (or success) fails the test. */
+export async function failure(promise: Promise<unknown>): Promise<AnyPaymentsError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isPaymentsError(error)) throw new Error(`expected a PaymentsError, got ${String(error)}`);
+  return error;
 }
