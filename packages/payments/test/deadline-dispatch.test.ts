@@ -1,5 +1,5 @@
 import { fetch as undici7Fetch, Agent as Undici7Agent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CallStop } from '../src/client/call-stop.js';
 import { DeadlineQueue } from '../src/client/deadlines.js';
 import { stoppableHandler } from '../src/client/stoppable-dispatch.js';
@@ -29,6 +29,11 @@ function installFetch(fetch: (input: string, init: RequestInit) => Promise<Respo
     return fetch(input, init);
   }) as typeof globalThis.fetch;
 }
+
+beforeAll(async () => {
+  // Loads Node's undici, which installs its global dispatcher: until then there is nothing to dispatch through.
+  await (await nodeFetch('data:,ready')).text();
+});
 
 beforeEach(() => {
   sent = [];
@@ -154,6 +159,32 @@ describe('calls on a fetch that ignores dispatchers (a mocking library, say)', (
     // The first call had both; the second relies on the signal alone.
     expect(sent[1]!.signal).toBeInstanceOf(AbortSignal);
     expect(sent[1]!.dispatcher).toBeUndefined();
+  });
+});
+
+describe('calls where no undici dispatcher is to be found (another runtime, a future undici)', () => {
+  it('use AbortSignals from the start, and keep their deadline', async () => {
+    const key = Symbol.for('undici.globalDispatcher.1');
+    const globals = globalThis as Record<symbol, unknown>;
+    const saved = globals[key];
+    const agent = new Undici7Agent();
+    // This fetch brings its own dispatcher, so that it still works while undici's global one is hidden.
+    installFetch((input, init) => nodeFetch(input, { ...init, dispatcher: agent } as RequestInit));
+    server = await startLoopbackServer(afterOneQuickAnswer(neverAnswer));
+    globals[key] = undefined;
+    try {
+      const client = secretClient(server.url, { timeoutMs: 150 });
+      await client.transactions.get('1000000001');
+      const error = await failure(client.transactions.get('1000000001'));
+      expect(error.kind).toBe('timeout');
+      for (const init of sent) {
+        expect(init.signal).toBeInstanceOf(AbortSignal);
+        expect(init.dispatcher).toBeUndefined();
+      }
+    } finally {
+      globals[key] = saved;
+      await agent.close();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { inputError } from '../errors/payments-error.js';
 import type { DeadlineQueue, Expiring } from './deadlines.js';
-import { globalDispatcher, type Dispatcher, type HandlerWrapper, type StoppableRequest } from './stoppable-dispatch.js';
+import type { Dispatcher, HandlerWrapper, StoppableRequest } from './stoppable-dispatch.js';
 
 const defaultTimeoutMs = 60_000;
 /** Timers hold at most this delay; a longer one would fire at once (Node warns and uses 1 ms). */
@@ -46,7 +46,7 @@ export class CallStop implements Expiring, Dispatcher {
     private readonly deadlines: DeadlineQueue | undefined,
     private readonly callerSignal: AbortSignal | undefined,
     mode: StopMode,
-    /** The caller's dispatcher; undici's global one when undefined. */
+    /** Where `dispatch` passes requests on: the caller's dispatcher, else undici's global one. */
     private readonly target: Dispatcher | undefined,
     /** Wraps the handlers of the requests sent through `dispatch` (the `dispatcher` and `both` modes). */
     private readonly wrap: HandlerWrapper | undefined,
@@ -99,9 +99,7 @@ export class CallStop implements Expiring, Dispatcher {
       request.stop(this.reason);
       return true;
     }
-    const target = this.target ?? globalDispatcher();
-    if (!target) throw new Error('No undici dispatcher to send the request through.');
-    return target.dispatch(options, request);
+    return this.target!.dispatch(options, request);
   }
 
   /** Waits before a retry; rejects if the call is stopped first. */

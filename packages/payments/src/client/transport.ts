@@ -2,7 +2,7 @@ import { inputError, PaymentsError } from '../errors/payments-error.js';
 import { basicAuthorization, type ClientOptions, type RequestLog } from './config.js';
 import { CallStop, resolveTimeout, type StopMode } from './call-stop.js';
 import { DeadlineQueue } from './deadlines.js';
-import type { Dispatcher, HandlerWrapper } from './stoppable-dispatch.js';
+import { globalDispatcher, type Dispatcher, type HandlerWrapper } from './stoppable-dispatch.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
 
 /** A request as the client builds it: plain values, cheaper than a `Request` and resendable as they are. */
@@ -90,15 +90,13 @@ export function createTransport(options: ClientOptions, wrapHandler?: HandlerWra
     // A call that nothing can stop hands fetch neither a signal nor a dispatcher of ours.
     const globalFetch = custom ? undefined : globalThis.fetch;
     let mode: StopMode | undefined;
+    let target: Dispatcher | undefined;
     if (deadlines || request.signal) {
-      mode =
-        !wrapHandler || !globalFetch || !onNode || globalFetch === ignoring
-          ? 'signal'
-          : globalFetch === honouring
-            ? 'dispatcher'
-            : 'both';
+      // undici's global dispatcher appears once fetch has loaded undici: the first call of a process uses a signal.
+      target = wrapHandler && globalFetch && onNode && globalFetch !== ignoring ? (dispatcher ?? globalDispatcher()) : undefined;
+      mode = !target ? 'signal' : globalFetch === honouring ? 'dispatcher' : 'both';
     }
-    const stop = mode ? new CallStop(deadlines, request.signal, mode, dispatcher, wrapHandler) : undefined;
+    const stop = mode ? new CallStop(deadlines, request.signal, mode, target, wrapHandler) : undefined;
     // `signal: undefined` is no signal, and `dispatcher: undefined` the global one, to fetch as to Request. Every
     // init has the same fields, in the same order: one object shape for fetch to read.
     const init = {
