@@ -105,10 +105,10 @@ describe('calls on a fetch that honours dispatchers', () => {
     const inner = (globalThis as Record<symbol, { dispatch(options: unknown, handler: unknown): boolean }>)[
       Symbol.for('undici.globalDispatcher.1')
     ]!;
-    // A dispatcher that holds every request for 400 ms, as a saturated pool or a slow connect would.
+    // A dispatcher that holds every request for a second, as a saturated pool or a slow connect would.
     const held = {
       dispatch(options: unknown, handler: unknown): boolean {
-        setTimeout(() => inner.dispatch(options, handler), 400);
+        setTimeout(() => inner.dispatch(options, handler), 1_000);
         return true;
       },
     };
@@ -118,10 +118,10 @@ describe('calls on a fetch that honours dispatchers', () => {
     const started = Date.now();
     const error = await failure(client.transactions.get('1000000001'));
     expect(error.kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(350);
+    expect(Date.now() - started).toBeLessThan(700);
     expect(sent[1]!.signal).toBeUndefined();
     // Both requests were failed before undici got to them, and are never written once it does.
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
     expect(server.requests).toHaveLength(0);
   });
 
