@@ -1,13 +1,14 @@
+// The operation tables (generated from the spec) map each operationId to its group and method on our client.
 import {
   createPublishableClient,
   createSecretClient,
   isPaymentsError,
+  publishableKeyOperations,
+  secretKeyOperations,
+  type OperationSpec,
   type PaymentsClient,
   type PublishableClient,
 } from '@paykit/payments';
-// The operation tables are generated from the spec but not exported by the package: they map each operationId to
-// its group and method on our client. (Reported: exporting them would let this import go through the package.)
-import { publishableKeyOperations, secretKeyOperations, type OperationSpec } from '../../../packages/payments/src/generated/operations.js';
 import type { ExampleRequest } from './example-request.js';
 import { RecordingFetch } from './recording-fetch.js';
 
