@@ -1,4 +1,4 @@
-import { fetch as undici7Fetch, Agent as Undici7Agent } from 'undici';
+import { fetch as undici7Fetch, Agent as Undici7Agent, MockAgent } from 'undici';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CallStop } from '../src/client/call-stop.js';
 import { DeadlineQueue } from '../src/client/deadlines.js';
@@ -206,6 +206,39 @@ describe("undici 7's fetch as the global fetch (Node 24 bundles undici 7)", () =
     const error = await failure(client.transactions.get('1000000001'));
     expect(error.kind).toBe('timeout');
     expect(sent[1]!.signal).toBeUndefined();
+  });
+});
+
+describe("undici's MockAgent as the caller's dispatcher (merchants' own tests)", () => {
+  it.each([
+    ["Node's fetch", nodeFetch],
+    ["undici 7's fetch", undici7Fetch as unknown as typeof nodeFetch],
+  ])('still matches request bodies on %s, whether or not the call also carries a signal', async (_name, fetch) => {
+    installFetch(fetch as (input: string, init: RequestInit) => Promise<Response>);
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const seen: string[] = [];
+    agent
+      .get('https://api.example.test')
+      .intercept({
+        path: '/rest/v1/transactions',
+        method: 'POST',
+        // A MockAgent hands its matchers the body as the request gave it: a string here, not a stream.
+        body: (body) => (seen.push(typeof body), typeof body === 'string' && body.includes('"PAYMENT"')),
+      })
+      .reply(201, approved)
+      .times(2);
+    const client = secretClient('https://api.example.test/rest/v1', { dispatcher: agent, check: false });
+    for (let i = 0; i < 2; i++) {
+      const result = await client.transactions.create({ transactionType: 'PAYMENT' } as never);
+      expect(result.status).toBe(201);
+    }
+    // The mock may ask its matcher more than once per request.
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(seen)).toEqual(new Set(['string']));
+    expect(sent[0]!.signal).toBeInstanceOf(AbortSignal);
+    expect(sent[1]!.signal).toBeUndefined();
+    await agent.close();
   });
 });
 

@@ -90,6 +90,14 @@ export class CallStop implements Expiring, Dispatcher {
     return this.timedOut ? 'timeout' : this.reason ? 'aborted' : undefined;
   }
 
+  /**
+   * undici's fetch asks its dispatcher whether it is a MockAgent, and then hands it the request body as given rather
+   * than as a stream, for the mock's body matchers: the answer is the real dispatcher's.
+   */
+  get isMockActive(): boolean {
+    return (this.target as { isMockActive?: unknown } | undefined)?.isMockActive === true;
+  }
+
   /** undici's dispatch, for fetch's `dispatcher` option: passes the request on with a handler that can stop it. */
   dispatch(options: unknown, handler: object): boolean {
     this.dispatched = true;
