@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['test/**/*.test.ts'], testTimeout: 60_000 },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    // The demonstration's set-up snapshots all three contracts through the CLI: as slow as a test on a busy machine.
+    hookTimeout: 60_000,
+  },
 });
