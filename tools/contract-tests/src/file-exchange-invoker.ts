@@ -1,4 +1,4 @@
-import { createFileExchangeClient, FileExchangeError, type FileExchangeClient } from '@paykit/file-exchange';
+import { FileExchangeError, type FileExchangeClient } from '@paykit/file-exchange';
 import type { ExampleRequest } from './example-request.js';
 import type { MatrixCase } from './matrix-cases.js';
 
@@ -33,11 +33,6 @@ export const fileExchangeInvocations: Readonly<Record<string, Invocation>> = {
     return undefined;
   },
 };
-
-/** A client on a plain-HTTP mock (Prism or the proxy before it), with retries that give up at once. */
-export function createPlainFileExchangeClient(baseUrl: string): Promise<FileExchangeClient> {
-  return createFileExchangeClient({ baseUrl, retry: { intervalMs: 0, maxDurationMs: 0, allowShortIntervals: true }, timeoutMs: 20_000 });
-}
 
 export async function invokeFileExchangeOperation(client: FileExchangeClient, matrixCase: Pick<MatrixCase, 'operation' | 'request' | 'mediaType'>): Promise<FileExchangeOutcome> {
   const invoke = fileExchangeInvocations[matrixCase.operation.operationId];

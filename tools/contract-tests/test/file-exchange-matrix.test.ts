@@ -1,9 +1,7 @@
-import type { FileExchangeClient } from '@paykit/file-exchange';
-import { startPrismMock, type RunningMock } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlainFileExchangeClient, fileNamesOnTheWire, invokeFileExchangeOperation } from '../src/file-exchange-invoker.js';
+import { startFileExchangeHarness, type FileExchangeHarness } from '../src/file-exchange-harness.js';
+import { fileNamesOnTheWire, invokeFileExchangeOperation } from '../src/file-exchange-invoker.js';
 import { matrixCases } from '../src/matrix-cases.js';
-import { MutatingProxy } from '../src/mutating-proxy.js';
 import { listOperations, loadContract } from '../src/openapi-document.js';
 import { ContractValidator, mediaTypeOf } from '../src/response-validator.js';
 import { record } from './support/summary.js';
@@ -14,18 +12,12 @@ const validator = new ContractValidator(document, 'file-exchange');
 const cases = matrixCases(document, { includeErrors: true });
 
 // The client cannot add headers, so a proxy before Prism asks for each case (Prefer) and records the wire.
-let mock: RunningMock;
-let proxy: MutatingProxy;
-let client: FileExchangeClient;
+let harness: FileExchangeHarness;
 beforeAll(async () => {
-  mock = await startPrismMock({ contract: 'file-exchange', port: 0 });
-  proxy = await MutatingProxy.start(mock.origin);
-  client = await createPlainFileExchangeClient(proxy.origin + new URL(mock.url).pathname);
+  harness = await startFileExchangeHarness();
 });
 afterAll(async () => {
-  await client?.close();
-  await proxy?.close();
-  await mock?.close();
+  await harness?.close();
 });
 
 function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
@@ -41,10 +33,10 @@ describe('file exchange REST contract matrix: every operation through @paykit/fi
 
   it.each(cases)('$name', async (matrixCase) => {
     const { operation, status, mediaType, prefer } = matrixCase;
-    proxy.reset({ prefer });
-    const outcome = await invokeFileExchangeOperation(client, matrixCase);
-    proxy.assertHealthy();
-    const exchange = proxy.last();
+    harness.proxy.reset({ prefer });
+    const outcome = await invokeFileExchangeOperation(harness.client, matrixCase);
+    harness.proxy.assertHealthy();
+    const exchange = harness.proxy.last();
     const wire = { status: exchange.delivered.status, headers: headersOf(exchange.delivered.headers), text: exchange.delivered.body.toString('utf8') };
 
     expect(wire.status, wire.text.slice(0, 300)).toBe(status);

@@ -1,10 +1,10 @@
-import type { FileExchangeClient } from '@paykit/file-exchange';
-import { startPrismMock, type DownloadFileInput, type RunningMock } from '@paykit/mock-server';
+import type { DownloadFileInput } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlainFileExchangeClient, invokeFileExchangeOperation } from '../src/file-exchange-invoker.js';
+import { startFileExchangeHarness, type FileExchangeHarness } from '../src/file-exchange-harness.js';
+import { invokeFileExchangeOperation } from '../src/file-exchange-invoker.js';
 import { otherIdentifierFormats } from '../src/json-mutations.js';
 import { matrixCases } from '../src/matrix-cases.js';
-import { MutatingProxy, type ProxiedResponse } from '../src/mutating-proxy.js';
+import type { ProxiedResponse } from '../src/mutating-proxy.js';
 import { loadContract } from '../src/openapi-document.js';
 import { startSoapHarness, type SoapHarness } from '../src/soap-harness.js';
 import { complexElementNames, sampleInput, soapOperationNames, withExtraElements, type SoapOperationName } from '../src/soap-messages.js';
@@ -35,18 +35,12 @@ describe('file exchange REST tolerance: the XML download list with elements the 
   const xmlCases = matrixCases(document, { includeErrors: false }).filter((c) => c.mediaType === 'application/xml');
   const rule = extraElements(['downloadFileList', 'file'], 'urn:paykit:file-exchange:v1');
 
-  let mock: RunningMock;
-  let proxy: MutatingProxy;
-  let client: FileExchangeClient;
+  let harness: FileExchangeHarness;
   beforeAll(async () => {
-    mock = await startPrismMock({ contract: 'file-exchange', port: 0 });
-    proxy = await MutatingProxy.start(mock.origin);
-    client = await createPlainFileExchangeClient(proxy.origin + new URL(mock.url).pathname);
+    harness = await startFileExchangeHarness();
   });
   afterAll(async () => {
-    await client?.close();
-    await proxy?.close();
-    await mock?.close();
+    await harness?.close();
   });
 
   it('has XML answers to mutate', () => {
@@ -54,12 +48,12 @@ describe('file exchange REST tolerance: the XML download list with elements the 
   });
 
   it.each(xmlCases)('$name ~ extra-elements', async (matrixCase) => {
-    proxy.reset({ prefer: matrixCase.prefer });
-    const baseline = await invokeFileExchangeOperation(client, matrixCase);
+    harness.proxy.reset({ prefer: matrixCase.prefer });
+    const baseline = await invokeFileExchangeOperation(harness.client, matrixCase);
     const counter = { changed: 0 };
-    proxy.reset({ prefer: matrixCase.prefer, mutateResponse: rewriteWith(rule, counter) });
-    const mutated = await invokeFileExchangeOperation(client, matrixCase);
-    proxy.assertHealthy();
+    harness.proxy.reset({ prefer: matrixCase.prefer, mutateResponse: rewriteWith(rule, counter) });
+    const mutated = await invokeFileExchangeOperation(harness.client, matrixCase);
+    harness.proxy.assertHealthy();
     expect(counter.changed).toBeGreaterThan(0);
     expect(baseline.outcome).toBe('success');
     expect(mutated).toEqual(baseline);
