@@ -69,7 +69,7 @@ export class CallStop implements Expiring, Dispatcher {
   /** The deadline passed (called by the deadline queue). */
   expire(): void {
     this.timedOut = true;
-    this.end(new DOMException(`timed out after ${this.deadlines!.timeoutMs} ms`, 'TimeoutError'));
+    this.end(new DOMException(`timed out after ${this.timeoutMs} ms`, 'TimeoutError'));
   }
 
   /** The caller's signal fired (this object is its listener). */

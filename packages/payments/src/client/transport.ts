@@ -43,6 +43,15 @@ const onNode = typeof (globalThis as { process?: { versions?: { node?: unknown }
 let honouring: unknown;
 let ignoring: unknown;
 
+/** What a call's fetch showed: a request through the dispatcher proves it honoured; an answer without one, ignored. */
+function noteDispatcherUse(fetch: unknown, stop: CallStop, answered: boolean): void {
+  if (stop.dispatched) honouring = fetch;
+  else if (answered) {
+    ignoring = fetch;
+    if (honouring === fetch) honouring = undefined;
+  }
+}
+
 function loggedHeaders(headers: Record<string, string>): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) copy[name] = name === 'authorization' ? '[redacted]' : value;
@@ -97,6 +106,7 @@ export function createTransport(options: ClientOptions, wrapHandler?: HandlerWra
       mode = !target ? 'signal' : globalFetch === honouring ? 'dispatcher' : 'both';
     }
     const stop = mode ? new CallStop(deadlines, request.signal, mode, target, wrapHandler) : undefined;
+    const viaDispatcher = mode === 'dispatcher' || mode === 'both';
     // `signal: undefined` is no signal, and `dispatcher: undefined` the global one, to fetch as to Request. Every
     // init has the same fields, in the same order: one object shape for fetch to read.
     const init = {
@@ -104,7 +114,7 @@ export function createTransport(options: ClientOptions, wrapHandler?: HandlerWra
       headers,
       body,
       signal: stop?.signal,
-      dispatcher: mode === 'dispatcher' || mode === 'both' ? stop : custom ? undefined : dispatcher,
+      dispatcher: viaDispatcher ? stop : custom ? undefined : dispatcher,
     } as RequestInit;
 
     try {
@@ -117,21 +127,14 @@ export function createTransport(options: ClientOptions, wrapHandler?: HandlerWra
         try {
           response = await fetchOnce(url, init);
         } catch (cause) {
-          if (stop?.dispatched) honouring = globalFetch;
+          if (viaDispatcher) noteDispatcherUse(globalFetch, stop!, false);
           if (stop?.stoppedBy()) throw callFailure('stopped', request, idempotencyKey, attempt, stop);
           // Anything fetch rejects with, short of our own abort, is a failure to get an answer: resent as transient.
           if (attempt > maxRetries) throw callFailure('network', request, idempotencyKey, attempt, stop, cause);
           await waitBeforeRetry(delayMs, request, idempotencyKey, attempt, stop);
           continue;
         }
-        if (mode === 'both' || mode === 'dispatcher') {
-          if (stop!.dispatched) honouring = globalFetch;
-          else {
-            // An answer that never went through the dispatcher: this fetch ignores it, and signals must stop its calls.
-            ignoring = globalFetch;
-            if (honouring === globalFetch) honouring = undefined;
-          }
-        }
+        if (viaDispatcher) noteDispatcherUse(globalFetch, stop!, true);
         if (log) onResponse?.({ ...log, status: response.status, durationMs: performance.now() - started });
         if (!retriedStatuses.has(response.status) || attempt > maxRetries) {
           let data: T;
