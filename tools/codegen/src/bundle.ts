@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { repoRoot } from './paths.ts';
+import { repoRoot } from './paths.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);

@@ -1,8 +1,8 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { bundleSpec } from './bundle.ts';
-import { contracts, type Contract, type GeneratedFile } from './contracts.ts';
-import { repoRoot } from './paths.ts';
+import { bundleSpec } from './bundle.js';
+import { contracts, type Contract, type GeneratedFile } from './contracts.js';
+import { repoRoot } from './paths.js';
 
 const usage = `usage: paykit-codegen <${Object.keys(contracts).join('|')}> [--check]
   writes the generated files of a contract's package; with --check, writes nothing and fails on any difference`;

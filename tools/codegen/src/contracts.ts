@@ -1,7 +1,7 @@
-import type { OpenApiDocument } from './bundle.ts';
-import { bundledSpecGenerator } from './generators/bundled-spec.ts';
-import { paymentsClientGenerators } from './generators/payments-client.ts';
-import { typesGenerator } from './generators/types.ts';
+import type { OpenApiDocument } from './bundle.js';
+import { bundledSpecGenerator } from './generators/bundled-spec.js';
+import { paymentsClientGenerators } from './generators/payments-client.js';
+import { typesGenerator } from './generators/types.js';
 
 export interface GeneratedFile {
   /** Path relative to the contract's package folder. */

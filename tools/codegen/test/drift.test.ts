@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findDrift } from '../src/cli.ts';
+import { findDrift } from '../src/cli.js';
 
 const generated = [
   { path: 'src/generated/openapi.ts', content: '// generated\nexport {};\n' },

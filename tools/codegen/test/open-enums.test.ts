@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Contract } from '../src/contracts.ts';
-import { typesGenerator } from '../src/generators/types.ts';
+import type { Contract } from '../src/contracts.js';
+import { typesGenerator } from '../src/generators/types.js';
 
 const contract: Contract = { spec: 'fixture.yaml', packageDir: 'x', generatedDirs: [], generators: [] };
 

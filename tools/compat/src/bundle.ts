@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { OpenApiDocument } from './openapi/index.ts';
+import type { OpenApiDocument } from './openapi/index.js';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);

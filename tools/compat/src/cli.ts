@@ -1,10 +1,10 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { contracts } from './contracts.ts';
-import { check } from './gate.ts';
-import { defaultBaseDir, repoRoot } from './paths.ts';
-import { rules } from './rules/index.ts';
-import { writeSnapshots } from './snapshot.ts';
+import { contracts } from './contracts.js';
+import { check } from './gate.js';
+import { defaultBaseDir, repoRoot } from './paths.js';
+import { rules } from './rules/index.js';
+import { writeSnapshots } from './snapshot.js';
 
 const usage = `usage:
   paykit-compat check    [--root DIR] [--base-dir DIR] [--changeset-dir DIR] [--contract NAME]...

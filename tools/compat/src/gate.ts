@@ -1,10 +1,10 @@
-import { pendingChangesets } from './changesets.ts';
-import { contracts as allContracts, type ContractDefinition } from './contracts.ts';
-import type { Difference } from './difference.ts';
-import { loadCurrent, loadReleased, type LoadedContract } from './load.ts';
-import { basePath, compareDocuments, majorVersion } from './openapi/index.ts';
-import { classify, type Judgement } from './rules/index.ts';
-import { compareSoap, soapBase } from './soap/compare-soap.ts';
+import { pendingChangesets } from './changesets.js';
+import { contracts as allContracts, type ContractDefinition } from './contracts.js';
+import type { Difference } from './difference.js';
+import { loadCurrent, loadReleased, type LoadedContract } from './load.js';
+import { basePath, compareDocuments, majorVersion } from './openapi/index.js';
+import { classify, type Judgement } from './rules/index.js';
+import { compareSoap, soapBase } from './soap/compare-soap.js';
 
 export interface CheckOptions {
   /** Repository whose `specs/` are checked. */

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bundleSpec } from './bundle.ts';
-import type { ContractDefinition } from './contracts.ts';
-import type { OpenApiDocument } from './openapi/index.ts';
-import { readWsdl, type WsdlModel } from './soap/wsdl-model.ts';
-import type { SoapContract } from './soap/compare-soap.ts';
-import { readXsd } from './soap/xsd-model.ts';
+import { bundleSpec } from './bundle.js';
+import type { ContractDefinition } from './contracts.js';
+import type { OpenApiDocument } from './openapi/index.js';
+import { readWsdl, type WsdlModel } from './soap/wsdl-model.js';
+import type { SoapContract } from './soap/compare-soap.js';
+import { readXsd } from './soap/xsd-model.js';
 
 /** One version of a contract, in the form the comparers take and the snapshot stores. */
 export type LoadedContract =

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { contracts as allContracts, type ContractDefinition } from './contracts.ts';
-import { loadCurrent, snapshotContents, snapshotPaths } from './load.ts';
+import { contracts as allContracts, type ContractDefinition } from './contracts.js';
+import { loadCurrent, snapshotContents, snapshotPaths } from './load.js';
 
 export interface SnapshotOptions {
   root: string;

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChangesetError, pendingChangesets } from '../src/changesets.ts';
+import { ChangesetError, pendingChangesets } from '../src/changesets.js';
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.ts';
-import { repoRoot } from '../src/paths.ts';
+import { main } from '../src/cli.js';
+import { repoRoot } from '../src/paths.js';
 
 /**
  * The gate run on a copy of the real `specs/` tree: released as it is now, then edited the way a contributor

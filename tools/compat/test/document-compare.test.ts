@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareDocuments, type OpenApiDocument } from '../src/openapi/index.ts';
-import { outcomes } from './fixtures.ts';
+import { compareDocuments, type OpenApiDocument } from '../src/openapi/index.js';
+import { outcomes } from './fixtures.js';
 
 type Edit = (document: Record<string, any>) => void;
 

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { Difference } from '../src/difference.ts';
-import type { OpenApiDocument } from '../src/openapi/index.ts';
-import { classify } from '../src/rules/index.ts';
+import type { Difference } from '../src/difference.js';
+import type { OpenApiDocument } from '../src/openapi/index.js';
+import { classify } from '../src/rules/index.js';
 
 export const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 

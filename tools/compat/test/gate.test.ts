@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.ts';
-import type { ContractDefinition } from '../src/contracts.ts';
-import { check } from '../src/gate.ts';
-import { fixturesDir } from './fixtures.ts';
+import { main } from '../src/cli.js';
+import type { ContractDefinition } from '../src/contracts.js';
+import { check } from '../src/gate.js';
+import { fixturesDir } from './fixtures.js';
 
 const demo: ContractDefinition = { name: 'demo', kind: 'openapi', packageName: '@paykit/demo', spec: 'specs/demo/openapi.yaml' };
 const roots: string[] = [];

@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { compareDocuments } from '../src/openapi/index.ts';
-import { rules } from '../src/rules/index.ts';
-import { fixturesDir, loadYamlFixture, outcomes, type Outcome } from './fixtures.ts';
+import { compareDocuments } from '../src/openapi/index.js';
+import { rules } from '../src/rules/index.js';
+import { fixturesDir, loadYamlFixture, outcomes, type Outcome } from './fixtures.js';
 
 const CREATE = 'POST /transactions';
 const GET = 'GET /transactions/{receiptNumber}';

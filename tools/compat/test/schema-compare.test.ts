@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Direction } from '../src/difference.ts';
-import { compareDocuments, type OpenApiDocument } from '../src/openapi/index.ts';
-import { outcomes } from './fixtures.ts';
+import type { Direction } from '../src/difference.js';
+import { compareDocuments, type OpenApiDocument } from '../src/openapi/index.js';
+import { outcomes } from './fixtures.js';
 
 type Schema = Record<string, unknown>;
 

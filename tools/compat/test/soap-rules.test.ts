@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareSoap, type SoapContract } from '../src/soap/compare-soap.ts';
-import { readWsdl } from '../src/soap/wsdl-model.ts';
-import { readXsd } from '../src/soap/xsd-model.ts';
-import { fixturesDir, outcomes, type Outcome } from './fixtures.ts';
+import { compareSoap, type SoapContract } from '../src/soap/compare-soap.js';
+import { readWsdl } from '../src/soap/wsdl-model.js';
+import { readXsd } from '../src/soap/xsd-model.js';
+import { fixturesDir, outcomes, type Outcome } from './fixtures.js';
 
 const UPLOAD = 'operation uploadFile input element uploadFile<UploadedFile>';
 const DOWNLOAD = 'operation downloadFiles output element downloadFilesResponse.file<DownloadedFile>';

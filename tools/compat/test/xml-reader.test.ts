@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseXml, XmlSyntaxError } from '../src/soap/xml-reader.ts';
+import { parseXml, XmlSyntaxError } from '../src/soap/xml-reader.js';
 
 describe('xml reader', () => {
   it('reads elements, attributes in both quote styles, entities, CDATA, and skips comments and declarations', () => {

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { defaultPackageDir, defaultWsdl, displayPath, generate, generatedDirs, repoRoot, type GeneratedFile } from './generate.ts';
-import { ContractError } from './xml-tree.ts';
+import { defaultPackageDir, defaultWsdl, displayPath, generate, generatedDirs, repoRoot, type GeneratedFile } from './generate.js';
+import { ContractError } from './xml-tree.js';
 
 const usage = `usage: paykit-soap-codegen [--check] [--wsdl FILE] [--package DIR]
   writes the typed SOAP client code and the shipped copy of the contract into the package

@@ -1,6 +1,6 @@
-import { jsDoc, pascalCase, quote } from './emit-code.ts';
-import type { ContractModel, FieldModel } from './model.ts';
-import { xsdPatternToRegExpSource } from './xsd-pattern.ts';
+import { jsDoc, pascalCase, quote } from './emit-code.js';
+import type { ContractModel, FieldModel } from './model.js';
+import { xsdPatternToRegExpSource } from './xsd-pattern.js';
 
 /** The descriptor types, printed into the generated file so that it depends on nothing hand-written. */
 const descriptorTypes = `/** How the codec writes and reads one child element. */

@@ -1,6 +1,6 @@
-import { jsDoc, pascalCase, propertyKey } from './emit-code.ts';
-import type { ContractModel, FieldModel, ScalarKind } from './model.ts';
-import { ContractError } from './xml-tree.ts';
+import { jsDoc, pascalCase, propertyKey } from './emit-code.js';
+import type { ContractModel, FieldModel, ScalarKind } from './model.js';
+import { ContractError } from './xml-tree.js';
 
 const tsScalar: Record<ScalarKind, string> = {
   string: 'string',

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { emitContract } from './emit-contract.ts';
-import { emitTypes } from './emit-types.ts';
-import { tsHeader, withXmlHeader } from './header.ts';
-import { readContract } from './read-contract.ts';
-import { ContractError } from './xml-tree.ts';
+import { emitContract } from './emit-contract.js';
+import { emitTypes } from './emit-types.js';
+import { tsHeader, withXmlHeader } from './header.js';
+import { readContract } from './read-contract.js';
+import { ContractError } from './xml-tree.js';
 
 /** Root of the monorepo: default paths are resolved from here, whatever the caller's cwd. */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

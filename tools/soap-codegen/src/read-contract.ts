@@ -7,7 +7,7 @@ import type {
   OperationModel,
   ScalarKind,
   SimpleTypeModel,
-} from './model.ts';
+} from './model.js';
 import {
   childrenOf,
   ContractError,
@@ -20,7 +20,7 @@ import {
   WSDL_SOAP12_NS,
   XSD_NS,
   type XmlNode,
-} from './xml-tree.ts';
+} from './xml-tree.js';
 
 /** XSD built-ins and the TypeScript kind they map to. Anything else fails loudly instead of becoming `unknown`. */
 const builtIns: Record<string, ScalarKind> = {

@@ -1,4 +1,4 @@
-import { ContractError } from './xml-tree.ts';
+import { ContractError } from './xml-tree.js';
 
 /**
  * An XSD pattern as a JavaScript regular expression source. XSD patterns are anchored at both ends; the XSD-only

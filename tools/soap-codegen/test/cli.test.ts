@@ -2,8 +2,8 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/cli.ts';
-import { pingPong, removeFixtures, writeFixture } from './contract-fixture.ts';
+import { main } from '../src/cli.js';
+import { pingPong, removeFixtures, writeFixture } from './contract-fixture.js';
 
 let packageDir: string;
 let wsdl: string;

@@ -1,12 +1,12 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { emitContract } from '../src/emit-contract.ts';
-import { emitTypes } from '../src/emit-types.ts';
-import { defaultWsdl, repoRoot } from '../src/generate.ts';
-import { readContract } from '../src/read-contract.ts';
-import { ContractError } from '../src/xml-tree.ts';
-import { pingPong, removeFixtures, writeFixture, type FixtureParts } from './contract-fixture.ts';
+import { emitContract } from '../src/emit-contract.js';
+import { emitTypes } from '../src/emit-types.js';
+import { defaultWsdl, repoRoot } from '../src/generate.js';
+import { readContract } from '../src/read-contract.js';
+import { ContractError } from '../src/xml-tree.js';
+import { pingPong, removeFixtures, writeFixture, type FixtureParts } from './contract-fixture.js';
 
 afterAll(removeFixtures);
 

@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
-import type { Generator } from '../contracts.ts';
-import { generatedHeader } from '../header.ts';
+import type { Generator } from '../contracts.js';
+import { generatedHeader } from '../header.js';
 
 /** The one-file spec shipped inside the package, for Prism, docs and merchants' own tooling. */
 export const bundledSpecGenerator: Generator = ({ document, contract }) => [

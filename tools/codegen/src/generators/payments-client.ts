@@ -1,7 +1,7 @@
-import type { Generator } from '../contracts.ts';
-import { paymentsOperationsGenerator } from './payments-operations.ts';
-import { paymentsValidationGenerator } from './payments-validation.ts';
-import { paymentsWebhooksGenerator } from './payments-webhooks.ts';
+import type { Generator } from '../contracts.js';
+import { paymentsOperationsGenerator } from './payments-operations.js';
+import { paymentsValidationGenerator } from './payments-validation.js';
+import { paymentsWebhooksGenerator } from './payments-webhooks.js';
 
 /** Everything the @paykit/payments runtime reads from the spec: operation tables, request checks, webhook events. */
 export const paymentsClientGenerators: Generator[] = [

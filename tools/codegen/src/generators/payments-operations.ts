@@ -1,7 +1,7 @@
-import type { OpenApiDocument } from '../bundle.ts';
-import type { Generator } from '../contracts.ts';
-import { generatedHeader } from '../header.ts';
-import { listOperations, resolveRef, toLiteral, type Node, type OperationEntry } from './openapi-walk.ts';
+import type { OpenApiDocument } from '../bundle.js';
+import type { Generator } from '../contracts.js';
+import { generatedHeader } from '../header.js';
+import { listOperations, resolveRef, toLiteral, type Node, type OperationEntry } from './openapi-walk.js';
 
 /**
  * The operation table of a client: for each operationId, how to call it (method, path, parameters, body, media

@@ -1,8 +1,8 @@
-import type { OpenApiDocument } from '../bundle.ts';
-import type { Generator } from '../contracts.ts';
-import { generatedHeader } from '../header.ts';
-import { buildOperationTables } from './payments-operations.ts';
-import { listOperations, resolveRef, toLiteral, type Node } from './openapi-walk.ts';
+import type { OpenApiDocument } from '../bundle.js';
+import type { Generator } from '../contracts.js';
+import { generatedHeader } from '../header.js';
+import { buildOperationTables } from './payments-operations.js';
+import { listOperations, resolveRef, toLiteral, type Node } from './openapi-walk.js';
 
 /**
  * Compact validation data for requests: every schema a request body or parameter uses, flattened into one array of

@@ -1,7 +1,7 @@
-import type { OpenApiDocument } from '../bundle.ts';
-import type { Generator } from '../contracts.ts';
-import { generatedHeader } from '../header.ts';
-import { resolveRef, type Node } from './openapi-walk.ts';
+import type { OpenApiDocument } from '../bundle.js';
+import type { Generator } from '../contracts.js';
+import { generatedHeader } from '../header.js';
+import { resolveRef, type Node } from './openapi-walk.js';
 
 /**
  * The webhook events of the spec as a discriminated union on `eventType`: the list of event types (for run-time

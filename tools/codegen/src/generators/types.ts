@@ -1,7 +1,7 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import type { Generator } from '../contracts.ts';
-import { generatedHeader } from '../header.ts';
+import type { Generator } from '../contracts.js';
+import { generatedHeader } from '../header.js';
 
 /**
  * Vendor extension listing the known values of a string the service may extend without a new version (the

@@ -1,6 +1,6 @@
-import type { Difference, Direction } from '../difference.ts';
-import { compareSchema, DOCUMENTATION_KEYWORDS, type SchemaWalk } from './compare-schema.ts';
-import { inline, isNode, resolve, sameValue, type Node, type OpenApiDocument } from './refs.ts';
+import type { Difference, Direction } from '../difference.js';
+import { compareSchema, DOCUMENTATION_KEYWORDS, type SchemaWalk } from './compare-schema.js';
+import { inline, isNode, resolve, sameValue, type Node, type OpenApiDocument } from './refs.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const REPORT_MEDIA_TYPE = /^text\/csv\b/i;

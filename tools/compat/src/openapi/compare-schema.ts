@@ -1,5 +1,5 @@
-import type { Difference, Direction, Effect } from '../difference.ts';
-import { isNode, resolve, sameValue, type Node, type OpenApiDocument, type Resolved } from './refs.ts';
+import type { Difference, Direction, Effect } from '../difference.js';
+import { isNode, resolve, sameValue, type Node, type OpenApiDocument, type Resolved } from './refs.js';
 
 /** State of one comparison of two schemas (one request body, one response content, one parameter...). */
 export interface SchemaWalk {

@@ -1,2 +1,2 @@
-export { basePath, compareDocuments, majorVersion } from './compare-document.ts';
-export type { OpenApiDocument } from './refs.ts';
+export { basePath, compareDocuments, majorVersion } from './compare-document.js';
+export type { OpenApiDocument } from './refs.js';

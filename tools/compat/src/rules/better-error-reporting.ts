@@ -1,4 +1,4 @@
-import { isClientErrorStatus, type Rule } from './rule.ts';
+import { isClientErrorStatus, type Rule } from './rule.js';
 
 /** Reference, Versioning: "better error reporting for invalid requests". */
 export const betterErrorReporting: Rule = {

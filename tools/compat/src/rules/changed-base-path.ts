@@ -1,4 +1,4 @@
-import type { Rule } from './rule.ts';
+import type { Rule } from './rule.js';
 
 /** The server URL path (e.g. `/rest/v1`) carries the major version: any other change to it moves every client. */
 export const changedBasePath: Rule = {

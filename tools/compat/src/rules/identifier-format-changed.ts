@@ -1,4 +1,4 @@
-import type { Rule } from './rule.ts';
+import type { Rule } from './rule.js';
 
 const ID_LIMIT = 255;
 const FORMAT_KEYWORDS = new Set(['maxLength', 'minLength', 'pattern', 'format']);

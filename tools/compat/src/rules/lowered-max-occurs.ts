@@ -1,4 +1,4 @@
-import type { Rule } from './rule.ts';
+import type { Rule } from './rule.js';
 
 export const loweredMaxOccurs: Rule = {
   name: 'lowered-max-occurs',

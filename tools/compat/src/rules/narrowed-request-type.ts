@@ -1,4 +1,4 @@
-import { isRequest, type Rule } from './rule.ts';
+import { isRequest, type Rule } from './rule.js';
 
 export const narrowedRequestType: Rule = {
   name: 'narrowed-request-type',

@@ -1,4 +1,4 @@
-import { isResponse, type Rule } from './rule.ts';
+import { isResponse, type Rule } from './rule.js';
 
 /** Reference, Versioning and the card type field: values "may be added later" where the spec says the enum is open. */
 export const newOpenEnumValue: Rule = {

@@ -1,4 +1,4 @@
-import { isRequest, type Rule } from './rule.ts';
+import { isRequest, type Rule } from './rule.js';
 
 /** Reference, Versioning: "new optional request parameters". */
 export const newOptionalRequestParameter: Rule = {

@@ -1,4 +1,4 @@
-import type { Rule } from './rule.ts';
+import type { Rule } from './rule.js';
 
 /** Reference, Versioning: "new resources". */
 export const newResource: Rule = {

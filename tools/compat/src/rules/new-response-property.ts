@@ -1,4 +1,4 @@
-import { isResponse, type Rule } from './rule.ts';
+import { isResponse, type Rule } from './rule.js';
 
 /** Reference, Versioning: "new response properties" (also a new response header or XSD element). */
 export const newResponseProperty: Rule = {

@@ -1,4 +1,4 @@
-import type { Rule } from './rule.ts';
+import type { Rule } from './rule.js';
 
 /**
  * Reference, Versioning: "changed order of properties". JSON members are unordered; an XSD sequence is ordered,

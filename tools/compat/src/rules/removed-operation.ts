@@ -1,4 +1,4 @@
-import type { Rule } from './rule.ts';
+import type { Rule } from './rule.js';
 
 export const removedOperation: Rule = {
   name: 'removed-operation',

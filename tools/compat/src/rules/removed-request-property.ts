@@ -1,4 +1,4 @@
-import { isRequest, type Rule } from './rule.ts';
+import { isRequest, type Rule } from './rule.js';
 
 export const removedRequestProperty: Rule = {
   name: 'removed-request-property',

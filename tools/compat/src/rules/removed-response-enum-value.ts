@@ -1,4 +1,4 @@
-import { isResponse, type Rule } from './rule.ts';
+import { isResponse, type Rule } from './rule.js';
 
 export const removedResponseEnumValue: Rule = {
   name: 'removed-response-enum-value',

@@ -1,4 +1,4 @@
-import { isSuccessStatus, type Rule } from './rule.ts';
+import { isSuccessStatus, type Rule } from './rule.js';
 
 export const removedSuccessResponse: Rule = {
   name: 'removed-success-response',

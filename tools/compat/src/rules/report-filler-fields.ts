@@ -1,4 +1,4 @@
-import { isResponse, type Rule } from './rule.ts';
+import { isResponse, type Rule } from './rule.js';
 
 /** Reference, Versioning: "new or repurposed filler fields in transaction reports". */
 export const reportFillerFields: Rule = {

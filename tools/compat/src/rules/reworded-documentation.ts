@@ -1,4 +1,4 @@
-import type { Rule } from './rule.ts';
+import type { Rule } from './rule.js';
 
 /** Reference, Versioning: "changed wording of user-facing error messages"; text never changes what is on the wire. */
 export const rewordedDocumentation: Rule = {

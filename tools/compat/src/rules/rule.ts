@@ -1,4 +1,4 @@
-import type { Difference } from '../difference.ts';
+import type { Difference } from '../difference.js';
 
 export type Verdict = 'allowed' | 'breaking';
 

@@ -1,4 +1,4 @@
-import type { Rule } from './rule.ts';
+import type { Rule } from './rule.js';
 
 /**
  * Anything no other rule covers. The reference lists what may change without a new version; everything else is

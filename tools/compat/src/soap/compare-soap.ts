@@ -1,6 +1,6 @@
-import type { Difference, Direction, Effect } from '../difference.ts';
-import type { WsdlModel } from './wsdl-model.ts';
-import { UNBOUNDED, type Attribute, type ChildElement, type ComplexType, type SimpleType, type XsdModel } from './xsd-model.ts';
+import type { Difference, Direction, Effect } from '../difference.js';
+import type { WsdlModel } from './wsdl-model.js';
+import { UNBOUNDED, type Attribute, type ChildElement, type ComplexType, type SimpleType, type XsdModel } from './xsd-model.js';
 
 export interface SoapContract {
   wsdl: WsdlModel;

@@ -1,4 +1,4 @@
-import { childrenNamed, parseXml } from './xml-reader.ts';
+import { childrenNamed, parseXml } from './xml-reader.js';
 
 export interface SoapOperation {
   name: string;

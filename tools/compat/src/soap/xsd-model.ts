@@ -1,4 +1,4 @@
-import { childrenNamed, parseXml, type XmlElement } from './xml-reader.ts';
+import { childrenNamed, parseXml, type XmlElement } from './xml-reader.js';
 
 const XSD_NAMESPACE = 'http://www.w3.org/2001/XMLSchema';
 export const UNBOUNDED = Number.POSITIVE_INFINITY;
