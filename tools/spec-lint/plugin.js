@@ -2,6 +2,7 @@
 import errorResponsesUseErrorBody from './rules/error-responses-use-error-body.js';
 import postsTakeIdempotencyKey from './rules/posts-take-idempotency-key.js';
 import oneSecurityRequirement from './rules/one-security-requirement.js';
+import clientRulesPresent from './rules/client-rules-present.js';
 
 export default function paykitRules() {
   return {
@@ -11,6 +12,7 @@ export default function paykitRules() {
         'error-responses-use-error-body': errorResponsesUseErrorBody,
         'posts-take-idempotency-key': postsTakeIdempotencyKey,
         'one-security-requirement': oneSecurityRequirement,
+        'client-rules-present': clientRulesPresent,
       },
     },
   };

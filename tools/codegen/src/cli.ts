@@ -1,16 +1,21 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { bundleSpec } from './bundle.js';
-import { contracts, type Contract, type GeneratedFile } from './contracts.js';
-import { repoRoot } from './paths.js';
+import { bundleOpenApi, repoRoot } from '@paykit/contracts';
+import { targets, type GeneratedFile, type Output, type Target } from './targets.js';
 
-const usage = `usage: paykit-codegen <${Object.keys(contracts).join('|')}> [--check]
-  writes the generated files of a contract's package; with --check, writes nothing and fails on any difference`;
+const usage = `usage: paykit-codegen <${Object.keys(targets).join('|')}> [--check]
+  writes the generated files of a contract into its packages; with --check, writes nothing and fails on any difference`;
 
-export async function generate(contract: Contract): Promise<GeneratedFile[]> {
-  const document = await bundleSpec(contract.spec);
-  const files: GeneratedFile[] = [];
-  for (const generator of contract.generators) files.push(...(await generator({ document, contract })));
+/** Every file a target's outputs hold, from one bundle of its contract. */
+export async function generate(target: Target): Promise<Map<Output, GeneratedFile[]>> {
+  const specPath = target.contract.root;
+  const document = await bundleOpenApi(specPath);
+  const files = new Map<Output, GeneratedFile[]>();
+  for (const output of target.outputs) {
+    const made: GeneratedFile[] = [];
+    for (const generator of output.generators) made.push(...(await generator({ document, specPath })));
+    files.set(output, made);
+  }
   return files;
 }
 
@@ -40,9 +45,9 @@ export async function findDrift(
   return problems;
 }
 
-async function write(contract: Contract, files: GeneratedFile[]): Promise<void> {
-  const base = join(repoRoot, contract.packageDir);
-  for (const dir of contract.generatedDirs) await rm(join(base, dir), { recursive: true, force: true });
+async function write(output: Output, files: readonly GeneratedFile[]): Promise<void> {
+  const base = join(repoRoot, output.packageDir);
+  for (const dir of output.generatedDirs) await rm(join(base, dir), { recursive: true, force: true });
   for (const file of files) {
     const path = join(base, file.path);
     await mkdir(dirname(path), { recursive: true });
@@ -53,26 +58,28 @@ async function write(contract: Contract, files: GeneratedFile[]): Promise<void> 
 export async function main(args: string[]): Promise<number> {
   const check = args.includes('--check');
   const names = args.filter((a) => !a.startsWith('--'));
-  const contract = names.length === 1 ? contracts[names[0]!] : undefined;
-  if (!contract) {
+  const target = names.length === 1 ? targets[names[0]!] : undefined;
+  if (!target) {
     console.error(usage);
     return 2;
   }
   const started = performance.now();
-  const files = await generate(contract);
-  if (check) {
-    const drift = await findDrift(join(repoRoot, contract.packageDir), contract.generatedDirs, files);
-    if (drift.length > 0) {
-      console.error(`Generated code of ${contract.packageDir} drifted from ${contract.spec}:`);
-      for (const line of drift) console.error(`  ${line}`);
-      console.error('Run `pnpm generate` and commit the result.');
-      return 1;
+  const spec = target.contract.root;
+  const outputs = await generate(target);
+  let failed = false;
+  for (const [output, files] of outputs) {
+    if (check) {
+      const drift = await findDrift(join(repoRoot, output.packageDir), output.generatedDirs, files);
+      if (drift.length > 0) {
+        failed = true;
+        console.error(`Generated code of ${output.packageDir} drifted from ${spec}:`);
+        for (const line of drift) console.error(`  ${line}`);
+      } else console.log(`${output.packageDir}: ${files.length} generated files match ${spec}`);
+    } else {
+      await write(output, files);
+      console.log(`${output.packageDir}: wrote ${files.length} files from ${spec} in ${Math.round(performance.now() - started)} ms`);
     }
-    console.log(`${contract.packageDir}: ${files.length} generated files match ${contract.spec}`);
-    return 0;
   }
-  await write(contract, files);
-  const ms = Math.round(performance.now() - started);
-  console.log(`${contract.packageDir}: wrote ${files.length} files from ${contract.spec} in ${ms} ms`);
-  return 0;
+  if (failed) console.error('Run `pnpm generate` and commit the result.');
+  return failed ? 1 : 0;
 }

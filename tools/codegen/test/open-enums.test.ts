@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Contract } from '../src/contracts.js';
 import { typesGenerator } from '../src/generators/types.js';
-
-const contract: Contract = { spec: 'fixture.yaml', packageDir: 'x', generatedDirs: [], generators: [] };
 
 async function typeOf(schema: Record<string, unknown>): Promise<string> {
   const document = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas: { Subject: schema } } };
-  const [file] = await typesGenerator({ document, contract });
+  const [file] = await typesGenerator({ document, specPath: 'fixture.yaml' });
   const line = file!.content.split('\n').find((l) => l.includes('Subject:'));
   return line!.replace(/^\s*Subject:\s*/, '').replace(/;$/, '');
 }

@@ -12,6 +12,9 @@ const messages = {
   idempotencyKey: 'POST operations must declare the Idempotency-Key header parameter.',
   oneSecurity: 'Operations must require exactly one security scheme (one requirement with one scheme).',
   operationId: 'operationId must be camelCase and start with a verb.',
+  rulesObject: 'The contract must carry its rules in a root `x-paykit-rules` object.',
+  ruleMissing: (name: string) => `\`x-paykit-rules\` must hold the rule \`${name}\`.`,
+  ruleUndescribed: (name: string) => `The rule \`${name}\` needs a description.`,
 };
 
 interface Case {
@@ -63,6 +66,17 @@ const cases: Case[] = [
     expected: [['#/paths/~1inherits-nothing/get', messages.oneSecurity]],
   },
   { rule: 'paykit/one-security-requirement', fixture: 'one-security-complies.yaml', config: pluginRules, expected: [] },
+  {
+    rule: 'paykit/client-rules-present',
+    fixture: 'client-rules-violates.yaml',
+    config: pluginRules,
+    expected: [
+      ['#/x-paykit-rules', messages.ruleMissing('pagination')],
+      ['#/x-paykit-rules/retry', messages.ruleUndescribed('retry')],
+    ],
+  },
+  { rule: 'paykit/client-rules-present', fixture: 'client-rules-absent.yaml', config: pluginRules, expected: [['#/', messages.rulesObject]] },
+  { rule: 'paykit/client-rules-present', fixture: 'client-rules-complies.yaml', config: pluginRules, expected: [] },
   {
     rule: 'rule/operation-id-verb-first-camel-case',
     fixture: 'operation-id-violates.yaml',

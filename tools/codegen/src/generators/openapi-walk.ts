@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from '../bundle.js';
+import type { OpenApiDocument } from '@paykit/contracts';
 
 /** A JSON Schema / OpenAPI object as the bundle holds it: plain JSON, possibly a `$ref`. */
 export type Node = Record<string, unknown>;

@@ -1,5 +1,5 @@
-import type { OpenApiDocument } from '../bundle.js';
-import type { Generator } from '../contracts.js';
+import type { OpenApiDocument } from '@paykit/contracts';
+import type { Generator } from '../targets.js';
 import { generatedHeader } from '../header.js';
 import { listOperations, resolveRef, toLiteral, type Node, type OperationEntry } from './openapi-walk.js';
 
@@ -159,10 +159,10 @@ export function buildOperationTables(document: OpenApiDocument) {
   return { tables, idempotency: idempotencyRule(document, entries) };
 }
 
-export const paymentsOperationsGenerator: Generator = ({ document, contract }) => {
+export const paymentsOperationsGenerator: Generator = ({ document, specPath }) => {
   const { tables, idempotency } = buildOperationTables(document);
   const lines = [
-    generatedHeader(contract.spec),
+    generatedHeader(specPath),
     '/** How to call one operation, as the spec describes it. */',
     'export interface OperationSpec {',
     "  readonly method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'TRACE';",

@@ -1,5 +1,5 @@
-import type { OpenApiDocument } from '../bundle.js';
-import type { Generator } from '../contracts.js';
+import type { OpenApiDocument } from '@paykit/contracts';
+import type { Generator } from '../targets.js';
 import { generatedHeader } from '../header.js';
 import { buildOperationTables } from './payments-operations.js';
 import { listOperations, resolveRef, toLiteral, type Node } from './openapi-walk.js';
@@ -148,10 +148,10 @@ export function buildValidationData(document: OpenApiDocument, operationIds: Set
   return { schemas: table.nodes, operations };
 }
 
-export const paymentsValidationGenerator: Generator = ({ document, contract }) => {
+export const paymentsValidationGenerator: Generator = ({ document, specPath }) => {
   const { tables } = buildOperationTables(document);
   const lines = [
-    generatedHeader(contract.spec),
+    generatedHeader(specPath),
     '/**',
     ' * A schema node. Short keys keep the bundle small: t type, r required, e enum, c const, xl/nl max/min length,',
     ' * p pattern, x/n maximum/minimum, xx/xn exclusive maximum/minimum, m multipleOf, xi/ni max/min items, o properties',

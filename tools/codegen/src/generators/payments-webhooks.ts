@@ -1,5 +1,5 @@
-import type { OpenApiDocument } from '../bundle.js';
-import type { Generator } from '../contracts.js';
+import type { OpenApiDocument } from '@paykit/contracts';
+import type { Generator } from '../targets.js';
 import { generatedHeader } from '../header.js';
 import { resolveRef, type Node } from './openapi-walk.js';
 
@@ -52,13 +52,13 @@ function signatureHeader(document: OpenApiDocument): string | undefined {
   return [...names][0];
 }
 
-export const paymentsWebhooksGenerator: Generator = ({ document, contract }) => {
+export const paymentsWebhooksGenerator: Generator = ({ document, specPath }) => {
   const events = listWebhookEvents(document);
   const header = signatureHeader(document);
   const body = (name: string) =>
     `NonNullable<webhooks[${JSON.stringify(name)}]['post']['requestBody']>['content']['application/json']`;
   const lines = [
-    generatedHeader(contract.spec),
+    generatedHeader(specPath),
     "import type { webhooks } from './openapi.js';",
     '',
     '/** Every `eventType` the spec documents a webhook for. */',

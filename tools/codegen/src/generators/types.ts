@@ -1,6 +1,6 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import type { Generator } from '../contracts.js';
+import type { Generator } from '../targets.js';
 import { generatedHeader } from '../header.js';
 
 /**
@@ -27,7 +27,7 @@ function openEnumType(values: readonly unknown[]): ts.TypeNode {
 }
 
 /** TypeScript types of every path, operation and component, by openapi-typescript. */
-export const typesGenerator: Generator = async ({ document, contract }) => {
+export const typesGenerator: Generator = async ({ document, specPath }) => {
   // openapi-typescript takes an object (no file access), so the types come from the same bundle as every other output.
   const ast = await openapiTS(document as never, {
     alphabetize: false,
@@ -37,5 +37,5 @@ export const typesGenerator: Generator = async ({ document, contract }) => {
       return Array.isArray(known) ? openEnumType(known) : undefined;
     },
   });
-  return [{ path: 'src/generated/openapi.ts', content: generatedHeader(contract.spec) + '\n' + astToString(ast) }];
+  return [{ path: 'src/generated/openapi.ts', content: generatedHeader(specPath) + '\n' + astToString(ast) }];
 };

@@ -1,0 +1,8 @@
+import { readPaymentsRules } from '@paykit/contracts';
+import type { Generator } from '../targets.js';
+import { rulesModule } from './rules-module.js';
+
+/** The payments rules (retries, idempotency, limits) as a module of the package at `path`. */
+export const paymentsRulesGenerator =
+  (path: string): Generator =>
+  ({ document, specPath }) => [{ path, content: rulesModule(specPath, readPaymentsRules(document)) }];

@@ -1,0 +1,29 @@
+import { generatedHeader } from '../header.js';
+
+/** A JSDoc comment of `text`, indented by `indent`. */
+function docComment(text: string, indent: string): string {
+  const lines = text.trim().split('\n');
+  if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
+  return `${indent}/**\n${lines.map((line) => `${indent} * ${line}`.trimEnd()).join('\n')}\n${indent} */\n`;
+}
+
+/** Rule values are numbers, booleans and lists of numbers: JSON, with a space after list commas. */
+const literal = (value: unknown): string => JSON.stringify(value).replace(/,/g, ', ');
+
+/**
+ * A module exporting `rules`: each rule of the contract as a frozen object literal under the description the spec
+ * gives it, so that an editor shows the reference's words where the code uses a value.
+ */
+export function rulesModule(specPath: string, rules: Record<string, { description: string } & Record<string, unknown>>, extra = ''): string {
+  let body = '';
+  for (const [name, { description, ...fields }] of Object.entries(rules)) {
+    body += docComment(description, '  ');
+    body += `  ${name}: { ${Object.entries(fields).map(([field, value]) => `${field}: ${literal(value)}`).join(', ')} },\n`;
+  }
+  return (
+    generatedHeader(specPath) +
+    `\n/** The reference's rules that OpenAPI has no keyword for, from \`x-paykit-rules\` in ${specPath}. */\n` +
+    `export const rules = {\n${body}} as const;\n` +
+    extra
+  );
+}
