@@ -6,3 +6,7 @@ export { durationMs } from './rules/duration.js';
 export { readRules, rulesExtension, RulesError, type FieldKind, type Rule, type Rules, type RuleShape, type RuleShapes } from './rules/read-rules.js';
 export { paymentsRuleShapes, readPaymentsRules, type PaymentsRules } from './rules/payments-rules.js';
 export { fileExchangeRuleShapes, readFileExchangeRules, readFileNamePattern, type FileExchangeRules } from './rules/file-exchange-rules.js';
+export type * from './soap/model.js';
+export { readSoapContract } from './soap/read-contract.js';
+export { addressPath, elementsOf, findComplexType, findElement, findSimpleType, isBuiltIn, soapBasePath, type GroupElement } from './soap/lookup.js';
+export { ContractError, parseXml, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, XSD_NS, type XmlNode } from './soap/xml.js';

@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { basePath } from '../src/openapi/document.js';
 import { bundleOpenApi } from '../src/openapi/bundle.js';
-import { contractNamed, contracts, docsPort, openApiContracts, UnknownContractError } from '../src/registry.js';
+import { contractNamed, contracts, docsPort, openApiContracts, soapContracts, UnknownContractError } from '../src/registry.js';
 import { fromRoot } from '../src/repo.js';
 import { readFileExchangeRules, readFileNamePattern } from '../src/rules/file-exchange-rules.js';
 import { readPaymentsRules } from '../src/rules/payments-rules.js';
+import { soapBasePath } from '../src/soap/lookup.js';
+import { readSoapContract } from '../src/soap/read-contract.js';
 
 describe('contract registry', () => {
   it('points at files and packages that exist', () => {
@@ -61,5 +63,13 @@ describe('the real contracts', async () => {
     expect(basePath(document)).toBe('/services/messaging/rest');
     expect(readFileExchangeRules(document).retry).toMatchObject({ minimumWaitMs: 300_000, windowMs: 4 * 3_600_000 });
     expect(new RegExp(readFileNamePattern(document)).test('PAYMENTS_20260121_001.csv')).toBe(true);
+  });
+
+  it.each(soapContracts.map((c) => [c.name, c] as const))('%s: every port address of the WSDL is a mock of the registry', async (_name, contract) => {
+    const model = await readSoapContract(fromRoot(contract.wsdl));
+    const ports = model.services.flatMap((s) => s.ports.map((p) => Number(new URL(p.address!.location).port)));
+    expect(ports.length).toBeGreaterThan(0);
+    for (const port of ports) expect(Object.values(contract.mock)).toContain(port);
+    expect(soapBasePath(model)).toBe('/services/messaging');
   });
 });
