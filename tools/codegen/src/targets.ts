@@ -1,4 +1,4 @@
-import { fileExchangeContract, paymentsContract, type OpenApiContract, type OpenApiDocument } from '@paykit/contracts';
+import { fileExchangeContract, mockServerPackage, paymentsContract, type OpenApiContract, type OpenApiDocument } from '@paykit/contracts';
 import { bundledSpecGenerator } from './generators/bundled-spec.js';
 import { fileExchangeRulesGenerator } from './generators/file-exchange-rules.js';
 import { mockSettingsGenerator } from './generators/mock-settings.js';
@@ -34,7 +34,7 @@ export interface Target {
  * address the registry gives.
  */
 const mockServerOutput = (contract: OpenApiContract, rules: (path: string) => Generator): Output => ({
-  packageDir: 'packages/mock-server',
+  packageDir: mockServerPackage.dir,
   generatedDirs: [`src/generated/${contract.name}`],
   generators: [
     rules(`src/generated/${contract.name}/rules.ts`),

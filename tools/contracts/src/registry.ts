@@ -122,5 +122,11 @@ export function openApiContractNamed(name: string): OpenApiContract {
   return found;
 }
 
+/**
+ * The package of every mock (`paykit-mock`): what it needs of each contract (rules, base paths, default ports) is
+ * generated into its `src/generated/<contract name>/`.
+ */
+export const mockServerPackage = { name: '@paykit/mock-server', dir: 'packages/mock-server' } as const;
+
 /** The docs site's address, beside the mocks (our choice). */
 export const docsPort = 4000;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { basePath } from '../src/openapi/document.js';
 import { bundleOpenApi } from '../src/openapi/bundle.js';
-import { contractNamed, contracts, docsPort, openApiContracts, soapContracts, UnknownContractError } from '../src/registry.js';
+import { contractNamed, contracts, docsPort, mockServerPackage, openApiContracts, soapContracts, UnknownContractError } from '../src/registry.js';
 import { fromRoot } from '../src/repo.js';
 import { readFileExchangeRules, readFileNamePattern } from '../src/rules/file-exchange-rules.js';
 import { readPaymentsRules } from '../src/rules/payments-rules.js';
@@ -20,10 +20,10 @@ describe('contract registry', () => {
     }
   });
 
-  it('names each client package as its package.json does', async () => {
-    for (const contract of contracts) {
-      const manifest = JSON.parse(await readFile(fromRoot(join(contract.clientPackage.dir, 'package.json')), 'utf8'));
-      expect(manifest.name).toBe(contract.clientPackage.name);
+  it('names each client package and the mock server as their package.json does', async () => {
+    for (const { name, dir } of [...contracts.map((c) => c.clientPackage), mockServerPackage]) {
+      const manifest = JSON.parse(await readFile(fromRoot(join(dir, 'package.json')), 'utf8'));
+      expect(manifest.name).toBe(name);
     }
   });
 

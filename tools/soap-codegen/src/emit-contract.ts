@@ -1,5 +1,6 @@
+import { addressPath } from '@paykit/contracts';
 import { jsDoc, pascalCase, quote } from './emit-code.js';
-import type { ContractModel, FieldModel } from './model.js';
+import type { CodegenView, FieldView } from './view.js';
 import { xsdPatternToRegExpSource } from './xsd-pattern.js';
 
 /** The descriptor types, printed into the generated file so that it depends on nothing hand-written. */
@@ -44,7 +45,7 @@ export interface OperationDescriptor {
 }
 `;
 
-function fieldDescriptor(field: FieldModel, model: ContractModel): string {
+function fieldDescriptor(field: FieldView, model: CodegenView): string {
   const parts = [`name: ${quote(field.name)}`];
   if (field.type.kind === 'complex') {
     parts.push(`kind: 'complex'`, `typeName: ${quote(field.type.typeName)}`);
@@ -66,13 +67,10 @@ function fieldDescriptor(field: FieldModel, model: ContractModel): string {
   return `{ ${parts.join(', ')} }`;
 }
 
-function lastPathSegment(address: string): string {
-  const path = address.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/[?#].*$/, '');
-  return path.split('/').filter(Boolean).at(-1) ?? '';
-}
+const lastPathSegment = (address: string): string => addressPath(address).split('/').filter(Boolean).at(-1) ?? '';
 
 /** Runtime descriptors of the contract: what the hand-written codec needs to write requests and read responses. */
-export function emitContract(model: ContractModel, typesModule: string): string {
+export function emitContract(model: CodegenView, typesModule: string): string {
   const typeNames = new Set<string>();
   const messages = model.operations.map((operation) => {
     const input = pascalCase(operation.inputElement);

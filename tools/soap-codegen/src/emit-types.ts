@@ -1,6 +1,6 @@
+import { ContractError } from '@paykit/contracts';
 import { jsDoc, pascalCase, propertyKey } from './emit-code.js';
-import type { ContractModel, FieldModel, ScalarKind } from './model.js';
-import { ContractError } from './xml-tree.js';
+import type { CodegenView, FieldView, ScalarKind } from './view.js';
 
 const tsScalar: Record<ScalarKind, string> = {
   string: 'string',
@@ -10,7 +10,7 @@ const tsScalar: Record<ScalarKind, string> = {
   base64Binary: 'Uint8Array',
 };
 
-function fieldType(field: FieldModel): string {
+function fieldType(field: FieldView): string {
   const single =
     field.type.kind === 'complex'
       ? field.type.typeName
@@ -18,7 +18,7 @@ function fieldType(field: FieldModel): string {
   return field.maxOccurs > 1 ? `${single}[]` : single;
 }
 
-function occurrence(field: FieldModel): string | undefined {
+function occurrence(field: FieldView): string | undefined {
   if (field.maxOccurs > 1) {
     const max = field.maxOccurs === Infinity ? 'unbounded' : String(field.maxOccurs);
     return `XSD: ${field.minOccurs} to ${max} elements.`;
@@ -27,7 +27,7 @@ function occurrence(field: FieldModel): string | undefined {
 }
 
 /** TypeScript declarations of the contract's simple types, complex types and message elements. */
-export function emitTypes(model: ContractModel): string {
+export function emitTypes(model: CodegenView): string {
   const out: string[] = [];
   for (const simple of model.simpleTypes) {
     const rules = [

@@ -1,25 +1,28 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ContractError, fileExchangeSoapContract, mockServerPackage, readSoapContract, repoRoot } from '@paykit/contracts';
 import { emitContract } from './emit-contract.js';
+import { emitMockFiles } from './emit-mock.js';
 import { emitTypes } from './emit-types.js';
 import { tsHeader, withXmlHeader } from './header.js';
-import { readContract } from './read-contract.js';
-import { ContractError } from './xml-tree.js';
+import { codegenView } from './view.js';
 
-/** Root of the monorepo: default paths are resolved from here, whatever the caller's cwd. */
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-export const defaultWsdl = 'specs/file-exchange-soap/FileExchange.wsdl';
-export const defaultPackageDir = 'packages/file-exchange-soap';
-
-/** Folders of the package owned entirely by the generator: any file in them that it does not write is drift. */
-export const generatedDirs = ['src/generated', 'wsdl'];
+/** The contract this generator serves, from the registry. */
+export const contract = fileExchangeSoapContract;
 
 export interface GeneratedFile {
-  /** Path relative to the package folder. */
+  /** Path relative to the output's package folder. */
   path: string;
   content: string;
+}
+
+/** What the generator writes into one package. */
+export interface Output {
+  /** Package folder, relative to the repository root (or to `--out`). */
+  packageDir: string;
+  /** Folders owned entirely by this output: any file in them that the generator does not write is drift. */
+  generatedDirs: string[];
+  files: GeneratedFile[];
 }
 
 /** A path relative to the repository root when inside it: stable in headers and messages whatever the cwd. */
@@ -28,18 +31,10 @@ export function displayPath(path: string): string {
   return fromRoot.startsWith('..') || isAbsolute(fromRoot) ? path : fromRoot;
 }
 
-/** Every generated file of the package, from the WSDL at `wsdlPath` and the XSD files it imports. */
-export async function generate(wsdlPath: string): Promise<GeneratedFile[]> {
-  const model = await readContract(wsdlPath);
-  const wsdlDir = dirname(resolve(wsdlPath));
-  const sources = model.sources.map((source) => displayPath(join(wsdlDir, source)));
-  const header = tsHeader(sources);
-  const files: GeneratedFile[] = [
-    { path: 'src/generated/types.ts', content: `${header}\n${emitTypes(model)}` },
-    { path: 'src/generated/contract.ts', content: `${header}\n${emitContract(model, './types.js')}` },
-  ];
-  // The contract ships inside the package for merchants' own tools; imports are relative, so the layout is kept.
-  for (const source of model.sources) {
+/** The contract files as the client package ships them, for merchants' own tools; imports are relative, so the layout is kept. */
+async function contractCopies(wsdlDir: string, sources: readonly string[]): Promise<GeneratedFile[]> {
+  const files: GeneratedFile[] = [];
+  for (const source of sources) {
     if (source.startsWith('..') || isAbsolute(source)) {
       throw new ContractError(`${source}: every imported schema must sit in the WSDL's folder or below it`);
     }
@@ -47,4 +42,31 @@ export async function generate(wsdlPath: string): Promise<GeneratedFile[]> {
     files.push({ path: join('wsdl', source), content: withXmlHeader(xml, [displayPath(join(wsdlDir, source))]) });
   }
   return files;
+}
+
+/**
+ * Every generated file, from the WSDL at `wsdlPath` and the XSD files it imports: the client package's types,
+ * descriptors and contract copy, and what the mock server needs of the contract.
+ */
+export async function generate(wsdlPath: string): Promise<Output[]> {
+  const model = await readSoapContract(wsdlPath);
+  const view = codegenView(model);
+  const wsdlDir = dirname(resolve(wsdlPath));
+  const header = tsHeader(view.sources.map((source) => displayPath(join(wsdlDir, source))));
+  return [
+    {
+      packageDir: contract.clientPackage.dir,
+      generatedDirs: ['src/generated', 'wsdl'],
+      files: [
+        { path: 'src/generated/types.ts', content: `${header}\n${emitTypes(view)}` },
+        { path: 'src/generated/contract.ts', content: `${header}\n${emitContract(view, './types.js')}` },
+        ...(await contractCopies(wsdlDir, view.sources)),
+      ],
+    },
+    {
+      packageDir: mockServerPackage.dir,
+      generatedDirs: [`src/generated/${contract.name}`],
+      files: emitMockFiles(contract, model, view, header),
+    },
+  ];
 }

@@ -1,4 +1,4 @@
-import { ContractError } from './xml-tree.js';
+import { ContractError } from '@paykit/contracts';
 
 /**
  * An XSD pattern as a JavaScript regular expression source. XSD patterns are anchored at both ends; the XSD-only
