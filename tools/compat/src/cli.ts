@@ -1,10 +1,9 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { contracts } from './contracts.js';
+import { contracts, repoRoot } from '@paykit/contracts';
 import { check } from './gate.js';
-import { defaultBaseDir, repoRoot } from './paths.js';
 import { rules } from './rules/index.js';
-import { writeSnapshots } from './snapshot.js';
+import { defaultBaseDir, writeSnapshots } from './snapshot.js';
 
 const usage = `usage:
   paykit-compat check    [--root DIR] [--base-dir DIR] [--changeset-dir DIR] [--contract NAME]...

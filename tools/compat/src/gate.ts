@@ -1,5 +1,5 @@
+import { contracts as allContracts, type Contract } from '@paykit/contracts';
 import { pendingChangesets } from './changesets.js';
-import { contracts as allContracts, type ContractDefinition } from './contracts.js';
 import type { Difference } from './difference.js';
 import { loadCurrent, loadReleased, type LoadedContract } from './load.js';
 import { basePath, compareDocuments, majorVersion } from './openapi/index.js';
@@ -13,13 +13,13 @@ export interface CheckOptions {
   baseDir: string;
   /** Folder of the pending changesets. */
   changesetDir: string;
-  contracts?: readonly ContractDefinition[];
+  contracts?: readonly Contract[];
 }
 
 export type ContractStatus = 'passed' | 'failed' | 'no-released-version' | 'not-written';
 
 export interface ContractReport {
-  contract: ContractDefinition;
+  contract: Contract;
   status: ContractStatus;
   judgements: Judgement[];
   /** Why the contract failed, one reason a line. */
@@ -31,12 +31,12 @@ export interface ContractReport {
 /** Every difference between two loaded versions of a contract. */
 export function differences(before: LoadedContract, after: LoadedContract): Difference[] {
   if (before.kind === 'openapi' && after.kind === 'openapi') return compareDocuments(before.document, after.document);
-  if (before.kind === 'soap' && after.kind === 'soap') return compareSoap(before.contract, after.contract);
+  if (before.kind === 'soap' && after.kind === 'soap') return compareSoap(before.model, after.model);
   throw new Error('a snapshot and its contract are of different kinds');
 }
 
 function major(loaded: LoadedContract): number | undefined {
-  return loaded.kind === 'openapi' ? majorVersion(basePath(loaded.document)) : majorVersion(soapBase(loaded.wsdl));
+  return loaded.kind === 'openapi' ? majorVersion(basePath(loaded.document)) : majorVersion(soapBase(loaded.model));
 }
 
 export const formatJudgement = ({ rule, difference }: Judgement): string =>
@@ -47,7 +47,7 @@ export const formatJudgement = ({ rule, difference }: Judgement): string =>
 const versionLabel = (n: number | undefined): string => (n === undefined ? 'unversioned' : `v${n}`);
 
 /** Judges one contract: its differences, and whether the release rules (major version, changeset) are met. */
-export async function checkContract(contract: ContractDefinition, options: CheckOptions, bumps: Map<string, string>): Promise<ContractReport> {
+export async function checkContract(contract: Contract, options: CheckOptions, bumps: Map<string, string>): Promise<ContractReport> {
   const released = await loadReleased(contract, options.baseDir);
   const current = await loadCurrent(contract, options.root);
   if (!current) {
@@ -64,16 +64,16 @@ export async function checkContract(contract: ContractDefinition, options: Check
   const majorBefore = major(released);
   const majorAfter = major(current);
   const newMajor = majorBefore !== undefined && majorAfter !== undefined && majorAfter > majorBefore;
-  const bump = bumps.get(contract.packageName);
+  const bump = bumps.get(contract.clientPackage.name);
   const problems: string[] = [];
   if (breaking.length > 0 && !newMajor) {
     problems.push(`${breaking.length} breaking change(s) within ${versionLabel(majorBefore)}: release them as a new major version of the base path`);
   }
   if (judgements.length > 0 && bump === undefined) {
-    problems.push(`no pending changeset names ${contract.packageName} (run pnpm changeset)`);
+    problems.push(`no pending changeset names ${contract.clientPackage.name} (run pnpm changeset)`);
   }
   if (newMajor && bump !== undefined && bump !== 'major') {
-    problems.push(`the base path moved to ${versionLabel(majorAfter)}: the changeset for ${contract.packageName} must be a major bump, not ${bump}`);
+    problems.push(`the base path moved to ${versionLabel(majorAfter)}: the changeset for ${contract.clientPackage.name} must be a major bump, not ${bump}`);
   }
   const counts = `${judgements.length} difference(s) (${judgements.length - breaking.length} allowed, ${breaking.length} breaking)`;
   const versions = `${versionLabel(majorBefore)} -> ${versionLabel(majorAfter)}`;

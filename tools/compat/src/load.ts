@@ -1,28 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { bundleSpec } from './bundle.js';
-import type { ContractDefinition } from './contracts.js';
+import { basename, dirname, join } from 'node:path';
+import { bundleOpenApi, readSoapContract, type Contract, type SoapContractModel } from '@paykit/contracts';
 import type { OpenApiDocument } from './openapi/index.js';
-import { readWsdl, type WsdlModel } from './soap/wsdl-model.js';
-import type { SoapContract } from './soap/compare-soap.js';
-import { readXsd } from './soap/xsd-model.js';
 
-/** One version of a contract, in the form the comparers take and the snapshot stores. */
-export type LoadedContract =
-  | { kind: 'openapi'; document: OpenApiDocument }
-  | { kind: 'soap'; contract: SoapContract; wsdl: WsdlModel; xsdSource: string };
+/** One version of a contract, in the form the comparers take. */
+export type LoadedContract = { kind: 'openapi'; document: OpenApiDocument } | { kind: 'soap'; model: SoapContractModel };
 
 export class ContractReadError extends Error {
   override name = 'ContractReadError';
-}
-
-/** Runs a reader on a file's text, naming the file in any error it raises. */
-function readAs<T>(path: string, reader: (text: string) => T, text: string): T {
-  try {
-    return reader(text);
-  } catch (error) {
-    throw new ContractReadError(`cannot read ${path}: ${(error as Error).message}`);
-  }
 }
 
 const readIfPresent = (path: string): Promise<string | undefined> =>
@@ -32,53 +17,44 @@ const readIfPresent = (path: string): Promise<string | undefined> =>
   });
 
 /** The contract as it is now in the repository at `root`, or undefined when it has not been written yet. */
-export async function loadCurrent(definition: ContractDefinition, root: string): Promise<LoadedContract | undefined> {
-  if (definition.kind === 'openapi') {
-    if ((await readIfPresent(join(root, definition.spec))) === undefined) return undefined;
-    return { kind: 'openapi', document: await bundleSpec(join(root, definition.spec), root) };
-  }
-  const wsdlPath = join(root, definition.wsdl);
-  const xsdPath = join(root, definition.xsd);
-  const wsdlSource = await readIfPresent(wsdlPath);
-  const xsdSource = await readIfPresent(xsdPath);
-  if (wsdlSource === undefined || xsdSource === undefined) return undefined;
-  const wsdl = readAs(wsdlPath, readWsdl, wsdlSource);
-  return { kind: 'soap', wsdl, xsdSource, contract: { wsdl, xsd: readAs(xsdPath, readXsd, xsdSource) } };
+export async function loadCurrent(contract: Contract, root: string): Promise<LoadedContract | undefined> {
+  const path = join(root, contract.kind === 'openapi' ? contract.root : contract.wsdl);
+  if ((await readIfPresent(path)) === undefined) return undefined;
+  if (contract.kind === 'openapi') return { kind: 'openapi', document: (await bundleOpenApi(path, { cwd: root })) as OpenApiDocument };
+  return { kind: 'soap', model: await readSoapContract(path) };
 }
 
-export const snapshotPaths = (definition: ContractDefinition, baseDir: string): string[] =>
-  definition.kind === 'openapi'
-    ? [join(baseDir, `${definition.name}.json`)]
-    : [join(baseDir, `${definition.name}.json`), join(baseDir, `${definition.name}.xsd`)];
+/**
+ * The released snapshot of a contract: the bundled document (`<name>.json`) of an OpenAPI contract, or for a SOAP
+ * contract a folder (`<name>/`) holding the WSDL and the schemas it imports as they were, read again by the same reader.
+ */
+const snapshotPath = (contract: Contract, baseDir: string): string =>
+  contract.kind === 'openapi' ? join(baseDir, `${contract.name}.json`) : join(baseDir, contract.name, basename(contract.wsdl));
 
 const isOpenApi = (value: unknown): value is OpenApiDocument =>
   typeof value === 'object' && value !== null && typeof (value as OpenApiDocument).openapi === 'string';
 
-const isWsdlModel = (value: unknown): value is WsdlModel =>
-  typeof value === 'object' &&
-  value !== null &&
-  Array.isArray((value as WsdlModel).operations) &&
-  Array.isArray((value as WsdlModel).addressPaths) &&
-  typeof (value as WsdlModel).targetNamespace === 'string';
-
 /** The last released version from its snapshot, or undefined when none was released yet. */
-export async function loadReleased(definition: ContractDefinition, baseDir: string): Promise<LoadedContract | undefined> {
-  const [jsonPath, xsdPath] = snapshotPaths(definition, baseDir);
-  const json = await readIfPresent(jsonPath!);
-  if (json === undefined) return undefined;
-  const parsed = readAs(jsonPath!, (text) => JSON.parse(text) as unknown, json);
-  if (definition.kind === 'openapi') {
-    if (!isOpenApi(parsed)) throw new ContractReadError(`${jsonPath} is not a bundled OpenAPI document`);
-    return { kind: 'openapi', document: parsed };
+export async function loadReleased(contract: Contract, baseDir: string): Promise<LoadedContract | undefined> {
+  const path = snapshotPath(contract, baseDir);
+  const text = await readIfPresent(path);
+  if (text === undefined) return undefined;
+  if (contract.kind === 'soap') return { kind: 'soap', model: await readSoapContract(path) };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ContractReadError(`cannot read ${path}: ${(error as Error).message}`);
   }
-  if (!isWsdlModel(parsed)) throw new ContractReadError(`${jsonPath} is not a SOAP contract snapshot`);
-  const xsdSource = await readIfPresent(xsdPath!);
-  if (xsdSource === undefined) throw new ContractReadError(`snapshot ${jsonPath} has no XSD beside it (${xsdPath})`);
-  return { kind: 'soap', wsdl: parsed, xsdSource, contract: { wsdl: parsed, xsd: readAs(xsdPath!, readXsd, xsdSource) } };
+  if (!isOpenApi(parsed)) throw new ContractReadError(`${path} is not a bundled OpenAPI document`);
+  return { kind: 'openapi', document: parsed };
 }
 
-/** File contents of a snapshot, in the order of `snapshotPaths`. */
-export function snapshotContents(loaded: LoadedContract): string[] {
-  if (loaded.kind === 'openapi') return [`${JSON.stringify(loaded.document, null, 2)}\n`];
-  return [`${JSON.stringify(loaded.wsdl, null, 2)}\n`, loaded.xsdSource];
+/** The files of a snapshot (paths relative to the released folder) and their contents. */
+export async function snapshotFiles(contract: Contract, loaded: LoadedContract): Promise<{ path: string; content: string }[]> {
+  if (loaded.kind === 'openapi') return [{ path: `${contract.name}.json`, content: `${JSON.stringify(loaded.document, null, 2)}\n` }];
+  const wsdlDir = dirname(loaded.model.wsdlFile);
+  return Promise.all(
+    loaded.model.sources.map(async (source) => ({ path: join(contract.name, source), content: await readFile(join(wsdlDir, source), 'utf8') })),
+  );
 }

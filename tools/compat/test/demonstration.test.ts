@@ -2,9 +2,9 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { repoRoot } from '@paykit/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
-import { repoRoot } from '../src/paths.js';
 
 /**
  * The gate run on a copy of the real `specs/` tree: released as it is now, then edited the way a contributor

@@ -3,12 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
+import { paymentsContract, type OpenApiContract } from '@paykit/contracts';
 import { main } from '../src/cli.js';
-import type { ContractDefinition } from '../src/contracts.js';
 import { check } from '../src/gate.js';
 import { fixturesDir } from './fixtures.js';
 
-const demo: ContractDefinition = { name: 'demo', kind: 'openapi', packageName: '@paykit/demo', spec: 'specs/demo/openapi.yaml' };
+const demo: OpenApiContract = {
+  ...paymentsContract,
+  name: 'demo',
+  api: 'demo@v1',
+  root: 'specs/demo/openapi.yaml',
+  clientPackage: { name: '@paykit/demo', dir: 'packages/demo' },
+};
 const roots: string[] = [];
 afterEach(async () => {
   await Promise.all(roots.splice(0).map((d) => rm(d, { recursive: true, force: true })));
@@ -72,8 +78,8 @@ describe('command line', () => {
     },
     {
       case: 'an XSD that is not well-formed',
-      setup: async (root: string) => writeFile(join(root, 'specs/file-exchange-soap/FileExchange.xsd'), '<xs:schema><xs:element></xs:schema>'),
-      message: /cannot read \S+FileExchange\.xsd: mismatched closing tag/,
+      setup: async (root: string) => writeFile(join(root, 'specs/file-exchange-soap/FileExchange.xsd'), '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"><xs:element></xs:schema>'),
+      message: /\S+FileExchange\.xsd:1:\d+: not well-formed XML: unexpected close tag/,
     },
     {
       case: 'a spec redocly cannot bundle',

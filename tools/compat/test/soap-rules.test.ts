@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { compareSoap, type SoapContract } from '../src/soap/compare-soap.js';
-import { readWsdl } from '../src/soap/wsdl-model.js';
-import { readXsd } from '../src/soap/xsd-model.js';
+import { readSoapContract, type SoapContractModel } from '@paykit/contracts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compareSoap } from '../src/soap/compare-soap.js';
 import { fixturesDir, outcomes, type Outcome } from './fixtures.js';
 
 const UPLOAD = 'operation uploadFile input element uploadFile<UploadedFile>';
@@ -13,8 +13,19 @@ const breaking = (rule: string, location: string): Outcome => ({ rule, verdict: 
 
 const read = (path: string): Promise<string> => readFile(join(fixturesDir, path), 'utf8');
 
-async function contract(xsdPath: string, wsdlEdit: (wsdl: string) => string = (w) => w): Promise<SoapContract> {
-  return { wsdl: readWsdl(wsdlEdit(await read('soap/service.wsdl'))), xsd: readXsd(await read(xsdPath)) };
+const folders: string[] = [];
+afterAll(() => Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+/** The shared WSDL (edited) with one of the XSD fixtures beside it, read as the gate reads a contract. */
+type Edit = (text: string) => string;
+const unchanged: Edit = (text) => text;
+
+async function contract(xsdPath: string, wsdlEdit = unchanged, xsdEdit = unchanged): Promise<SoapContractModel> {
+  const dir = await mkdtemp(join(tmpdir(), 'compat-soap-'));
+  folders.push(dir);
+  await writeFile(join(dir, 'service.wsdl'), wsdlEdit(await read('soap/service.wsdl')));
+  await writeFile(join(dir, 'FileExchange.xsd'), xsdEdit(await read(xsdPath)));
+  return readSoapContract(join(dir, 'service.wsdl'));
 }
 
 /** XSD fixture pairs in test/fixtures/soap-<rule>/, judged through the operations of one shared WSDL. */
@@ -46,15 +57,20 @@ describe('SOAP rules, XSD compared element by element', () => {
     expect(outcomes(differences)).toEqual([...expected].sort(byLocation));
   });
 
-  const wsdlCases: { case: string; edit: (wsdl: string) => string; expected: Outcome[] }[] = [
+  // An operation is removed from its port type and its binding alike.
+  const withoutDownloads: Edit = (w) => w.replace(/<wsdl:operation name="downloadFiles">[\s\S]*?<\/wsdl:operation>/g, '');
+  const toV2: Edit = (text) => text.replaceAll('urn:paykit:file-exchange:v1', 'urn:paykit:file-exchange:v2');
+
+  const wsdlCases: { case: string; edit: Edit; xsdEdit?: Edit; expected: Outcome[] }[] = [
     {
       case: 'a removed operation',
-      edit: (w) => w.replace(/<wsdl:operation name="downloadFiles">[\s\S]*?<\/wsdl:operation>/, ''),
+      edit: withoutDownloads,
       expected: [breaking('removed-operation', 'operation downloadFiles')],
     },
     {
       case: 'a new major version in the namespace',
-      edit: (w) => w.replace('targetNamespace="urn:paykit:file-exchange:v1"', 'targetNamespace="urn:paykit:file-exchange:v2"'),
+      edit: toV2,
+      xsdEdit: toV2,
       expected: [breaking('changed-base-path', 'targetNamespace')],
     },
     {
@@ -64,14 +80,14 @@ describe('SOAP rules, XSD compared element by element', () => {
     },
   ];
 
-  it.each(wsdlCases)('WSDL: $case', async ({ edit, expected }) => {
+  it.each(wsdlCases)('WSDL: $case', async ({ edit, xsdEdit, expected }) => {
     const xsd = 'soap-new-response-property/before.xsd';
-    expect(outcomes(compareSoap(await contract(xsd), await contract(xsd, edit)))).toEqual(expected);
+    expect(outcomes(compareSoap(await contract(xsd), await contract(xsd, edit, xsdEdit)))).toEqual(expected);
   });
 
   it('a new operation is a new resource', async () => {
     const xsd = 'soap-new-response-property/before.xsd';
-    const before = await contract(xsd, (w) => w.replace(/<wsdl:operation name="downloadFiles">[\s\S]*?<\/wsdl:operation>/, ''));
+    const before = await contract(xsd, withoutDownloads);
     expect(outcomes(compareSoap(before, await contract(xsd)))).toEqual([allowed('new-resource', 'operation downloadFiles')]);
   });
 });

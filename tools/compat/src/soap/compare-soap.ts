@@ -1,15 +1,22 @@
+import {
+  addressPath,
+  elementsOf,
+  findComplexType,
+  findElement,
+  findSimpleType,
+  isBuiltIn,
+  type AttributeDeclaration,
+  type ComplexType,
+  type ElementDeclaration,
+  type QName,
+  type SimpleType,
+  type SoapContractModel,
+} from '@paykit/contracts';
 import type { Difference, Direction, Effect } from '../difference.js';
-import type { WsdlModel } from './wsdl-model.js';
-import { UNBOUNDED, type Attribute, type ChildElement, type ComplexType, type SimpleType, type XsdModel } from './xsd-model.js';
-
-export interface SoapContract {
-  wsdl: WsdlModel;
-  xsd: XsdModel;
-}
 
 interface Walk {
-  before: XsdModel;
-  after: XsdModel;
+  before: SoapContractModel;
+  after: SoapContractModel;
   direction: Direction;
   visited: Set<string>;
   out: Difference[];
@@ -17,22 +24,33 @@ interface Walk {
 
 const MAX_FACETS = new Set(['maxLength', 'maxInclusive', 'maxExclusive', 'totalDigits', 'fractionDigits']);
 const MIN_FACETS = new Set(['minLength', 'minInclusive', 'minExclusive']);
-const showOccurs = (n: number): string => (n === UNBOUNDED ? 'unbounded' : String(n));
+const showOccurs = (n: number): string => (n === Infinity ? 'unbounded' : String(n));
+
+/** A type as locations and messages name it: `xs:string` for a built-in type, the local name for the contract's own. */
+const typeLabel = (name: QName): string => (isBuiltIn(name) ? `xs:${name.name}` : name.name);
+
+/** Paths of the port addresses, sorted (hosts differ per environment and are left out). */
+const addressPaths = (model: SoapContractModel): string[] =>
+  model.services.flatMap((s) => s.ports.flatMap((p) => (p.address ? [addressPath(p.address.location)] : []))).sort();
+
+/** The WSDL's namespace and those of the schemas that declare the messages. */
+const namespaces = (model: SoapContractModel): string =>
+  [...new Set([model.targetNamespace, ...model.schemas.filter((s) => s.declares).map((s) => s.targetNamespace)])].join(' ');
 
 /** The namespace and address paths together play the role of a REST base path: they carry the major version. */
-export const soapBase = (wsdl: WsdlModel): string => [wsdl.targetNamespace, ...wsdl.addressPaths].join(' ');
+export const soapBase = (model: SoapContractModel): string => [model.targetNamespace, ...addressPaths(model)].join(' ');
 
 /** Every difference between two versions of a SOAP contract, judged element by element from each operation. */
-export function compareSoap(before: SoapContract, after: SoapContract): Difference[] {
+export function compareSoap(before: SoapContractModel, after: SoapContractModel): Difference[] {
   const out: Difference[] = [];
-  if (before.wsdl.targetNamespace !== after.wsdl.targetNamespace || before.xsd.targetNamespace !== after.xsd.targetNamespace) {
-    out.push({ kind: 'base-path-changed', location: 'targetNamespace', detail: `namespace ${before.xsd.targetNamespace} -> ${after.xsd.targetNamespace}` });
+  if (namespaces(before) !== namespaces(after)) {
+    out.push({ kind: 'base-path-changed', location: 'targetNamespace', detail: `namespace ${namespaces(before)} -> ${namespaces(after)}` });
   }
-  if (before.wsdl.addressPaths.join() !== after.wsdl.addressPaths.join()) {
-    out.push({ kind: 'base-path-changed', location: 'service addresses', detail: `addresses ${before.wsdl.addressPaths.join(',')} -> ${after.wsdl.addressPaths.join(',')}` });
+  if (addressPaths(before).join() !== addressPaths(after).join()) {
+    out.push({ kind: 'base-path-changed', location: 'service addresses', detail: `addresses ${addressPaths(before).join(',')} -> ${addressPaths(after).join(',')}` });
   }
-  const afterOperations = new Map(after.wsdl.operations.map((o) => [o.name, o]));
-  for (const operation of before.wsdl.operations) {
+  const afterOperations = new Map(after.operations.map((o) => [o.name, o]));
+  for (const operation of before.operations) {
     const next = afterOperations.get(operation.name);
     const location = `operation ${operation.name}`;
     if (!next) {
@@ -40,25 +58,25 @@ export function compareSoap(before: SoapContract, after: SoapContract): Differen
       continue;
     }
     for (const [direction, key] of [['request', 'input'], ['response', 'output']] as const) {
-      const walk: Walk = { before: before.xsd, after: after.xsd, direction, visited: new Set(), out };
+      const walk: Walk = { before, after, direction, visited: new Set(), out };
       const b = operation[key];
       const a = next[key];
-      if (b === a && b !== undefined) compareGlobalElement(walk, b, `${location} ${key} element ${b}`);
-      else if (b !== a) out.push({ kind: 'other-changed', location: `${location} ${key}`, direction, keyword: 'message', detail: `${key} element ${b ?? 'none'} -> ${a ?? 'none'}` });
+      if (b && a && b.name === a.name) compareGlobalElement(walk, b, a, `${location} ${key} element ${b.name}`);
+      else if (b?.name !== a?.name) out.push({ kind: 'other-changed', location: `${location} ${key}`, direction, keyword: 'message', detail: `${key} element ${b?.name ?? 'none'} -> ${a?.name ?? 'none'}` });
     }
   }
-  const beforeNames = new Set(before.wsdl.operations.map((o) => o.name));
-  for (const operation of after.wsdl.operations) {
+  const beforeNames = new Set(before.operations.map((o) => o.name));
+  for (const operation of after.operations) {
     if (!beforeNames.has(operation.name)) out.push({ kind: 'path-added', location: `operation ${operation.name}`, detail: `operation ${operation.name} added` });
   }
   return out;
 }
 
-function compareGlobalElement(walk: Walk, name: string, location: string): void {
-  const b = walk.before.elements.get(name);
-  const a = walk.after.elements.get(name);
+function compareGlobalElement(walk: Walk, before: QName, after: QName, location: string): void {
+  const b = findElement(walk.before, before);
+  const a = findElement(walk.after, after);
   if (!b || !a) {
-    walk.out.push({ kind: 'property-removed', location, direction: walk.direction, detail: `global element ${name} ${b ? 'removed' : 'missing before'}` });
+    walk.out.push({ kind: 'property-removed', location, direction: walk.direction, detail: `global element ${after.name} ${b ? 'removed' : 'missing before'}` });
     return;
   }
   compareElement(walk, b, a, location);
@@ -68,7 +86,7 @@ function push(walk: Walk, difference: Omit<Difference, 'direction'>): void {
   walk.out.push({ ...difference, direction: walk.direction });
 }
 
-function compareElement(walk: Walk, before: ChildElement, after: ChildElement, location: string): void {
+function compareElement(walk: Walk, before: ElementDeclaration, after: ElementDeclaration, location: string): void {
   if (before.documentation !== after.documentation) {
     push(walk, { kind: 'documentation-changed', location: `${location} documentation`, keyword: 'documentation', detail: 'documentation changed' });
   }
@@ -90,7 +108,7 @@ function compareElement(walk: Walk, before: ChildElement, after: ChildElement, l
   compareTypes(walk, before, after, location);
 }
 
-type Typed = Pick<ChildElement, 'type' | 'inlineComplex' | 'inlineSimple'>;
+type Typed = ElementDeclaration | AttributeDeclaration;
 
 /**
  * Compares what two declarations contain, following named types (each pair once per walk: recursion-safe). A
@@ -119,33 +137,45 @@ type Found =
   | { kind: 'complex'; name?: string; complex: ComplexType }
   | { kind: 'simple'; name?: string; simple: SimpleType };
 
-function lookup(model: XsdModel, typed: Typed): Found {
-  if (typed.inlineComplex) return { kind: 'complex', complex: typed.inlineComplex };
-  if (typed.inlineSimple) return { kind: 'simple', simple: typed.inlineSimple };
-  const name = typed.type ?? 'xs:anyType';
-  if (name.startsWith('element:')) {
-    const element = model.elements.get(name.slice(8));
-    if (element) return lookup(model, element);
-  }
-  const complex = model.complexTypes.get(name);
+function lookup(model: SoapContractModel, typed: Typed): Found {
+  if (typed.inlineType?.kind === 'complex') return { kind: 'complex', complex: typed.inlineType };
+  if (typed.inlineType) return { kind: 'simple', simple: typed.inlineType };
+  // An element declared by `ref` has the type of the global element it points to.
+  const referred = 'kind' in typed && typed.ref ? findElement(model, typed.ref) : undefined;
+  if (referred) return lookup(model, referred);
+  if (!typed.type) return { kind: 'builtin', name: 'xs:anyType' };
+  const name = typeLabel(typed.type);
+  const complex = findComplexType(model, typed.type);
   if (complex) return { kind: 'complex', name, complex };
-  const simple = model.simpleTypes.get(name);
+  const simple = findSimpleType(model, typed.type);
   if (simple) return { kind: 'simple', name, simple };
   return { kind: 'builtin', name };
 }
 
-/** Children of a complex type including those inherited through `xs:extension`. */
-function allChildren(model: XsdModel, type: ComplexType, depth = 0): ChildElement[] {
-  const base = type.base && depth < 16 ? model.complexTypes.get(type.base) : undefined;
-  return [...(base ? allChildren(model, base, depth + 1) : []), ...type.children];
+/**
+ * Child elements of a complex type including those inherited through `xs:extension`; the alternatives of a choice,
+ * and the elements of an optional group, are each optional.
+ */
+function allChildren(model: SoapContractModel, type: ComplexType, depth = 0): ElementDeclaration[] {
+  const derivation = type.derivation;
+  const inherits = derivation?.content === 'complex' && derivation.method === 'extension' && depth < 16;
+  const base = inherits ? findComplexType(model, derivation.base) : undefined;
+  const own = elementsOf(type.group).map(({ element, inOptionalGroup }) => (inOptionalGroup ? { ...element, minOccurs: 0 } : element));
+  return [...(base ? allChildren(model, base, depth + 1) : []), ...own];
 }
+
+/** The type of a complex type's text content (`xs:simpleContent`), if it has one. */
+const simpleBase = (type: ComplexType): string | undefined => (type.derivation?.content === 'simple' ? typeLabel(type.derivation.base) : undefined);
+
+/** Whether the children form an `xs:sequence`, whose order matters on the wire. */
+const ordered = (type: ComplexType): boolean => !type.group || type.group.compositor === 'sequence';
 
 function compareComplex(walk: Walk, before: ComplexType, after: ComplexType, location: string): void {
   if (before.documentation !== after.documentation) {
     push(walk, { kind: 'documentation-changed', location: `${location} documentation`, keyword: 'documentation', detail: 'documentation changed' });
   }
-  if (before.simpleBase !== after.simpleBase) {
-    push(walk, { kind: 'type-changed', location, keyword: 'simpleContent', effect: 'changed', detail: `text content ${before.simpleBase ?? 'none'} -> ${after.simpleBase ?? 'none'}` });
+  if (simpleBase(before) !== simpleBase(after)) {
+    push(walk, { kind: 'type-changed', location, keyword: 'simpleContent', effect: 'changed', detail: `text content ${simpleBase(before) ?? 'none'} -> ${simpleBase(after) ?? 'none'}` });
   }
   const b = allChildren(walk.before, before);
   const a = allChildren(walk.after, after);
@@ -165,12 +195,12 @@ function compareComplex(walk: Walk, before: ComplexType, after: ComplexType, loc
   const common = b.map((c) => c.name).filter((n) => afterByName.has(n));
   const orderAfter = a.map((c) => c.name).filter((n) => beforeNames.has(n));
   if (common.join() !== orderAfter.join()) {
-    push(walk, { kind: 'property-order-changed', location, ordered: before.ordered && after.ordered, detail: `order ${common.join(',')} -> ${orderAfter.join(',')}` });
+    push(walk, { kind: 'property-order-changed', location, ordered: ordered(before) && ordered(after), detail: `order ${common.join(',')} -> ${orderAfter.join(',')}` });
   }
   compareAttributes(walk, before.attributes, after.attributes, location);
 }
 
-function compareAttributes(walk: Walk, before: Attribute[], after: Attribute[], location: string): void {
+function compareAttributes(walk: Walk, before: AttributeDeclaration[], after: AttributeDeclaration[], location: string): void {
   const afterByName = new Map(after.map((a) => [a.name, a]));
   for (const attribute of before) {
     const at = `${location}@${attribute.name}`;
@@ -201,16 +231,32 @@ function facetEffect(facet: string, before: string[] | undefined, after: string[
   return 'changed';
 }
 
+/** What a simple type derives from: its restriction base, `list of <item type>` or `union`. */
+function simpleBaseOf(type: SimpleType): string {
+  if (type.variety === 'list') return `list of ${type.itemType ? typeLabel(type.itemType) : 'inline type'}`;
+  if (type.variety === 'union') return 'union';
+  return type.base ? typeLabel(type.base) : 'xs:anySimpleType';
+}
+
+/** The values of each facet, by facet name (`enumeration` and `pattern` may repeat). */
+function facetsOf(type: SimpleType): Record<string, string[]> {
+  const facets: Record<string, string[]> = {};
+  for (const facet of type.facets) (facets[facet.name] ??= []).push(facet.value);
+  return facets;
+}
+
 function compareSimple(walk: Walk, before: SimpleType, after: SimpleType, location: string): void {
   if (before.documentation !== after.documentation) {
     push(walk, { kind: 'documentation-changed', location: `${location} documentation`, keyword: 'documentation', detail: 'documentation changed' });
   }
-  if (before.base !== after.base) {
-    push(walk, { kind: 'type-changed', location, keyword: 'type', effect: 'changed', detail: `base type ${before.base} -> ${after.base}` });
+  if (simpleBaseOf(before) !== simpleBaseOf(after)) {
+    push(walk, { kind: 'type-changed', location, keyword: 'type', effect: 'changed', detail: `base type ${simpleBaseOf(before)} -> ${simpleBaseOf(after)}` });
   }
-  for (const facet of new Set([...Object.keys(before.facets), ...Object.keys(after.facets)])) {
-    const b = before.facets[facet];
-    const a = after.facets[facet];
+  const facetsBefore = facetsOf(before);
+  const facetsAfter = facetsOf(after);
+  for (const facet of new Set([...Object.keys(facetsBefore), ...Object.keys(facetsAfter)])) {
+    const b = facetsBefore[facet];
+    const a = facetsAfter[facet];
     if ((b ?? []).join('\n') === (a ?? []).join('\n')) continue;
     if (facet === 'enumeration' && b && a) {
       const added = a.filter((v) => !b.includes(v));
