@@ -2,20 +2,20 @@
 // page, the guides and the landing page. Every page is a single self-contained file that works offline.
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { restContracts, soapContracts } from './contracts.mjs';
+import { fromRoot, openApiContracts, readSoapContract, soapContracts } from '@paykit/contracts';
 import { readGuides } from './guides.mjs';
 import { renderLanding } from './landing.mjs';
 import { renderPage } from './layout.mjs';
 import { createMarkdownRenderer } from './markdown.mjs';
 import { publishedPackages } from './package-versions.mjs';
 import { buildReferencePage } from './reference-pages.mjs';
-import { readSoapContract } from './soap-model.mjs';
 import { renderSoapReference } from './soap-page.mjs';
 import { paths } from './site-paths.mjs';
 
-// A contract not written yet has no page (and no link to it).
-const rest = restContracts.filter((c) => existsSync(join(paths.repoRoot, c.spec)));
-const soap = soapContracts.filter((c) => existsSync(join(paths.repoRoot, c.wsdl)));
+// Every contract of the registry gets a reference page: Redocly renders the OpenAPI ones from their redocly.yaml API
+// name, our own renderer the SOAP one from the WSDL and the XSD it imports.
+const rest = openApiContracts.map((c) => ({ api: c.api, ...c.docs }));
+const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, ...c.docs }));
 const guides = readGuides();
 
 // Every page lives in one folder: a guide named like a reference page would silently replace it.
@@ -40,7 +40,7 @@ for (const contract of rest) buildReferencePage(contract, site);
 
 for (const contract of soap) {
   const related = site.references.find((p) => p.page === contract.related);
-  const body = renderSoapReference(readSoapContract(join(paths.repoRoot, contract.wsdl)), {
+  const body = renderSoapReference(await readSoapContract(fromRoot(contract.wsdl)), {
     title: contract.title,
     source: contract.wsdl,
     ...(related ? { related } : {}),

@@ -1,15 +1,15 @@
 // `pnpm --filter @paykit/docs weight`: prints the weight of every built page (bytes raw and gzipped).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { openApiContracts } from '@paykit/contracts';
 import { OWN_PAGE_BUDGET_BYTES, measurePageWeights } from './page-weight.mjs';
-import { restContracts } from './contracts.mjs';
 import { paths } from './site-paths.mjs';
 
 if (!existsSync(join(paths.dist, 'index.html'))) {
   console.error(`docs: nothing built in ${paths.dist}; run pnpm build first`);
   process.exit(1);
 }
-const redoclyPages = new Set(restContracts.map((c) => c.page));
+const redoclyPages = new Set(openApiContracts.map((c) => c.docs.page));
 const rows = measurePageWeights(paths.dist);
 const width = Math.max(...rows.map((r) => r.page.length));
 console.log(`${'page'.padEnd(width)}  ${'bytes'.padStart(10)}  ${'gzip'.padStart(9)}  budget`);

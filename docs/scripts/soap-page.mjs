@@ -1,11 +1,16 @@
-// Renders the SOAP reference page body from the model read out of the WSDL and XSD (see soap-model.mjs).
+// Renders the SOAP reference page body from the contract model that @paykit/contracts reads out of the WSDL and XSD.
+import { elementsOf, XSD_NS } from '@paykit/contracts';
 import { escapeHtml } from './html.mjs';
-import { XML_SCHEMA_NAMESPACE } from './soap-model.mjs';
 
 /**
- * @typedef {import('./soap-model.mjs').SoapContract} SoapContract
- * @typedef {import('./soap-model.mjs').Field} Field
- * @typedef {import('./soap-model.mjs').QName} QName
+ * @typedef {import('@paykit/contracts').SoapContractModel} SoapContractModel
+ * @typedef {import('@paykit/contracts').ComplexType} ComplexType
+ * @typedef {import('@paykit/contracts').SimpleType} SimpleType
+ * @typedef {import('@paykit/contracts').QName} QName
+ * @typedef {{ kind: 'element' | 'attribute', name: string, type: QName | null, inlineType?: string, minOccurs: number,
+ *   maxOccurs: number, documentation: string }} Field
+ * @typedef {{ name: string, type: ComplexType, ofElement: boolean }} NamedComplexType
+ * @typedef {{ name: string, type: SimpleType }} NamedSimpleType
  */
 
 /** Anchor ids: one namespace per kind so an element and a type of the same name do not collide. */
@@ -15,26 +20,80 @@ export const anchors = {
   /** @param {string} name */ type: (name) => `type-${name}`,
 };
 
-/** @param {number | 'unbounded'} min @param {number | 'unbounded'} max */
+/** @param {number} min @param {number} max `Infinity` for unbounded */
 export function describeOccurrence(min, max) {
-  const range = min === max ? `${min}` : `${min}..${max}`;
+  const show = (/** @type {number} */ n) => (n === Infinity ? 'unbounded' : String(n));
+  const range = min === max ? show(min) : `${show(min)}..${show(max)}`;
   if (min === 0 && max === 1) return `${range} (optional)`;
-  if (max === 'unbounded' || (typeof max === 'number' && max > 1)) return `${range} (${min === 0 ? 'optional, ' : ''}repeatable)`;
+  if (max > 1) return `${range} (${min === 0 ? 'optional, ' : ''}repeatable)`;
   return `${range} (required)`;
 }
 
 /**
- * @param {SoapContract} contract
+ * The fields of a complex type as the page lists them: its elements (those of nested groups too), then its attributes.
+ * An inline type is named after its owner and field (`Line.note`).
+ * @param {ComplexType} type
+ * @param {string} owner
+ * @returns {Field[]}
  */
-function typeNamer(contract) {
-  const ownTypes = new Set([...contract.complexTypes, ...contract.simpleTypes].map((t) => t.name));
+function fieldsOf(type, owner) {
+  return [
+    ...elementsOf(type.group).map(({ element }) => ({
+      kind: /** @type {const} */ ('element'),
+      name: element.name,
+      type: element.type ?? element.ref ?? null,
+      ...(element.inlineType ? { inlineType: `${owner}.${element.name}` } : {}),
+      minOccurs: element.minOccurs,
+      maxOccurs: element.maxOccurs,
+      documentation: element.documentation,
+    })),
+    ...type.attributes.map((attribute) => ({
+      kind: /** @type {const} */ ('attribute'),
+      name: attribute.name,
+      type: attribute.type ?? attribute.ref ?? null,
+      ...(attribute.inlineType ? { inlineType: `${owner}.${attribute.name}` } : {}),
+      minOccurs: attribute.required ? 1 : 0,
+      maxOccurs: 1,
+      documentation: attribute.documentation,
+    })),
+  ];
+}
+
+/**
+ * Every type the page describes, named ones and inline ones (after their owner), inline types before their owner.
+ * @param {SoapContractModel} contract
+ */
+function typesOf(contract) {
+  /** @type {NamedComplexType[]} */
+  const complex = [];
+  /** @type {NamedSimpleType[]} */
+  const simple = [];
+  /** @param {ComplexType} type @param {string} name @param {boolean} ofElement */
+  const addComplex = (type, name, ofElement) => {
+    for (const { element } of elementsOf(type.group)) addInline(element.inlineType, `${name}.${element.name}`);
+    for (const attribute of type.attributes) addInline(attribute.inlineType, `${name}.${attribute.name}`);
+    complex.push({ name, type, ofElement });
+  };
+  /** @param {ComplexType | SimpleType | undefined} type @param {string} name */
+  const addInline = (type, name, ofElement = false) => {
+    if (type?.kind === 'complex') addComplex(type, name, ofElement);
+    else if (type) simple.push({ name, type });
+  };
+  for (const type of contract.complexTypes) addComplex(type, type.name, false);
+  simple.push(...contract.simpleTypes.map((type) => ({ name: type.name, type })));
+  for (const element of contract.elements) addInline(element.inlineType, element.name, true);
+  return { complex, simple };
+}
+
+/** @param {Set<string>} ownTypes */
+function typeNamer(ownTypes) {
   /** @param {QName | null} type @param {string} [inlineType] */
   return (type, inlineType) => {
     if (inlineType) return `<a href="#${anchors.type(inlineType)}">${escapeHtml(inlineType)}</a> (anonymous)`;
     if (!type) return 'any';
-    if (type.uri === XML_SCHEMA_NAMESPACE) return `<code>xs:${escapeHtml(type.local)}</code>`;
-    if (ownTypes.has(type.local)) return `<a href="#${anchors.type(type.local)}">${escapeHtml(type.local)}</a>`;
-    return `<code>${escapeHtml(type.local)}</code>`;
+    if (type.namespace === XSD_NS) return `<code>xs:${escapeHtml(type.name)}</code>`;
+    if (ownTypes.has(type.name)) return `<a href="#${anchors.type(type.name)}">${escapeHtml(type.name)}</a>`;
+    return `<code>${escapeHtml(type.name)}</code>`;
   };
 }
 
@@ -53,41 +112,56 @@ function fieldTable(fields, typeName) {
   return `<table class="fields"><thead><tr><th>field</th><th>type</th><th>occurs</th><th>description</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
 }
 
-/**
- * @param {SoapContract} contract
- * @param {{ title: string, source: string, related?: { page: string, title: string } }} page
- */
-export function renderSoapReference(contract, page) {
-  const typeName = typeNamer(contract);
-  const elementLink = (/** @type {QName | null} */ q) =>
-    q ? `<a href="#${anchors.element(q.local)}"><code>${escapeHtml(q.local)}</code></a>` : 'none';
-  const complexByName = new Map(contract.complexTypes.map((t) => [t.name, t]));
-  const inlineNames = new Set(contract.elements.flatMap((e) => (e.inlineType ? [e.inlineType] : [])));
-
-  const operations = contract.operations
-    .map(
-      (op) => `<section class="operation" id="${anchors.operation(op.name)}">
+/** @param {import('@paykit/contracts').Operation} op @param {(q: QName | undefined) => string} elementLink */
+function operationSection(op, elementLink) {
+  const soapAction = op.bindings[0]?.soapAction;
+  const addresses = op.endpoints.flatMap((e) => (e.address === undefined ? [] : [e.address]));
+  return `<section class="operation" id="${anchors.operation(op.name)}">
 <h3>${escapeHtml(op.name)}</h3>
 <p>${escapeHtml(op.documentation)}</p>
 <table><tbody>
 <tr><th>request element</th><td>${elementLink(op.input)}</td></tr>
 <tr><th>response element</th><td>${elementLink(op.output)}</td></tr>
 ${op.faults.length ? `<tr><th>fault elements</th><td>${op.faults.map(elementLink).join(', ')}</td></tr>` : '<tr><th>faults</th><td>SOAP 1.1 Fault with no detail element declared</td></tr>'}
-<tr><th>SOAPAction</th><td>${op.soapAction === '' ? 'empty (<code>""</code>)' : op.soapAction === null ? 'not declared' : `<code>${escapeHtml(op.soapAction)}</code>`}</td></tr>
-<tr><th>style</th><td>${escapeHtml(op.style ?? 'not declared')}</td></tr>
+<tr><th>SOAPAction</th><td>${soapAction === '' ? 'empty (<code>""</code>)' : soapAction === undefined ? 'not declared' : `<code>${escapeHtml(soapAction)}</code>`}</td></tr>
+<tr><th>style</th><td>${escapeHtml(op.bindings[0]?.style ?? 'not declared')}</td></tr>
 <tr><th>port type</th><td><code>${escapeHtml(op.portType)}</code></td></tr>
-<tr><th>address in the WSDL</th><td>${op.addresses.map((a) => `<code>${escapeHtml(a)}</code>`).join('<br>') || 'none'}</td></tr>
+<tr><th>address in the WSDL</th><td>${addresses.map((a) => `<code>${escapeHtml(a)}</code>`).join('<br>') || 'none'}</td></tr>
 </tbody></table>
-</section>`,
-    )
-    .join('\n');
+</section>`;
+}
+
+/** @param {SimpleType} type @param {string} name @param {ReturnType<typeof typeNamer>} typeName */
+function simpleTypeSection(type, name, typeName) {
+  const facets = type.facets;
+  return `<section class="type" id="${anchors.type(name)}">
+<h3>${escapeHtml(name)}</h3>
+${type.documentation ? `<p>${escapeHtml(type.documentation)}</p>` : ''}
+<p>Restricts ${typeName(type.base ?? null)}${facets.length ? ':' : '.'}</p>
+${facets.length ? `<ul>${facets.map((f) => `<li>${escapeHtml(f.name)}: <code>${escapeHtml(f.value)}</code></li>`).join('')}</ul>` : ''}
+</section>`;
+}
+
+/**
+ * @param {SoapContractModel} contract
+ * @param {{ title: string, source: string, related?: { page: string, title: string } }} page
+ */
+export function renderSoapReference(contract, page) {
+  const types = typesOf(contract);
+  const typeName = typeNamer(new Set([...types.complex, ...types.simple].map((t) => t.name)));
+  const elementLink = (/** @type {QName | undefined} */ q) =>
+    q ? `<a href="#${anchors.element(q.name)}"><code>${escapeHtml(q.name)}</code></a>` : 'none';
+  const complexByName = new Map(types.complex.map((t) => [t.name, t.type]));
+
+  const operations = contract.operations.map((op) => operationSection(op, elementLink)).join('\n');
 
   const elements = contract.elements
     .map((element) => {
-      const inline = element.inlineType ? complexByName.get(element.inlineType) : undefined;
+      const inline = element.inlineType?.kind === 'complex' ? element.inlineType : undefined;
+      const named = element.type && complexByName.get(element.type.name);
       const content = inline
-        ? fieldTable(inline.fields, typeName)
-        : `<p>Type: ${typeName(element.type)}</p>${element.type && complexByName.has(element.type.local) ? fieldTable(complexByName.get(element.type.local)?.fields ?? [], typeName) : ''}`;
+        ? fieldTable(fieldsOf(inline, element.name), typeName)
+        : `<p>Type: ${typeName(element.type ?? null, element.inlineType ? element.name : undefined)}</p>${named && element.type ? fieldTable(fieldsOf(named, element.type.name), typeName) : ''}`;
       return `<section class="element" id="${anchors.element(element.name)}">
 <h3>${escapeHtml(element.name)}</h3>
 ${element.documentation ? `<p>${escapeHtml(element.documentation)}</p>` : ''}
@@ -96,29 +170,20 @@ ${content}
     })
     .join('\n');
 
-  const complexTypes = contract.complexTypes
-    .filter((t) => !inlineNames.has(t.name))
+  const complexTypes = types.complex
+    .filter((t) => !t.ofElement)
     .map(
-      (t) => `<section class="type" id="${anchors.type(t.name)}">
-<h3>${escapeHtml(t.name)}</h3>
-${t.documentation ? `<p>${escapeHtml(t.documentation)}</p>` : ''}
-${t.base ? `<p>Extends ${typeName(t.base)}.</p>` : ''}
-${t.compositor === 'choice' ? '<p>Exactly one of the fields below.</p>' : ''}
-${fieldTable(t.fields, typeName)}
+      ({ name, type }) => `<section class="type" id="${anchors.type(name)}">
+<h3>${escapeHtml(name)}</h3>
+${type.documentation ? `<p>${escapeHtml(type.documentation)}</p>` : ''}
+${type.derivation ? `<p>Extends ${typeName(type.derivation.base)}.</p>` : ''}
+${type.group?.compositor === 'choice' ? '<p>Exactly one of the fields below.</p>' : ''}
+${fieldTable(fieldsOf(type, name), typeName)}
 </section>`,
     )
     .join('\n');
 
-  const simpleTypes = contract.simpleTypes
-    .map(
-      (t) => `<section class="type" id="${anchors.type(t.name)}">
-<h3>${escapeHtml(t.name)}</h3>
-${t.documentation ? `<p>${escapeHtml(t.documentation)}</p>` : ''}
-<p>Restricts ${typeName(t.base)}${t.facets.length ? ':' : '.'}</p>
-${t.facets.length ? `<ul>${t.facets.map((f) => `<li>${escapeHtml(f.facet)}: <code>${escapeHtml(f.value)}</code></li>`).join('')}</ul>` : ''}
-</section>`,
-    )
-    .join('\n');
+  const simpleTypes = types.simple.map(({ name, type }) => simpleTypeSection(type, name, typeName)).join('\n');
 
   return `<h1>${escapeHtml(page.title)}</h1>
 <p>${escapeHtml(contract.documentation)}</p>

@@ -2,8 +2,8 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openApiContracts } from '@paykit/contracts';
 import { describe, expect, it } from 'vitest';
-import { restContracts } from '../scripts/contracts.mjs';
 import { OWN_PAGE_BUDGET_BYTES, measurePageWeights } from '../scripts/page-weight.mjs';
 import { paths } from '../scripts/site-paths.mjs';
 
@@ -27,7 +27,7 @@ describe('measurePageWeights', () => {
 });
 
 describe('built site weight', () => {
-  const redoclyPages = new Set(restContracts.map((c) => c.page));
+  const redoclyPages = new Set(openApiContracts.map((c) => c.docs.page));
   const ownPages = () => measurePageWeights(paths.dist).filter((row) => !redoclyPages.has(row.page));
 
   it('has the landing page among the pages we render', () => {

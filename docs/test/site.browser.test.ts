@@ -5,9 +5,9 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
+import { openApiContracts, soapContracts } from '@paykit/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restContracts, soapContracts } from '../scripts/contracts.mjs';
 import { readGuides } from '../scripts/guides.mjs';
 import { serveDirectory } from '../scripts/server.mjs';
 import { paths } from '../scripts/site-paths.mjs';
@@ -18,8 +18,8 @@ import { readSpecSummary, type SpecOperation } from './support/spec-operations.j
 
 const screenshots = join(paths.docsRoot, 'test-results', 'screenshots');
 const builtPages = existsSync(paths.dist) ? readdirSync(paths.dist).filter((f) => f.endsWith('.html')).sort() : [];
-const rest = restContracts.filter((c) => existsSync(join(paths.repoRoot, c.spec)));
-const soap = soapContracts.filter((c) => existsSync(join(paths.repoRoot, c.wsdl)));
+const rest = openApiContracts.map((c) => ({ spec: c.root, ...c.docs }));
+const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, ...c.docs }));
 const guides = readGuides();
 const referencePages = [...rest, ...soap].map((c) => c.page);
 const redocPages = rest.map((c) => c.page);
