@@ -1,4 +1,8 @@
 import { startFileExchangeMock } from './file-exchange/mock.js';
+import { soapPortUrls } from './file-exchange/soap-service.js';
+import { mockSettings as fileExchangeSoap } from './generated/file-exchange-soap/mock-settings.js';
+import { mockSettings as fileExchange } from './generated/file-exchange/mock-settings.js';
+import { mockSettings as payments } from './generated/payments/mock-settings.js';
 import { startPrismMock, type RunningMock } from './prism.js';
 
 /** A started mock; `notes` are extra lines the CLI prints under its address (other ports, credentials' paths). */
@@ -6,7 +10,10 @@ export interface StartedMock extends RunningMock {
   notes?: string[];
 }
 
-/** One mock the CLI can start; the ports are fixed so that docs, tests and merchants' configs can rely on them. */
+/**
+ * One mock the CLI can start; the ports are fixed (by the contract registry, reaching us as generated code) so that
+ * docs, tests and merchants' configs can rely on them.
+ */
 export interface MockService {
   name: string;
   description: string;
@@ -20,29 +27,29 @@ export const services: MockService[] = [
   {
     name: 'payments',
     description: 'payments REST API (Prism, contract examples)',
-    defaultPort: 4010,
+    defaultPort: payments.ports.prism,
     start: ({ host, port, dynamic }) => startPrismMock({ contract: 'payments', host, port, dynamic }),
   },
   {
     name: 'file-exchange',
     description: 'file exchange REST API (Prism, contract examples, plain HTTP)',
-    defaultPort: 4011,
+    defaultPort: fileExchange.ports.prism,
     start: ({ host, port, dynamic }) => startPrismMock({ contract: 'file-exchange', host, port, dynamic }),
   },
   {
     name: 'file-exchange-stateful',
     description: 'stateful file exchange, REST and SOAP over client-certificate TLS',
-    defaultPort: 4020,
-    extraPorts: { soap: 4021 },
+    defaultPort: fileExchange.ports.stateful,
+    extraPorts: { soap: fileExchangeSoap.ports.stateful },
     start: async ({ host, port, extraPorts }) => {
-      const mock = await startFileExchangeMock({ host, restPort: port, soapPort: extraPorts.soap ?? 4021 });
+      const mock = await startFileExchangeMock({ host, restPort: port, soapPort: extraPorts.soap ?? fileExchangeSoap.ports.stateful });
       const certificates = mock.certificates;
       return {
         url: mock.restUrl,
         origin: new URL(mock.restUrl).origin,
         close: () => mock.close(),
         notes: [
-          `SOAP: ${mock.soapUrl}/UploadFile and ${mock.soapUrl}/DownloadFiles, queueID ${mock.queueId}`,
+          `SOAP: ${soapPortUrls(mock.soapUrl).join(' and ')}, queueID ${mock.queueId}`,
           ...(certificates
             ? [
                 `CA: ${certificates.caCertPath}`,

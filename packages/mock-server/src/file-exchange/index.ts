@@ -1,3 +1,5 @@
+import { soapContract } from '../generated/file-exchange-soap/contract.js';
+
 export { generateTestCertificates, type TestCertificates } from './certificates.js';
 export { startFileExchangeMock, type FileExchangeMock, type FileExchangeMockOptions } from './mock.js';
 export {
@@ -8,4 +10,9 @@ export {
   type MockOperation,
   type UploadedFileRecord,
 } from './store.js';
-export { SOAP_NAMESPACE } from './soap-namespace.js';
+
+/**
+ * The XML namespace of the SOAP messages and of the REST XML list. The reference does not publish the operator's
+ * namespace address; this one is our own choice, written in the contracts in specs/.
+ */
+export const SOAP_NAMESPACE = soapContract.namespace;

@@ -4,6 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rules } from '../generated/file-exchange/rules.js';
 import { generateTestCertificates, type TestCertificates } from './certificates.js';
 import { createRestHandler, REST_BASE_PATH } from './rest-handler.js';
 import { attachSoapService, SOAP_BASE_PATH } from './soap-service.js';
@@ -20,9 +21,9 @@ export interface FileExchangeMockOptions {
   certificates?: TestCertificates;
   /** Content bytes per SOAP DownloadFiles response (default 1 MiB). */
   soapMaxResponseBytes?: number;
-  /** Downloads allowed per file before 429 (default 50). */
+  /** Downloads allowed per file before 429 (default: the contract's, 50). */
   maxDownloadAttempts?: number;
-  /** Entries per list (default 1000). */
+  /** Entries per list (default: the contract's, 1000). */
   maxListEntries?: number;
   /** The SOAP download queue (default `PAYKIT-TEST-QUEUE`). */
   queueId?: string;
@@ -67,8 +68,8 @@ export async function startFileExchangeMock(options: FileExchangeMockOptions = {
     ? (options.certificates ?? (await generateTestCertificates(join(process.cwd(), '.paykit', 'certs'))))
     : options.certificates;
   const state = new FileExchangeState({
-    maxDownloadAttempts: options.maxDownloadAttempts ?? 50,
-    maxListEntries: options.maxListEntries ?? 1000,
+    maxDownloadAttempts: options.maxDownloadAttempts ?? rules.downloads.maxAttemptsPerFile,
+    maxListEntries: options.maxListEntries ?? rules.downloads.listCap,
     rejectUpload: options.rejectUpload,
   });
   const spillDir = await mkdtemp(join(tmpdir(), 'paykit-file-exchange-'));

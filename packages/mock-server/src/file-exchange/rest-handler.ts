@@ -1,10 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
+import { soapContract } from '../generated/file-exchange-soap/contract.js';
+import { mockSettings } from '../generated/file-exchange/mock-settings.js';
+import { rules } from '../generated/file-exchange/rules.js';
 import { ContentSink, spillPathIn } from './file-content.js';
 import { FILE_NAME_PATTERN, type FileExchangeState, type MockOperation } from './store.js';
-import { SOAP_NAMESPACE } from './soap-namespace.js';
 
-export const REST_BASE_PATH = '/services/messaging/rest';
+/** The base path of the REST contract's server URL. */
+export const REST_BASE_PATH = mockSettings.basePath;
 
 type Route =
   | { operation: 'upload'; fileName: string }
@@ -58,7 +61,8 @@ function wantsXml(accept: string | undefined): boolean {
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function xmlList(names: string[]): string {
-  const root = `downloadFileList xmlns="${SOAP_NAMESPACE}"`;
+  // The reference puts the XML form of the list in the namespace of the SOAP messages.
+  const root = `downloadFileList xmlns="${soapContract.namespace}"`;
   if (names.length === 0) return `<?xml version="1.0" encoding="UTF-8"?><${root}/>`;
   const children = names.map((name) => `<fileName>${escapeXml(name)}</fileName>`).join('');
   return `<?xml version="1.0" encoding="UTF-8"?><${root}><file>${children}</file></downloadFileList>`;
@@ -76,7 +80,7 @@ export function createRestHandler(state: FileExchangeState, spillDir: string) {
     }
     if (!state.beginUpload()) {
       await drain(req);
-      return answer(res, 503, 'too many files uploaded at once: upload one at a time\n');
+      return answer(res, rules.uploads.busyStatus, 'too many files uploaded at once: upload one at a time\n');
     }
     try {
       const early = state.takeFailure('upload', (failure) => 'status' in failure && failure.status !== 500);
@@ -116,7 +120,7 @@ export function createRestHandler(state: FileExchangeState, spillDir: string) {
     const fileName = fileNameOf(encodedName);
     const outcome = fileName === undefined ? ({ kind: 'not-found' } as const) : state.download(fileName);
     if (outcome.kind === 'not-found') return answer(res, 404, 'file not in the download list\n');
-    if (outcome.kind === 'too-many-attempts') return answer(res, 429, 'too many download attempts for this file\n');
+    if (outcome.kind === 'too-many-attempts') return answer(res, rules.downloads.exhaustedStatus, 'too many download attempts for this file\n');
     const { file } = outcome;
     res.writeHead(200, {
       'Content-Type': file.mimeType ?? 'application/octet-stream',

@@ -1,15 +1,23 @@
 import { existsSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { soapContract } from '../generated/file-exchange-soap/contract.js';
 
 /**
- * Folder of FileExchange.wsdl and FileExchange.xsd: the copy the build puts in dist/specs, or the repo's specs/
- * when running from the sources (tests).
+ * The WSDL the SOAP mock serves (the XSD it imports sits beside it): the copy the build puts in dist/specs, or the
+ * repository's specs/ when running from the sources (tests).
  */
-export function soapContractDir(): string {
-  const candidates = ['../specs/file-exchange-soap/', '../../../../specs/file-exchange-soap/'];
+export function soapWsdlPath(): string {
+  const wsdl = basename(soapContract.wsdl);
+  const candidates = [
+    // From dist/file-exchange/: the copy in dist/specs/<contract>/.
+    new URL(`../specs/${soapContract.name}/${wsdl}`, import.meta.url),
+    // From src/file-exchange/: the contract in the repository, four folders up.
+    new URL(`../../../../${dirname(soapContract.wsdl)}/${wsdl}`, import.meta.url),
+  ];
   for (const candidate of candidates) {
-    const dir = fileURLToPath(new URL(candidate, import.meta.url));
-    if (existsSync(`${dir}FileExchange.wsdl`)) return dir;
+    const path = fileURLToPath(candidate);
+    if (existsSync(path)) return path;
   }
-  throw new Error('FileExchange.wsdl not found: build @paykit/mock-server first (pnpm build).');
+  throw new Error(`${wsdl} not found: build @paykit/mock-server first (pnpm build).`);
 }

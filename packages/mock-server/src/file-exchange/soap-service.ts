@@ -1,13 +1,31 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { join } from 'node:path';
 import soap from 'soap';
+import { soapContract } from '../generated/file-exchange-soap/contract.js';
+import { mockSettings } from '../generated/file-exchange-soap/mock-settings.js';
 import { contentFromBuffer } from './file-content.js';
-import { soapContractDir } from './soap-contract.js';
-import { FILE_NAME_PATTERN, type FileExchangeState, type InjectedFailure, type QueuedFile } from './store.js';
+import { soapWsdlPath } from './soap-contract.js';
+import { FILE_NAME_PATTERN, type FileExchangeState, type InjectedFailure, type MockOperation, type QueuedFile } from './store.js';
 
-export const SOAP_BASE_PATH = '/services/messaging';
+/** Where the WSDL's ports are served, each at `<base path>/<port>` as its soap:address says. */
+export const SOAP_BASE_PATH = mockSettings.basePath;
+
+type OperationName = keyof typeof soapContract.operations;
+const operationNames = Object.keys(soapContract.operations) as OperationName[];
+
+/** The failures injected with `failNext` for each operation of the WSDL. */
+const mockOperation: Record<OperationName, MockOperation> = { uploadFile: 'soap-upload', downloadFiles: 'soap-download' };
+
+/** The address of every port, under a SOAP address such as `https://127.0.0.1:4021/services/messaging`. */
+export function soapPortUrls(soapUrl: string): string[] {
+  return operationNames.map((name) => soapUrl + soapContract.operations[name].path.slice(SOAP_BASE_PATH.length));
+}
+
+/** The operation served at a request path (a trailing slash is allowed), if any. */
+function operationAt(pathname: string): OperationName | undefined {
+  return operationNames.find((name) => pathname.replace(/\/$/, '') === soapContract.operations[name].path);
+}
 
 export interface SoapServiceOptions {
   queueId: string;
@@ -67,59 +85,81 @@ async function drain(req: IncomingMessage): Promise<void> {
   for await (const chunk of req) void chunk;
 }
 
-/**
- * Serves the WSDL's two ports (`/UploadFile`, `/DownloadFiles`) on `server` with the `soap` package, behind a
- * gate that answers 403 to a client without an accepted certificate and applies injected failures.
- */
-export async function attachSoapService(server: HttpServer, state: FileExchangeState, options: SoapServiceOptions): Promise<void> {
-  const services = {
-    FileExchangeService: {
-      UploadFile: {
-        uploadFile(args: Record<string, unknown>, _callback: unknown, _headers: unknown, _req: IncomingMessage, res: ServerResponse) {
-          const fileContent = text(args.fileContent);
-          if (fileContent === undefined) throw fault('soap:Client', 'fileContent is required');
-          if (!isBase64(fileContent)) throw fault('soap:Client', 'fileContent is not base64');
-          const fileName = text(args.fileName);
-          if (fileName !== undefined && !FILE_NAME_PATTERN.test(fileName)) {
-            throw fault('soap:Client', 'fileName not acceptable: letters, digits, underscores, dashes and full stops only');
-          }
-          state.storeSoapUpload({
-            fileID: text(args.fileID),
-            fileType: text(args.fileType),
-            mimeType: text(args.mimeType),
-            fileName,
-            parameters: parametersOf(args.parameter),
-            content: contentFromBuffer(Buffer.from(fileContent, 'base64')),
-          });
-          const failure = state.takeFailure('soap-upload');
-          if (failure && 'dropConnection' in failure) {
-            res.socket?.destroy();
-            return new Promise(() => {}); // never answered: the connection is gone
-          }
-          if (failure) throw fault('soap:Server', `injected failure (HTTP ${failure.status})`);
-          return {};
-        },
-      },
-      DownloadFiles: {
-        downloadFiles(args: Record<string, unknown>, _callback: unknown, _headers: unknown, _req: IncomingMessage, res: ServerResponse) {
-          if (text(args.queueID) !== options.queueId) throw fault('soap:Client', 'unknown queueID');
-          const batch = state.nextSoapBatch(options.maxResponseBytes);
-          const failure = state.takeFailure('soap-download');
-          // Files leave the queue once their response has been handed to the network; a broken connection keeps them.
-          if (!failure) res.once('finish', () => state.markDelivered(batch));
-          return batch.length === 0 ? {} : { file: batch.map(fileElement) };
-        },
-      },
+type Handler = (args: Record<string, unknown>, callback: unknown, headers: unknown, req: IncomingMessage, res: ServerResponse) => unknown;
+
+/** The two operations over the shared state, as node-soap calls them. */
+function operationHandlers(state: FileExchangeState, options: SoapServiceOptions): Record<OperationName, Handler> {
+  return {
+    uploadFile(args, _callback, _headers, _req, res) {
+      const fileContent = text(args.fileContent);
+      if (fileContent === undefined) throw fault('soap:Client', 'fileContent is required');
+      if (!isBase64(fileContent)) throw fault('soap:Client', 'fileContent is not base64');
+      const fileName = text(args.fileName);
+      if (fileName !== undefined && !FILE_NAME_PATTERN.test(fileName)) {
+        throw fault('soap:Client', 'fileName not acceptable: letters, digits, underscores, dashes and full stops only');
+      }
+      state.storeSoapUpload({
+        fileID: text(args.fileID),
+        fileType: text(args.fileType),
+        mimeType: text(args.mimeType),
+        fileName,
+        parameters: parametersOf(args.parameter),
+        content: contentFromBuffer(Buffer.from(fileContent, 'base64')),
+      });
+      const failure = state.takeFailure('soap-upload');
+      if (failure && 'dropConnection' in failure) {
+        res.socket?.destroy();
+        return new Promise(() => {}); // never answered: the connection is gone
+      }
+      if (failure) throw fault('soap:Server', `injected failure (HTTP ${failure.status})`);
+      return {};
+    },
+    downloadFiles(args, _callback, _headers, _req, res) {
+      if (text(args.queueID) !== options.queueId) throw fault('soap:Client', 'unknown queueID');
+      const batch = state.nextSoapBatch(options.maxResponseBytes);
+      const failure = state.takeFailure('soap-download');
+      // Files leave the queue once their response has been handed to the network; a broken connection keeps them.
+      if (!failure) res.once('finish', () => state.markDelivered(batch));
+      return batch.length === 0 ? {} : { file: batch.map(fileElement) };
     },
   };
+}
 
-  const dir = soapContractDir();
-  const wsdlPath = join(dir, 'FileExchange.wsdl');
+/** node-soap's services object: service -> port -> operation, named as the WSDL names them. */
+function soapServices(handlers: Record<OperationName, Handler>): Record<string, Record<string, Record<string, Handler>>> {
+  const services: Record<string, Record<string, Record<string, Handler>>> = {};
+  for (const name of operationNames) {
+    const { service, port } = soapContract.operations[name];
+    ((services[service] ??= {})[port] ??= {})[name] = handlers[name];
+  }
+  return services;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Failures applied before the service acts. Left for the service itself: an upload's 500 or dropped connection
+ * (after storing) and a download's `afterResponse` (the response goes out but does not count as delivered).
+ */
+function earlyFailure(state: FileExchangeState, operation: MockOperation): InjectedFailure | undefined {
+  return state.takeFailure(operation, (failure) => {
+    if (operation === 'soap-upload') return 'status' in failure && failure.status !== 500;
+    return !('afterResponse' in failure && failure.afterResponse);
+  });
+}
+
+/**
+ * Serves the WSDL's ports on `server` with the `soap` package, behind a gate that answers 403 to a client without an
+ * accepted certificate and applies injected failures.
+ */
+export async function attachSoapService(server: HttpServer, state: FileExchangeState, options: SoapServiceOptions): Promise<void> {
+  const wsdlPath = soapWsdlPath();
   const xml = await readFile(wsdlPath, 'utf8');
+  const paths = operationNames.map((name) => escapeRegExp(soapContract.operations[name].path));
   await new Promise<void>((resolve, reject) => {
     soap.listen(server, {
-      path: /^\/services\/messaging\/(UploadFile|DownloadFiles)\/$/,
-      services,
+      path: new RegExp(`^(?:${paths.join('|')})/$`),
+      services: soapServices(operationHandlers(state, options)),
       xml,
       uri: wsdlPath,
       enableChunkedEncoding: false,
@@ -140,14 +180,13 @@ export async function attachSoapService(server: HttpServer, state: FileExchangeS
       res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('client certificate not accepted\n');
       return;
     }
-    const { pathname } = new URL(req.url ?? '/', 'http://mock');
-    const port = /^\/services\/messaging\/(UploadFile|DownloadFiles)\/?$/.exec(pathname)?.[1];
-    if (!port) {
+    const operation = operationAt(new URL(req.url ?? '/', 'http://mock').pathname);
+    if (!operation) {
       await drain(req);
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('no such SOAP port\n');
       return;
     }
-    const failure = earlyFailure(port === 'UploadFile' ? 'soap-upload' : 'soap-download');
+    const failure = earlyFailure(state, mockOperation[operation]);
     if (failure) {
       await drain(req);
       if ('dropConnection' in failure) {
@@ -162,16 +201,5 @@ export async function attachSoapService(server: HttpServer, state: FileExchangeS
       return;
     }
     for (const listener of soapListeners) listener.call(server, req, res);
-  }
-
-  /**
-   * Failures applied before the service acts. Left for the service itself: an upload's 500 or dropped connection
-   * (after storing) and a download's `afterResponse` (the response goes out but does not count as delivered).
-   */
-  function earlyFailure(operation: 'soap-upload' | 'soap-download'): InjectedFailure | undefined {
-    return state.takeFailure(operation, (failure) => {
-      if (operation === 'soap-upload') return 'status' in failure && failure.status !== 500;
-      return !('afterResponse' in failure && failure.afterResponse);
-    });
   }
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
+import { fileNamePattern, rules } from '../generated/file-exchange/rules.js';
 import { contentFromBuffer, contentFromFile, type FileContent } from './file-content.js';
 
-/** Letters, digits, underscores, dashes and full stops: the reference's rule for file names. */
-export const FILE_NAME_PATTERN = /^[A-Za-z0-9_.-]+$/;
+/** The reference's rule for file names (letters, digits, underscores, dashes and full stops), from the contract. */
+export const FILE_NAME_PATTERN: RegExp = fileNamePattern;
 
 export type MockOperation = 'upload' | 'list' | 'download' | 'delete' | 'soap-upload' | 'soap-download';
 
@@ -81,7 +82,7 @@ export class FileExchangeState implements FileExchangeStore {
   private readonly removedFromQueue = new Set<string>();
   private readonly uploaded: StoredUpload[] = [];
   private readonly failures = new Map<MockOperation, InjectedFailure[]>();
-  private uploadInProgress = false;
+  private uploadsInProgress = 0;
   private fileIdSequence = 0;
 
   constructor(private readonly limits: StoreLimits) {}
@@ -125,15 +126,15 @@ export class FileExchangeState implements FileExchangeStore {
     return queued.shift();
   }
 
-  /** The service takes one upload at a time; false means another one is being received. */
+  /** The service takes a set number of uploads at once (one); false means that many are being received. */
   beginUpload(): boolean {
-    if (this.uploadInProgress) return false;
-    this.uploadInProgress = true;
+    if (this.uploadsInProgress >= rules.uploads.maxConcurrent) return false;
+    this.uploadsInProgress += 1;
     return true;
   }
 
   endUpload(): void {
-    this.uploadInProgress = false;
+    this.uploadsInProgress -= 1;
   }
 
   /** REST upload: a name is unique per file; the same bytes under the same name are a resend and are ignored. */
