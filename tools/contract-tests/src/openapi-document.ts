@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { openApiContractNamed } from '@paykit/contracts';
 import { parse as parseYaml } from 'yaml';
 
 /** A JSON value of the spec, read loosely: every walk below checks what it reads. */
@@ -12,22 +13,19 @@ export interface OpenApiDocument extends Node {
   security?: Record<string, unknown>[];
 }
 
-export type ContractName = 'payments' | 'file-exchange';
+/** An OpenAPI contract of the registry (`payments`, `file-exchange`). */
+export type ContractName = string;
 
 const require = createRequire(import.meta.url);
 
 /**
- * The bundled spec each client package publishes: the same document its generated code comes from (the codegen's
- * drift check keeps them in step with `specs/`). Reading the published copy means the matrix tests what ships.
+ * Path of the bundled spec the contract's client package publishes (the registry names the package): the same
+ * document its generated code comes from (the codegen's drift check keeps them in step with `specs/`). Reading the
+ * published copy means the matrix tests what ships. Read from disk: the file-exchange export map names another file.
  */
-const publishingPackage: Record<ContractName, string> = {
-  payments: '@paykit/payments',
-  'file-exchange': '@paykit/file-exchange',
-};
-
-/** Path of the bundled spec in the package folder (read from disk: the file-exchange export map names another file). */
 export function contractPath(contract: ContractName): string {
-  return join(dirname(require.resolve(`${publishingPackage[contract]}/package.json`)), 'spec', 'openapi.yaml');
+  const { clientPackage } = openApiContractNamed(contract);
+  return join(dirname(require.resolve(`${clientPackage.name}/package.json`)), 'spec', 'openapi.yaml');
 }
 
 export function loadContract(contract: ContractName): OpenApiDocument {

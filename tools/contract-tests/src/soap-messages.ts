@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileExchangeSoapContract, readSoapContract } from '@paykit/contracts';
 import { validateXML } from 'xmllint-wasm';
 // The generated descriptors of the WSDL's messages (not exported by the package): what each message holds.
 import {
@@ -14,9 +15,12 @@ export type SoapOperationName = keyof typeof operations;
 export const soapOperationNames = Object.keys(operations) as SoapOperationName[];
 
 const require = createRequire(import.meta.url);
-/** The XSD the SOAP package ships (generated from specs/file-exchange-soap and drift-checked). */
-export const xsdPath = join(dirname(require.resolve('@paykit/file-exchange-soap/package.json')), 'wsdl', 'FileExchange.xsd');
-const xsdText = readFileSync(xsdPath, 'utf8');
+const soapPackage = dirname(require.resolve(`${fileExchangeSoapContract.clientPackage.name}/package.json`));
+/** The contract the SOAP package ships (generated from the registry's WSDL and drift-checked) and its message schemas. */
+const shipped = await readSoapContract(join(soapPackage, 'wsdl', basename(fileExchangeSoapContract.wsdl)));
+const messageSchemas = shipped.schemas
+  .filter((schema) => schema.declares)
+  .map((schema) => ({ fileName: basename(schema.file), contents: readFileSync(schema.file, 'utf8') }));
 
 function sampleString(field: { name: string; patterns?: readonly RegExp[]; enumeration?: readonly string[]; minLength?: number; maxLength?: number }): string {
   if (field.enumeration?.[0] !== undefined) return field.enumeration[0];
@@ -85,7 +89,7 @@ export function bodyMessage(envelope: string): string {
 export async function xsdProblems(message: string): Promise<string[]> {
   const result = await validateXML({
     xml: [{ fileName: 'message.xml', contents: message }],
-    schema: [{ fileName: 'FileExchange.xsd', contents: xsdText }],
+    schema: messageSchemas,
   });
   return result.valid ? [] : result.errors.map((e) => e.rawMessage);
 }
