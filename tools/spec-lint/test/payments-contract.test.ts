@@ -1,7 +1,8 @@
 // The payments contract checked against the operation table agreed with the client and mock engineers: every
 // operation, its id, tag and key type, and the house conventions that the linter cannot see across files.
+import { bundleOpenApi, paymentsContract } from '@paykit/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundle, lint } from './redocly-cli.js';
+import { lint } from './redocly-cli.js';
 
 type Key = 'secret' | 'secret*' | 'publishable';
 /** method, path, operationId, tag, key; `secret*`: the reference does not say, so the secret key is used. */
@@ -110,7 +111,7 @@ const label = (o: Operation) => `${o.method.toUpperCase()} ${o.path}`;
 const isErrorStatus = (code: string) => /^[45]/.test(code) || code === 'default';
 
 beforeAll(async () => {
-  spec = await bundle('specs/payments/openapi.yaml');
+  spec = await bundleOpenApi(paymentsContract.root);
   operations = Object.entries(spec.paths as Node).flatMap(([path, pathItem]) =>
     Object.entries(pathItem as Node)
       .filter(([method]) => httpMethods.includes(method))
@@ -282,7 +283,7 @@ describe('payments contract inventory', () => {
 
 describe('payments contract lint', () => {
   it('passes redocly lint with the repo config with no errors and no warnings', async () => {
-    const report = await lint('payments@v1');
+    const report = await lint(paymentsContract.api);
     const problems = report.problems.map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
     expect(problems).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });

@@ -2,13 +2,13 @@
 // Prism and Redocly) on the bundled contract, so that the mock and the generated validators reject bad input the way
 // the reference says the service does.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { bundleOpenApi, paymentsContract } from '@paykit/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundle } from './redocly-cli.js';
 
 let validators: Map<string, ValidateFunction>;
 
 beforeAll(async () => {
-  const spec = await bundle('specs/payments/openapi.yaml');
+  const spec = await bundleOpenApi(paymentsContract.root);
   // `discriminator` with `mapping` is an OpenAPI keyword Ajv does not support; the `oneOf` it annotates decides alone.
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
   ajv.addSchema({ ...spec, $id: 'payments' });

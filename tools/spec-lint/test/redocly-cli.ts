@@ -1,12 +1,11 @@
-// Runs the real Redocly CLI (the one `pnpm lint-specs` uses) and reads its JSON output.
+// Runs the real Redocly CLI (the one `pnpm lint-specs` uses) and reads its JSON output. Bundles come from
+// @paykit/contracts' bundleOpenApi, exactly as the code generator and the mock get them.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { repoRoot } from '@paykit/contracts';
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
 const redoclyBin = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin/cli.js');
@@ -40,17 +39,4 @@ export async function lint(target: string, config?: string): Promise<LintReport>
   const start = stdout.indexOf('{');
   if (start < 0) throw new Error(`redocly lint ${target} printed no report:\n${stderr}`);
   return JSON.parse(stdout.slice(start)) as LintReport;
-}
-
-/** Bundles a split API description into one JSON document, exactly as the code generator and the mock do. */
-export async function bundle(specPath: string): Promise<Record<string, unknown>> {
-  const dir = await mkdtemp(join(tmpdir(), 'spec-lint-bundle-'));
-  try {
-    const out = join(dir, 'bundle.json');
-    const { code, stderr } = await run(['bundle', specPath, '--ext', 'json', '-o', out]);
-    if (code !== 0) throw new Error(`redocly bundle ${specPath} failed:\n${stderr}`);
-    return JSON.parse(await readFile(out, 'utf8')) as Record<string, unknown>;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }
