@@ -202,7 +202,7 @@ describe('the key never leaks', () => {
     server = await startLoopbackServer((request, res, index) => {
       if (index === 0) return json(res, 401, errorBody(401, 'Invalid key'));
       if (index === 1) return void res.socket?.destroy();
-      setTimeout(() => json(res, 200, {}), 2_000).unref();
+      // Later requests get no answer: the client's deadline ends them.
     });
     const seen: unknown[] = [];
     const options = { retry: { maxRetries: 0 }, onRequest: (r: unknown) => seen.push(r), onResponse: (r: unknown) => seen.push(r) };

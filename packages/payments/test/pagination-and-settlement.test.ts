@@ -1,10 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isPaymentsError, settleTransaction, transactionOutcome } from '../src/index.js';
 import { json, startLoopbackServer, type LoopbackServer } from './support/loopback-server.js';
 import { paymentRequest, secretClient } from './support/fixtures.js';
+import { inProcessClient, useFakeClock } from './support/in-process-fetch.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await server?.close();
   server = undefined;
 });
@@ -95,21 +97,34 @@ describe('transaction outcome and settlement', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('gives up after the settle timeout and names the receipt number', async () => {
-    server = await startLoopbackServer((request, res) => json(res, request.method === 'POST' ? 202 : 200, { receiptNumber: '79', status: 'Pending' }));
-    const error = await settleTransaction(secretClient(server.url).transactions, paymentRequest, { pollIntervalMs: 20, settleTimeoutMs: 1_500 }).catch((e: unknown) => e);
+  it('gives up after the settle timeout, without a read past it, and names the receipt number', async () => {
+    useFakeClock();
+    const { client, requests, sentAt } = inProcessClient((request) =>
+      Response.json({ receiptNumber: '79', status: 'Pending' }, { status: request.method === 'POST' ? 202 : 200 }),
+    );
+    const settling = settleTransaction(client.transactions, paymentRequest, { pollIntervalMs: 20, settleTimeoutMs: 1_500 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const error = await settling;
     expect(isPaymentsError(error) && error.kind).toBe('timeout');
     expect(String(error)).toMatch(/79/);
-    expect(server.requests.length).toBeGreaterThan(1);
+    expect(requests.slice(1).every((r) => r.method === 'GET' && r.url.endsWith('/transactions/79'))).toBe(true);
+    expect(sentAt.at(-1)).toBeGreaterThan(1_500 - 20);
+    expect(sentAt.at(-1)).toBeLessThanOrEqual(1_500);
   });
-});
 
-it('stops waiting for settlement when the caller aborts', async () => {
-  server = await startLoopbackServer((request, res) => json(res, request.method === 'POST' ? 202 : 200, { receiptNumber: '80', status: 'Pending' }));
-  const controller = new AbortController();
-  const waiting = settleTransaction(secretClient(server.url).transactions, paymentRequest, { pollIntervalMs: 10_000, signal: controller.signal });
-  setTimeout(() => controller.abort(), 50);
-  const error = await waiting.catch((e: unknown) => e);
-  expect(isPaymentsError(error) && error.kind).toBe('aborted');
-  expect(server.requests).toHaveLength(1);
+  it('stops waiting for settlement when the caller aborts', async () => {
+    useFakeClock();
+    const { client, requests } = inProcessClient((request) =>
+      Response.json({ receiptNumber: '80', status: 'Pending' }, { status: request.method === 'POST' ? 202 : 200 }),
+    );
+    const controller = new AbortController();
+    const settling = settleTransaction(client.transactions, paymentRequest, { pollIntervalMs: 10_000, signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    await vi.advanceTimersByTimeAsync(5_000);
+    controller.abort();
+    const error = await settling;
+    expect(isPaymentsError(error) && error.kind).toBe('aborted');
+    expect(requests).toHaveLength(1);
+  });
 });

@@ -1,9 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RetryPolicy } from '../src/index.js';
 import { errorBody, json, startLoopbackServer, type LoopbackServer, type Script } from './support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from './support/fixtures.js';
+import { inProcessClient, useFakeClock } from './support/in-process-fetch.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await server?.close();
   server = undefined;
 });
@@ -84,59 +87,42 @@ describe('retries follow the client rules, with one idempotency key per call', (
     expect(result.idempotencyKey).toBe(idempotencyKey);
     expect(server.requests.map((r) => r.headers['idempotency-key'])).toEqual([idempotencyKey, idempotencyKey, idempotencyKey]);
   });
-
-  it('waits the configured delay between attempts (20 s by default is configurable)', async () => {
-    server = await startLoopbackServer(statuses(503, 201));
-    const sentAt: number[] = [];
-    const client = secretClient(server.url, { retry: { delayMs: 300 }, onRequest: () => sentAt.push(Date.now()) });
-    await client.transactions.create(paymentRequest);
-    expect(sentAt).toHaveLength(2);
-    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(290);
-  });
 });
 
-describe('timeouts and abort signals stop everything', () => {
-  it('times out a slow answer', async () => {
-    let answered = false;
-    server = await startLoopbackServer((_request, res) => {
-      setTimeout(() => {
-        answered = true;
-        json(res, 200, approved);
-      }, 3_000).unref();
-    });
-    const error = await failure(secretClient(server.url, { timeoutMs: 200 }).transactions.get('1000000001'));
-    expect(error.kind).toBe('timeout');
-    expect(answered).toBe(false);
-    expect(server.requests).toHaveLength(1);
+describe('the wait before a resend (fake timers: 20 s pass in no time)', () => {
+  /** A client answered in process with the listed statuses (the last one repeated), without a deadline. */
+  function scriptedClient(statuses: number[], retry?: RetryPolicy) {
+    return inProcessClient(
+      (_request, index) => {
+        const status = statuses[Math.min(index, statuses.length - 1)]!;
+        return Response.json(status < 300 ? approved : errorBody(status), { status });
+      },
+      { retry, timeoutMs: 0 },
+    );
+  }
+
+  it.each([
+    { label: "the reference's 20 s by default", retry: undefined, waitMs: 20_000 },
+    { label: 'retry.delayMs when given', retry: { delayMs: 300 }, waitMs: 300 },
+  ])('is $label', async ({ retry, waitMs }) => {
+    useFakeClock();
+    const { sentAt, client } = scriptedClient([503, 201], retry);
+    const call = client.transactions.create(paymentRequest);
+    await vi.advanceTimersByTimeAsync(waitMs - 1);
+    expect(sentAt).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sentAt).toEqual([0, waitMs]);
+    expect((await call).attempts).toBe(2);
   });
 
-  it('times out during the wait before a retry instead of sending again', async () => {
-    server = await startLoopbackServer(statuses(503, 201));
-    const client = secretClient(server.url, { timeoutMs: 200, retry: { delayMs: 10_000 } });
-    const error = await failure(client.transactions.create(paymentRequest));
-    expect(error.kind).toBe('timeout');
-    expect(server.requests).toHaveLength(1);
-    expect(error.idempotencyKey).toBe(server.requests[0]!.headers['idempotency-key']);
-  });
-
-  it('times out a body that arrives too slowly', async () => {
-    server = await startLoopbackServer((_request, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.write('{"receiptNumber":');
-    });
-    const error = await failure(secretClient(server.url, { timeoutMs: 200 }).transactions.get('1000000001'));
-    expect(error.kind).toBe('timeout');
-  });
-
-  it('stops when the caller aborts, during the request or the wait', async () => {
-    server = await startLoopbackServer(statuses(503));
-    const controller = new AbortController();
-    const client = secretClient(server.url, {
-      retry: { delayMs: 10_000 },
-      onResponse: () => controller.abort(new Error('caller gave up')),
-    });
-    const error = await failure(client.transactions.create(paymentRequest, { signal: controller.signal }));
-    expect(error.kind).toBe('aborted');
-    expect(server.requests).toHaveLength(1);
+  it('comes twice at most by default: three attempts in all', async () => {
+    useFakeClock();
+    const { sentAt, client } = scriptedClient([503]);
+    const call = failure(client.transactions.create(paymentRequest));
+    await vi.advanceTimersByTimeAsync(10 * 20_000);
+    const error = await call;
+    expect(error.kind).toBe('server');
+    expect(error.attempts).toBe(3);
+    expect(sentAt).toEqual([0, 20_000, 40_000]);
   });
 });

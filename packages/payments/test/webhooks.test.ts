@@ -166,8 +166,52 @@ describe('typed events', () => {
   });
 });
 
+/** POSTs a body to a local server; resolves to the answer's status once the answer has been read. */
+function post(port: number, body: string, headers: Record<string, string>): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/hooks', headers: { 'Content-Type': 'application/json', ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+let server: Server | undefined;
+
+/** A receiver on a real HTTP server, recording what it hands over and in which order it answers and hands over. */
+async function startReceiver(options: Partial<WebhookReceiverOptions>) {
+  const events: WebhookEvent[] = [];
+  const errors: unknown[] = [];
+  const order: string[] = [];
+  // What each call of the receiver returned: it settles once the event has been handed over, or refused.
+  const handling: Promise<void>[] = [];
+  const receive = createWebhookReceiver({
+    secret,
+    onEvent: (event) => {
+      order.push('handled');
+      events.push(event);
+    },
+    onError: (error) => errors.push(error),
+    ...options,
+  });
+  server = createServer((req, res) => {
+    res.on('finish', () => order.push(`answered ${res.statusCode}`));
+    handling.push(receive(req, res));
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  /** Posts a notification, then waits until the receiver is done with it. */
+  const deliver = async (body: string, headers: Record<string, string>) => {
+    const status = await post(port, body, headers);
+    await Promise.all(handling);
+    return status;
+  };
+  return { events, errors, order, deliver };
+}
+
 describe('receiver on a real HTTP server', () => {
-  let server: Server | undefined;
   afterEach(async () => {
     if (!server) return;
     server.closeAllConnections();
@@ -175,42 +219,10 @@ describe('receiver on a real HTTP server', () => {
     server = undefined;
   });
 
-  async function start(options: Partial<WebhookReceiverOptions>) {
-    const events: WebhookEvent[] = [];
-    const errors: unknown[] = [];
-    const order: string[] = [];
-    const receive = createWebhookReceiver({
-      secret,
-      onEvent: (event) => {
-        order.push('handled');
-        events.push(event);
-      },
-      onError: (error) => errors.push(error),
-      ...options,
-    });
-    server = createServer((req, res) => {
-      res.on('finish', () => order.push(`answered ${res.statusCode}`));
-      void receive(req, res);
-    });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const post = (body: string, headers: Record<string, string>) =>
-      new Promise<number>((resolve, reject) => {
-        const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/hooks', headers: { 'Content-Type': 'application/json', ...headers } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
-        request.on('error', reject);
-        request.end(body);
-      });
-    return { events, errors, order, post };
-  }
-
   it('answers 200 before handing over the verified event', async () => {
-    const receiver = await start({});
+    const receiver = await startReceiver({});
     const { body, header } = signTestPayload(paymentReceived, { secret });
-    expect(await receiver.post(body, { 'X-Webhook-Signature': header })).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await receiver.deliver(body, { 'X-Webhook-Signature': header })).toBe(200);
     expect(receiver.order).toEqual(['answered 200', 'handled']);
     expect(receiver.events[0]?.eventType).toBe('alias.payment.received');
   });
@@ -221,12 +233,11 @@ describe('receiver on a real HTTP server', () => {
     { label: 'wrong Basic credentials', sign: true, auth: 'merchant:wrong', status: 401 },
     { label: 'right Basic credentials', sign: true, auth: 'merchant:s3cret', status: 200 },
   ])('answers $status to $label when Basic auth protects the endpoint', async ({ sign, auth, status }) => {
-    const receiver = await start({ basicAuth: { username: 'merchant', password: 's3cret' } });
+    const receiver = await startReceiver({ basicAuth: { username: 'merchant', password: 's3cret' } });
     const signed = signTestPayload(registered, { secret });
     const headers: Record<string, string> = { 'X-Webhook-Signature': sign ? signed.header : 't=1,v1=00' };
     if (auth) headers.Authorization = `Basic ${Buffer.from(auth).toString('base64')}`;
-    expect(await receiver.post(signed.body, headers)).toBe(status);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await receiver.deliver(signed.body, headers)).toBe(status);
     expect(receiver.events).toHaveLength(status === 200 ? 1 : 0);
   });
 

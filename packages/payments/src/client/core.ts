@@ -4,7 +4,6 @@ import { resolveBaseUrl, type ClientOptions } from './config.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
 import type { ApiResult, GroupedMethods, OperationTable } from './method-types.js';
 import { createPage } from './page.js';
-import type { HandlerWrapper } from './stoppable-dispatch.js';
 import { createTransport, type Transport } from './transport.js';
 
 /** A request as the methods build it, before it is sent: what the checks look at. */
@@ -24,9 +23,9 @@ export interface ClientCore {
   readonly check: RequestCheck | undefined;
 }
 
-export function createCore(options: ClientOptions, check?: RequestCheck, wrapHandler?: HandlerWrapper): ClientCore {
+export function createCore(options: ClientOptions, check?: RequestCheck): ClientCore {
   const baseUrl = resolveBaseUrl(options.baseUrl);
-  const transport = createTransport(options, wrapHandler);
+  const transport = createTransport(options);
   return { baseUrl, transport, check };
 }
 

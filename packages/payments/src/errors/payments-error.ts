@@ -1,4 +1,5 @@
 import type { components } from '../generated/openapi.js';
+import { rules } from '../generated/rules.js';
 
 export type FieldError = components['schemas']['FieldError'];
 export type ErrorBody = components['schemas']['Error'];
@@ -33,6 +34,11 @@ const kindByStatus: Readonly<Record<number, PaymentsErrorKind>> = {
   422: 'validation',
   429: 'rateLimit',
 };
+
+/** Whether one of the spec's status rules names this status. */
+function ruleCovers(rule: { readonly statuses: readonly number[] }, status: number | undefined): boolean {
+  return status !== undefined && rule.statuses.includes(status);
+}
 
 export function errorKindOfStatus(status: number): PaymentsErrorKind {
   return kindByStatus[status] ?? (status >= 500 ? 'server' : 'request');
@@ -89,9 +95,9 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
     this.body = details.body;
   }
 
-  /** 500 may have done part of the work and 502/504 lost the answer: the caller must look before resending. */
+  /** The outcome is unknown (the spec's `mustQueryState` rule: 500, 502, 504): look at the resource before resending. */
   get mustQueryState(): boolean {
-    return this.status === 500 || this.status === 502 || this.status === 504;
+    return ruleCovers(rules.mustQueryState, this.status);
   }
 
   toJSON() {
@@ -118,11 +124,14 @@ export function isPaymentsError(value: unknown): value is AnyPaymentsError {
   return value instanceof PaymentsError;
 }
 
-/** Advice the reference gives per status, added to the message so that logs carry it. */
+/** Advice the reference's client rules give per status (from the spec), added to the message so that logs carry it. */
 function adviceFor(status: number): string {
-  if (status === 500) return ' Do not resend: part of the work may have been done; query the resource for its state.';
-  if (status === 502 || status === 504) return ' The outcome is unknown: query the resource for its state before resending.';
-  if (status === 429 || status === 503) return ' Retries were exhausted; resend later with the same Idempotency-Key.';
+  const query = ruleCovers(rules.mustQueryState, status);
+  if (ruleCovers(rules.mustNotResend, status)) {
+    return ` Do not resend: part of the work may have been done${query ? '; query the resource for its state.' : '.'}`;
+  }
+  if (query) return ' The outcome is unknown: query the resource for its state before resending.';
+  if (ruleCovers(rules.retry, status)) return ' Retries were exhausted; resend later with the same Idempotency-Key.';
   return '';
 }
 
