@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
@@ -9,6 +10,7 @@ import {
   parseSignatureHeader,
   signTestPayload,
   verifySignature,
+  WebhookConfigurationError,
   WebhookVerificationError,
   type WebhookEvent,
   type WebhookReceiverOptions,
@@ -97,6 +99,60 @@ describe('signature verification (assumed scheme: HMAC-SHA256 over t.body)', () 
     const { body, header } = signTestPayload(registered, { secret, timestamp: now, scheme });
     expect(constructWebhookEvent(body, header, { secret, now, scheme }).eventType).toBe('alias.registered');
     expect(failureReason(() => verifySignature(body, header, { secret, now }))).toBe('signature-mismatch');
+  });
+});
+
+describe('options that would let forged notifications through are refused with a WebhookConfigurationError', () => {
+  const yearMs = 365 * 24 * 3_600_000;
+  /** A header a forger can make when the secret is empty: HMAC keyed with nothing. */
+  const forged = (body: string, key: string, timestamp: number) =>
+    `t=${timestamp},v1=${createHmac('sha256', key).update(`${timestamp}.${body}`).digest('hex')}`;
+
+  /** The configuration error an action throws; anything else (or nothing) fails the test. */
+  function configurationError(action: () => unknown): WebhookConfigurationError {
+    try {
+      action();
+    } catch (error) {
+      if (error instanceof WebhookConfigurationError) return error;
+      throw error;
+    }
+    throw new Error('expected a WebhookConfigurationError, the action passed');
+  }
+
+  const cases = [
+    { label: 'an empty secret', options: { secret: '' }, signedAt: now, option: 'secret' },
+    { label: 'a blank secret', options: { secret: '   ' }, signedAt: now, option: 'secret' },
+    { label: 'an unset secret', options: { secret: undefined }, signedAt: now, option: 'secret' },
+    { label: 'a NaN tolerance', options: { secret, toleranceMs: Number.NaN }, signedAt: now - yearMs, option: 'toleranceMs' },
+    { label: 'an infinite tolerance', options: { secret, toleranceMs: Infinity }, signedAt: now - yearMs, option: 'toleranceMs' },
+    { label: 'a negative tolerance', options: { secret, toleranceMs: -1 }, signedAt: now, option: 'toleranceMs' },
+    { label: 'a NaN clock', options: { secret, now: Number.NaN }, signedAt: now - yearMs, option: 'now' },
+  ] as const;
+
+  it.each(cases)('verifySignature refuses $label', ({ options, signedAt, option }) => {
+    const header = forged(knownBody, options.secret ?? '', signedAt);
+    const error = configurationError(() => verifySignature(knownBody, header, { now, ...options } as never));
+    expect(error.option).toBe(option);
+    expect(error.message).toMatch(option);
+  });
+
+  it.each(cases)('createWebhookReceiver refuses $label when it is made', ({ options, option }) => {
+    expect(configurationError(() => createWebhookReceiver({ ...options, onEvent: () => undefined } as never)).option).toBe(option);
+  });
+
+  it.each([
+    { label: 'an unset password', basicAuth: { username: 'merchant', password: undefined }, option: 'basicAuth.password' },
+    { label: 'an empty password', basicAuth: { username: 'merchant', password: '' }, option: 'basicAuth.password' },
+    { label: 'an empty user name', basicAuth: { username: '', password: 's3cret' }, option: 'basicAuth.username' },
+    { label: 'a user name with a colon', basicAuth: { username: 'a:b', password: 's3cret' }, option: 'basicAuth.username' },
+  ])('createWebhookReceiver refuses Basic credentials with $label', ({ basicAuth, option }) => {
+    const error = configurationError(() => createWebhookReceiver({ secret, basicAuth, onEvent: () => undefined } as never));
+    expect(error.option).toBe(option);
+    expect(error.message).not.toContain('s3cret');
+  });
+
+  it('signTestPayload refuses an empty secret too', () => {
+    expect(configurationError(() => signTestPayload(registered, { secret: '' })).option).toBe('secret');
   });
 });
 

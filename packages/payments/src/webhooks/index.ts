@@ -1,5 +1,6 @@
 // Webhook notifications (Node): signature verification, typed events, a receiver, and signing for tests.
 export { WebhookVerificationError, type WebhookFailure } from './verification-error.js';
+export { WebhookConfigurationError } from './configuration-error.js';
 export {
   defaultToleranceMs,
   hmacSha256Scheme,

@@ -2,7 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { webhookSignatureHeader } from '../generated/webhook-events.js';
 import { parseWebhookEvent, type WebhookEvent } from './events.js';
-import { verifySignature, type RawBody, type VerifyOptions } from './signature.js';
+import { WebhookConfigurationError } from './configuration-error.js';
+import { checkVerifyOptions, describeUnusable, verifySignature, type RawBody, type VerifyOptions } from './signature.js';
 import { WebhookVerificationError } from './verification-error.js';
 
 const signatureHeader = (webhookSignatureHeader ?? 'X-Webhook-Signature').toLowerCase();
@@ -27,6 +28,17 @@ function sameText(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** Refuses credentials anybody could send: a missing, empty or blank password or user name (RFC 7617: no colon in it). */
+function checkBasicAuth(credentials: WebhookReceiverOptions['basicAuth']): void {
+  const { username, password } = (credentials ?? {}) as { username?: unknown; password?: unknown };
+  if (typeof password !== 'string' || password.trim() === '') {
+    throw new WebhookConfigurationError('basicAuth.password', `basicAuth.password must be a non-empty string, got ${describeUnusable(password)}.`);
+  }
+  if (typeof username !== 'string' || username.trim() === '' || username.includes(':')) {
+    throw new WebhookConfigurationError('basicAuth.username', 'basicAuth.username must be a non-empty string without ":".');
+  }
+}
+
 function authorised(header: string | undefined, credentials: WebhookReceiverOptions['basicAuth']): boolean {
   if (!credentials) return true;
   const expected = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
@@ -48,6 +60,10 @@ async function readRawBody(request: WebhookRequest): Promise<RawBody> {
  * to what is, and only then hands the event over. Check the event with `isAliasEventFor` before acting on it.
  */
 export function createWebhookReceiver(options: WebhookReceiverOptions) {
+  // Refused now rather than on the first notification: a receiver that cannot verify must not start.
+  checkVerifyOptions(options);
+  if (options.basicAuth !== undefined) checkBasicAuth(options.basicAuth);
+  if (typeof options.onEvent !== 'function') throw new WebhookConfigurationError('onEvent', 'onEvent must be a function.');
   const report = (error: unknown) => options.onError?.(error);
   return async function receiveWebhook(request: WebhookRequest, response: ServerResponse): Promise<void> {
     if (!authorised(request.headers.authorization, options.basicAuth)) {
