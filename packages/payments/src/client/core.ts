@@ -1,7 +1,7 @@
 import { errorFromResponse, inputError } from '../errors/payments-error.js';
 import type { OperationSpec } from '../generated/operations.js';
 import { resolveBaseUrl, type ClientOptions } from './config.js';
-import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
+import { callIdempotencyKey, idempotencyHeader } from './idempotency.js';
 import type { ApiResult, GroupedMethods, OperationTable } from './method-types.js';
 import { createPage } from './page.js';
 import { createTransport, type Transport } from './transport.js';
@@ -161,12 +161,7 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   const body = operation.body ? args[afterPath] : undefined;
   const options = (args[operation.body ? afterPath + 1 : afterPath] ?? noOptions) as CallOptions;
   if (operation.bodyRequired && body === undefined) throw inputError(`${operationId} needs a request body.`);
-  const idempotencyKey =
-    operation.idempotent && idempotencyHeader
-      ? options.idempotencyKey === undefined
-        ? newIdempotencyKey()
-        : checkIdempotencyKey(options.idempotencyKey)
-      : undefined;
+  const idempotencyKey = operation.idempotent && idempotencyHeader ? callIdempotencyKey(options.idempotencyKey, options.headers) : undefined;
   let request: PreparedRequest = {
     path,
     query: options.query,
@@ -178,7 +173,8 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   const accept = options.accept ?? operation.accept;
   const acceptsJson = options.accept === undefined ? operation.acceptsJson : isJson(accept);
   const url = buildUrl(core.baseUrl, operation, request.path, request.query);
-  // The transport lower-cases the names; later entries win, so the caller's headers cannot replace these.
+  // The transport lower-cases the names; later entries win, so the caller's headers cannot replace these (a caller's
+  // Idempotency-Key header is the key itself, or was refused above).
   const headers: Record<string, string> = options.headers ? { ...options.headers, accept } : { accept };
   if (request.header) Object.assign(headers, request.header);
   let payload: BodyInit | undefined;

@@ -29,3 +29,29 @@ export function checkIdempotencyKey(key: unknown): string {
   }
   return key as string;
 }
+
+/**
+ * The key of a call to an idempotent operation: the `idempotencyKey` option, or an `Idempotency-Key` the caller put in
+ * `headers` (any case), or else a new one. Two different keys are refused rather than one silently dropped.
+ */
+export function callIdempotencyKey(option: string | undefined, headers: Record<string, string> | undefined): string {
+  const name = idempotencyHeader!.toLowerCase();
+  let inHeaders: string | undefined;
+  for (const header in headers) {
+    if (header.toLowerCase() !== name) continue;
+    const value = headers[header]!;
+    if (inHeaders !== undefined && value !== inHeaders) throw conflict('two headers', inHeaders, value);
+    inHeaders = value;
+  }
+  if (option !== undefined && inHeaders !== undefined && option !== inHeaders) throw conflict('the idempotencyKey option and headers', option, inHeaders);
+  const given = option ?? inHeaders;
+  return given === undefined ? newIdempotencyKey() : checkIdempotencyKey(given);
+}
+
+function conflict(where: string, first: string, second: string) {
+  const fieldName = idempotencyHeader ?? 'Idempotency-Key';
+  const message = `${where} give different ${fieldName} values`;
+  return inputError(`${message} (${JSON.stringify(first)} and ${JSON.stringify(second)}): pass the key once.`, [
+    { fieldName, fieldValue: second, messages: [message] },
+  ]);
+}
