@@ -25,7 +25,9 @@ function nextHref(body: unknown): string | undefined {
 }
 
 export function createPage<T, Body>(result: ApiResult<Body>, loadNext: PageLoader): Page<T, Body> {
-  const items = ((result.data as { data?: T[] } | null)?.data ?? []) as T[];
+  // A list body holds its items in a `data` array; anything else there gives no items (the body stays in `data`).
+  const listed: unknown = (result.data as { data?: unknown } | null)?.data;
+  const items = (Array.isArray(listed) ? listed : []) as T[];
   const next = nextHref(result.data);
   const page: Page<T, Body> = {
     ...result,

@@ -82,14 +82,15 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
 
   constructor(details: PaymentsErrorDetails<K>) {
     super(details.message, details.cause === undefined ? undefined : { cause: details.cause });
-    const errorBody = (details.body && typeof details.body === 'object' ? details.body : {}) as ErrorBody;
+    // The body is whatever the service sent: every field is read as the type it is declared with, or left out.
+    const errorBody = fieldsOf(details.body);
     this.kind = details.kind;
     this.status = details.status as ErrorKindStatus[K];
     this.method = details.method;
     this.url = details.url;
-    this.customerMessage = errorBody.customerMessage;
-    this.developerMessage = errorBody.developerMessage;
-    this.fieldErrors = details.fieldErrors ?? errorBody.errors ?? [];
+    this.customerMessage = text(errorBody.customerMessage);
+    this.developerMessage = text(errorBody.developerMessage);
+    this.fieldErrors = details.fieldErrors ?? fieldErrorsOf(errorBody.errors);
     this.idempotencyKey = details.idempotencyKey;
     this.attempts = details.attempts ?? 0;
     this.body = details.body;
@@ -115,6 +116,44 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
       attempts: this.attempts,
     };
   }
+}
+
+/** The properties of a parsed body, or none when it is not an object (text, an array, null...). */
+function fieldsOf(body: unknown): Record<string, unknown> {
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The `errors` of an error body as FieldErrors, whatever was sent: items that are not objects are dropped, and of the
+ * others the known fields of another type (a number or boolean `fieldValue` is kept as text) and messages that are
+ * not strings. A well-formed item is kept as it came, with any property the service may add within v1.
+ */
+function fieldErrorsOf(errors: unknown): FieldError[] {
+  if (!Array.isArray(errors)) return [];
+  const fieldErrors: FieldError[] = [];
+  for (const item of errors) {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) continue;
+    const { fieldName, fieldValue, messages, ...added } = item as Record<string, unknown>;
+    const wellFormed =
+      (fieldName === undefined || typeof fieldName === 'string') &&
+      (fieldValue === undefined || typeof fieldValue === 'string') &&
+      (messages === undefined || (Array.isArray(messages) && messages.every((message) => typeof message === 'string')));
+    if (wellFormed) {
+      fieldErrors.push(item as FieldError);
+      continue;
+    }
+    const fieldError: FieldError = added;
+    if (typeof fieldName === 'string') fieldError.fieldName = fieldName;
+    if (typeof fieldValue === 'string') fieldError.fieldValue = fieldValue;
+    else if (typeof fieldValue === 'number' || typeof fieldValue === 'boolean') fieldError.fieldValue = String(fieldValue);
+    if (Array.isArray(messages)) fieldError.messages = messages.filter((message): message is string => typeof message === 'string');
+    fieldErrors.push(fieldError);
+  }
+  return fieldErrors;
 }
 
 /** A PaymentsError of any kind, as a union that narrows on `kind` (and so on `status`). */
@@ -144,8 +183,8 @@ export function errorFromResponse(input: {
   attempts: number;
 }): AnyPaymentsError {
   const kind = errorKindOfStatus(input.status);
-  const errorBody = (input.body && typeof input.body === 'object' ? input.body : {}) as ErrorBody;
-  const detail = errorBody.developerMessage ?? errorBody.customerMessage;
+  const errorBody = fieldsOf(input.body);
+  const detail = text(errorBody.developerMessage) ?? text(errorBody.customerMessage);
   const message =
     `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` +
     (detail ? `: ${detail}` : '.') +
