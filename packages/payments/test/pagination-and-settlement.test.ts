@@ -70,6 +70,50 @@ describe('pagination', () => {
   });
 });
 
+describe('pagination that would never end', () => {
+  /** Page n links to `nextOf(n)`, as an absolute or relative address. */
+  function linkedPages(nextOf: (page: number) => string | undefined) {
+    return startLoopbackServer((request, res) => {
+      const page = Number(new URL(request.url, 'http://127.0.0.1').searchParams.get('page') ?? '1');
+      const href = nextOf(page)?.replace('ORIGIN', `http://${request.headers.host}`);
+      json(res, 200, { links: href ? [{ rel: 'next', href, requestMethod: 'GET' }] : [], data: [{ receiptNumber: `p${page}` }] });
+    });
+  }
+
+  it.each([
+    { label: 'back to the first page', nextOf: (page: number) => (page === 1 ? 'ORIGIN/rest/v1/transactions?page=2' : 'ORIGIN/rest/v1/transactions'), reads: 2 },
+    { label: 'to itself, relatively', nextOf: () => '/rest/v1/transactions', reads: 1 },
+    { label: 'from the third page back to the second', nextOf: (page: number) => `ORIGIN/rest/v1/transactions?page=${page === 3 ? 2 : page + 1}`, reads: 3 },
+  ])('stops with a protocol error when a next link leads $label', async ({ nextOf, reads }) => {
+    server = await linkedPages(nextOf);
+    const page = await secretClient(server.url).transactions.list();
+    const seen: string[] = [];
+    let error: unknown;
+    try {
+      // Bounded, so that a missing guard fails the test instead of hanging it.
+      for await (const transaction of page) if (seen.push(transaction.receiptNumber!) > 50) break;
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isPaymentsError(error) && error.kind).toBe('protocol');
+    expect(String(error)).toMatch(/already read/);
+    expect(seen).toHaveLength(reads);
+    expect(server.requests).toHaveLength(reads);
+  });
+
+  it('lets each walk through a list have its own pages: the same page may be read again from the start', async () => {
+    server = await pagedTransactions(45);
+    const first = await secretClient(server.url).transactions.list();
+    for (let walk = 0; walk < 2; walk++) {
+      let count = 0;
+      for await (const _ of first) count++;
+      expect(count).toBe(45);
+    }
+    expect((await first.nextPage())?.items).toHaveLength(20);
+    expect((await first.nextPage())?.items).toHaveLength(20);
+  });
+});
+
 describe('transaction outcome and settlement', () => {
   it.each([
     { status: 201, body: { status: 'Approved' }, outcome: 'approved' },

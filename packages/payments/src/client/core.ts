@@ -3,7 +3,7 @@ import type { OperationSpec } from '../generated/operations.js';
 import { resolveBaseUrl, type ClientOptions } from './config.js';
 import { callIdempotencyKey, idempotencyHeader } from './idempotency.js';
 import type { ApiResult, GroupedMethods, OperationTable } from './method-types.js';
-import { createPage } from './page.js';
+import { createPage, type PageSource } from './page.js';
 import { createTransport, type Transport } from './transport.js';
 
 /** A request as the methods build it, before it is sent: what the checks look at. */
@@ -136,8 +136,12 @@ function buildUrl(
   return text ? `${url}?${text}` : url;
 }
 
-async function loadPage(core: ClientCore, href: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
-  const url = followLink(core.baseUrl, href);
+/** The pages of a list called with `signal`: links followed on the configured base address only. */
+function pageSource(core: ClientCore, signal: AbortSignal | undefined): PageSource {
+  return { resolve: (href) => followLink(core.baseUrl, href), load: (url) => loadPage(core, url, signal) };
+}
+
+async function loadPage(core: ClientCore, url: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
   const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: { Accept: 'application/json' }, signal }, readJson);
   if (!response.ok) throw errorFromResponse({ status: response.status, method: 'GET', url, body: data, idempotencyKey: undefined, attempts });
   return { data, status: response.status, headers: response.headers, idempotencyKey: undefined, attempts };
@@ -197,7 +201,7 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   }
   const outcome: ApiResult<unknown> = { data, status: response.status, headers: response.headers, idempotencyKey, attempts };
   if (!operation.list || !acceptsJson) return outcome;
-  return createPage(outcome, (href) => loadPage(core, href, options.signal));
+  return createPage(outcome, pageSource(core, options.signal), new URL(url).href);
 }
 
 /** The grouped methods of a table: `{ group: { name(...pathParams, body?, options?) } }`. */

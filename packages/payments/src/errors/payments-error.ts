@@ -6,7 +6,7 @@ export type ErrorBody = components['schemas']['Error'];
 
 /**
  * What went wrong, one kind per way a caller reacts: `input` is refused before anything is sent; the HTTP kinds follow
- * the status; `network`, `timeout` and `aborted` mean no answer arrived.
+ * the status; `network`, `timeout` and `aborted` mean no answer arrived; `protocol`, that the answers make no sense.
  */
 export interface ErrorKindStatus {
   input: undefined;
@@ -23,6 +23,8 @@ export interface ErrorKindStatus {
   network: undefined;
   timeout: undefined;
   aborted: undefined;
+  /** The answers break the API's rules: a list whose `next` link leads back to a page already read. */
+  protocol: undefined;
 }
 export type PaymentsErrorKind = keyof ErrorKindStatus;
 
