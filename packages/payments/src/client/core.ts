@@ -143,7 +143,9 @@ function pageSource(core: ClientCore, signal: AbortSignal | undefined): PageSour
 
 async function loadPage(core: ClientCore, url: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
   const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: { Accept: 'application/json' }, signal }, readJson);
-  if (!response.ok) throw errorFromResponse({ status: response.status, method: 'GET', url, body: data, idempotencyKey: undefined, attempts });
+  if (!response.ok) {
+    throw errorFromResponse({ status: response.status, method: 'GET', url, body: data, headers: response.headers, idempotencyKey: undefined, attempts });
+  }
   return { data, status: response.status, headers: response.headers, idempotencyKey: undefined, attempts };
 }
 
@@ -197,7 +199,7 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
     acceptsJson ? readJson : readText,
   );
   if (!response.ok) {
-    throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, idempotencyKey, attempts });
+    throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, headers: response.headers, idempotencyKey, attempts });
   }
   const outcome: ApiResult<unknown> = { data, status: response.status, headers: response.headers, idempotencyKey, attempts };
   if (!operation.list || !acceptsJson) return outcome;

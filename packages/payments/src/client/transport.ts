@@ -103,12 +103,14 @@ export function createTransport(options: ClientOptions): Transport {
     // A call that nothing can stop hands fetch no signal.
     const stop = deadlines || request.signal ? new CallStop(deadlines, request.signal) : undefined;
     // `signal: undefined` is no signal and `dispatcher: undefined` the global one, to fetch as to Request. Every init
-    // has the same fields, in the same order: one object shape for fetch to read.
+    // has the same fields, in the same order: one object shape for fetch to read. No redirect is followed: fetch
+    // would resend the body and the Idempotency-Key to whatever host a 307 names; a 3xx is the call's answer.
     const init = {
       method,
       headers,
       body: request.body,
       signal: stop?.signal,
+      redirect: 'manual',
       dispatcher: custom ? undefined : dispatcher,
     } as RequestInit;
     try {

@@ -56,6 +56,7 @@ export interface PaymentsErrorDetails<K extends PaymentsErrorKind> {
   fieldErrors?: FieldError[];
   idempotencyKey?: string;
   attempts?: number;
+  location?: string;
   cause?: unknown;
 }
 
@@ -81,6 +82,8 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
   readonly attempts: number;
   /** The parsed error body (or its text when it was not JSON). */
   readonly body: unknown;
+  /** For a redirect (3xx, never followed): the address the service points to, from its `Location` header. */
+  readonly location: string | undefined;
 
   constructor(details: PaymentsErrorDetails<K>) {
     super(details.message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -96,6 +99,7 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
     this.idempotencyKey = details.idempotencyKey;
     this.attempts = details.attempts ?? 0;
     this.body = details.body;
+    this.location = details.location;
   }
 
   /** The outcome is unknown (the spec's `mustQueryState` rule: 500, 502, 504): look at the resource before resending. */
@@ -116,6 +120,7 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
       fieldErrors: this.fieldErrors,
       idempotencyKey: this.idempotencyKey,
       attempts: this.attempts,
+      location: this.location,
     };
   }
 }
@@ -176,22 +181,51 @@ function adviceFor(status: number): string {
   return '';
 }
 
+/**
+ * Where a redirect points: its `Location`, resolved against the request's address. Fetch reports a redirect it hides
+ * from a browser page (an opaque redirect) with status 0 and no headers.
+ */
+function redirectLocation(status: number, headers: Headers | undefined, url: string): string | undefined {
+  if (status !== 0 && (status < 300 || status > 399)) return undefined;
+  const location = headers?.get('location');
+  if (!location) return undefined;
+  try {
+    return new URL(location, url).href;
+  } catch {
+    return location;
+  }
+}
+
+function redirectAdvice(status: number, location: string | undefined): string {
+  const where = location ?? (status === 0 ? 'which the browser does not show' : 'which the answer does not give');
+  return (
+    ` The resource is at another address (${where}). The client follows no redirect, so that a request and its key ` +
+    'only ever go to the configured address: use the new address yourself.'
+  );
+}
+
 export function errorFromResponse(input: {
   status: number;
   method: string;
   url: string;
   body: unknown;
+  /** The answer's headers (a redirect's `Location`). */
+  headers?: Headers | undefined;
   idempotencyKey: string | undefined;
   attempts: number;
 }): AnyPaymentsError {
   const kind = errorKindOfStatus(input.status);
   const errorBody = fieldsOf(input.body);
   const detail = text(errorBody.developerMessage) ?? text(errorBody.customerMessage);
+  const location = redirectLocation(input.status, input.headers, input.url);
+  const redirected = input.status === 0 || (input.status >= 300 && input.status <= 399);
   const message =
     `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` +
     (detail ? `: ${detail}` : '.') +
-    adviceFor(input.status);
-  return new PaymentsError({ ...input, kind, message } as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
+    (redirected ? redirectAdvice(input.status, location) : adviceFor(input.status));
+  const { status, method, url, body, idempotencyKey, attempts } = input;
+  const details = { kind, message, status, method, url, body, idempotencyKey, attempts, location };
+  return new PaymentsError(details as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
 }
 
 export function inputError(message: string, fieldErrors?: FieldError[]): PaymentsError<'input'> {
