@@ -20,5 +20,11 @@ export {
   type WebhookEvent,
   type WebhookEventType,
 } from './events.js';
-export { createWebhookReceiver, type WebhookReceiverOptions } from './receiver.js';
+export {
+  createWebhookReceiver,
+  type WebhookHandler,
+  type WebhookReceiverOptions,
+  type WebhookRequest,
+  type WebhookResponse,
+} from './receiver.js';
 export { webhookEventTypes, webhookSignatureHeader } from '../generated/webhook-events.js';
