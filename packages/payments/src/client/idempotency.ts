@@ -35,23 +35,17 @@ export function checkIdempotencyKey(key: unknown): string {
  * `headers` (any case), or else a new one. Two different keys are refused rather than one silently dropped.
  */
 export function callIdempotencyKey(option: string | undefined, headers: Record<string, string> | undefined): string {
-  const name = idempotencyHeader!.toLowerCase();
-  let inHeaders: string | undefined;
+  const name = idempotencyHeader!;
+  let given = option;
   for (const header in headers) {
-    if (header.toLowerCase() !== name) continue;
+    if (header.toLowerCase() !== name.toLowerCase()) continue;
     const value = headers[header]!;
-    if (inHeaders !== undefined && value !== inHeaders) throw conflict('two headers', inHeaders, value);
-    inHeaders = value;
+    if (given !== undefined && value !== given) {
+      throw inputError(`Two different ${name} values were given (idempotencyKey, headers): pass the key once.`, [
+        { fieldName: name, fieldValue: value, messages: ['differs from another key given for the call'] },
+      ]);
+    }
+    given = value;
   }
-  if (option !== undefined && inHeaders !== undefined && option !== inHeaders) throw conflict('the idempotencyKey option and headers', option, inHeaders);
-  const given = option ?? inHeaders;
   return given === undefined ? newIdempotencyKey() : checkIdempotencyKey(given);
-}
-
-function conflict(where: string, first: string, second: string) {
-  const fieldName = idempotencyHeader ?? 'Idempotency-Key';
-  const message = `${where} give different ${fieldName} values`;
-  return inputError(`${message} (${JSON.stringify(first)} and ${JSON.stringify(second)}): pass the key once.`, [
-    { fieldName, fieldValue: second, messages: [message] },
-  ]);
 }

@@ -1,5 +1,6 @@
-import { PaymentsError } from '../errors/payments-error.js';
+import { errorFromResponse, inputError, PaymentsError } from '../errors/payments-error.js';
 import type { components } from '../generated/openapi.js';
+import { readJson, type ClientCore } from './core.js';
 import type { ApiResult } from './method-types.js';
 
 type Link = components['schemas']['Link'];
@@ -40,7 +41,7 @@ function alreadyRead(trail: Trail, url: string): boolean {
 function cycleError(url: string): PaymentsError<'protocol'> {
   return new PaymentsError({
     kind: 'protocol',
-    message: `The list's next link leads back to a page already read (GET ${url}): stopped rather than loop forever.`,
+    message: `Pagination stopped: the next link leads back to a page already read (${url}).`,
     method: 'GET',
     url,
   });
@@ -89,4 +90,36 @@ export function createPage<T, Body>(result: ApiResult<Body>, source: PageSource,
     },
   };
   return page;
+}
+
+/**
+ * Where a `next` link leads, on the configured base address: a link on another origin is re-based onto it (its path
+ * after the base path is kept), so that the key only ever travels to the address the caller configured.
+ */
+export function followLink(baseUrl: string, href: string): string {
+  const base = new URL(baseUrl + '/');
+  const target = new URL(href, base);
+  if (target.origin === base.origin && target.pathname.startsWith(base.pathname)) return target.href;
+  const basePath = base.pathname.replace(/\/$/, '');
+  const at = basePath ? target.pathname.indexOf(basePath + '/') : 0;
+  if (at < 0) throw inputError(`The link ${href} is not under the API's base path ${basePath}.`);
+  return baseUrl + target.pathname.slice(at + basePath.length) + target.search;
+}
+
+/** The pages of a list called with `signal`: links followed on the configured base address only. */
+function pageSource(core: ClientCore, signal: AbortSignal | undefined): PageSource {
+  return { resolve: (href) => followLink(core.baseUrl, href), load: (url) => loadPage(core, url, signal) };
+}
+
+async function loadPage(core: ClientCore, url: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
+  const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: { Accept: 'application/json' }, signal }, readJson);
+  if (!response.ok) {
+    throw errorFromResponse({ status: response.status, method: 'GET', url, body: data, headers: response.headers, idempotencyKey: undefined, attempts });
+  }
+  return { data, status: response.status, headers: response.headers, idempotencyKey: undefined, attempts };
+}
+
+/** The first page of a list operation called at `url` with `signal` (the core's `paginate`). */
+export function paginate(core: ClientCore, first: ApiResult<unknown>, url: string, signal: AbortSignal | undefined): Page<unknown> {
+  return createPage(first, pageSource(core, signal), new URL(url).href);
 }

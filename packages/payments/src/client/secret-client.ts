@@ -7,6 +7,7 @@ import type { ClientOptions } from './config.js';
 import { bindOperations, createCore, describeClient, type RequestCheck } from './core.js';
 import { transportAsFetch } from './transport.js';
 import type { GroupedMethods } from './method-types.js';
+import { paginate } from './page.js';
 
 export type SecretOperationMethods = GroupedMethods<typeof secretKeyOperations>;
 
@@ -27,7 +28,7 @@ export interface PaymentsClientOptions extends ClientOptions, RequestCheckOption
 /** The server-side client, holding a secret key. */
 export function createSecretClient(options: PaymentsClientOptions): PaymentsClient {
   const check = options.check ?? createRequestCheck(secretKeyValidation, options);
-  const core = createCore(options, check || undefined);
+  const core = createCore(options, check || undefined, paginate);
   const raw = createClient<paths>({ baseUrl: core.baseUrl, fetch: transportAsFetch(core.transport) });
   const client = Object.assign(bindOperations(core, secretKeyOperations), { raw });
   return describeClient(client, 'PaymentsClient', core.baseUrl);

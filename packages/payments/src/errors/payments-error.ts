@@ -181,27 +181,15 @@ function adviceFor(status: number): string {
   return '';
 }
 
-/**
- * Where a redirect points: its `Location`, resolved against the request's address. Fetch reports a redirect it hides
- * from a browser page (an opaque redirect) with status 0 and no headers.
- */
+/** Where a redirect (3xx) points: its `Location`, resolved against the request's address. */
 function redirectLocation(status: number, headers: Headers | undefined, url: string): string | undefined {
-  if (status !== 0 && (status < 300 || status > 399)) return undefined;
-  const location = headers?.get('location');
+  const location = status > 299 && status < 400 ? headers?.get('location') : undefined;
   if (!location) return undefined;
   try {
     return new URL(location, url).href;
   } catch {
     return location;
   }
-}
-
-function redirectAdvice(status: number, location: string | undefined): string {
-  const where = location ?? (status === 0 ? 'which the browser does not show' : 'which the answer does not give');
-  return (
-    ` The resource is at another address (${where}). The client follows no redirect, so that a request and its key ` +
-    'only ever go to the configured address: use the new address yourself.'
-  );
 }
 
 export function errorFromResponse(input: {
@@ -218,11 +206,9 @@ export function errorFromResponse(input: {
   const errorBody = fieldsOf(input.body);
   const detail = text(errorBody.developerMessage) ?? text(errorBody.customerMessage);
   const location = redirectLocation(input.status, input.headers, input.url);
-  const redirected = input.status === 0 || (input.status >= 300 && input.status <= 399);
-  const message =
-    `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` +
-    (detail ? `: ${detail}` : '.') +
-    (redirected ? redirectAdvice(input.status, location) : adviceFor(input.status));
+  // The client follows no redirect, so that a request and its key only go to the configured address.
+  const advice = location ? ` Not followed: the resource has moved to ${location}.` : adviceFor(input.status);
+  const message = `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` + (detail ? `: ${detail}` : '.') + advice;
   const { status, method, url, body, idempotencyKey, attempts } = input;
   const details = { kind, message, status, method, url, body, idempotencyKey, attempts, location };
   return new PaymentsError(details as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
