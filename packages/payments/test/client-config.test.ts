@@ -106,6 +106,23 @@ describe('base address', () => {
     expect(() => createSecretClient({ apiKey: secretKey, baseUrl: url })).toThrow(problem);
   });
 
+  it.each([
+    { label: 'a key passed as baseUrl', baseUrl: secretKey, env: undefined },
+    { label: 'a key with a scheme-like prefix', baseUrl: `key:${secretKey}`, env: undefined },
+    { label: `a key in ${baseUrlVariable}`, baseUrl: undefined, env: publishableKey },
+  ])('never echoes the value it refuses: $label', ({ baseUrl, env }) => {
+    if (env !== undefined) vi.stubEnv(baseUrlVariable, env);
+    let message = '';
+    try {
+      createSecretClient({ apiKey: 'sk_other', baseUrl });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(baseUrl === undefined ? baseUrlVariable : 'baseUrl');
+    expect(message).not.toContain(secretKey);
+    expect(message).not.toContain(publishableKey);
+  });
+
   it.each(['https://api.example.com/rest/v1/', 'http://127.0.0.1:4010/rest/v1', 'http://localhost/rest/v1', 'http://[::1]:8080/rest/v1'])(
     'accepts %s',
     (url) => {

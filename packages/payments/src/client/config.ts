@@ -65,14 +65,17 @@ export function resolveBaseUrl(explicit: string | undefined): string {
   if (!raw) {
     throw inputError(`No base address: pass \`baseUrl\` or set ${baseUrlVariable} to your environment's address.`);
   }
+  // The value is never echoed while it is not a usable address: it may be a key passed in the wrong option.
+  const from = explicit === undefined ? baseUrlVariable : 'baseUrl';
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw inputError(`The base address ${JSON.stringify(raw)} is not an absolute URL.`);
+    throw inputError(`The base address (${from}) is not an absolute URL: it must look like https://<host>/rest/v1.`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-    throw inputError(`The base address must use https:// (http:// is accepted only on loopback), got ${url.origin}.`);
+    const got = url.protocol === 'http:' ? `, got ${url.origin}` : '';
+    throw inputError(`The base address (${from}) must use https:// (http:// is accepted only on loopback)${got}.`);
   }
   if (url.username || url.password || url.search || url.hash) {
     throw inputError('The base address must not carry credentials, a query or a fragment.');
