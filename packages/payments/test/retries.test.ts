@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RetryPolicy } from '../src/index.js';
+import type { PaymentsClientOptions } from '../src/index.js';
 import { errorBody, json, startLoopbackServer, type LoopbackServer, type Script } from './support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from './support/fixtures.js';
 import { inProcessClient, useFakeClock } from './support/in-process-fetch.js';
@@ -90,39 +90,72 @@ describe('retries follow the client rules, with one idempotency key per call', (
 });
 
 describe('the wait before a resend (fake timers: 20 s pass in no time)', () => {
-  /** A client answered in process with the listed statuses (the last one repeated), without a deadline. */
-  function scriptedClient(statuses: number[], retry?: RetryPolicy) {
+  /**
+   * A client answered in process, without a deadline unless given one: the first answer is `status`, with a
+   * Retry-After when given, and the others are too unless `then` says otherwise.
+   */
+  function answering(status: number, { retryAfter, then = status, ...options }: Partial<PaymentsClientOptions> & { retryAfter?: string; then?: number }) {
+    const headers: Record<string, string> = retryAfter === undefined ? {} : { 'Retry-After': retryAfter };
     return inProcessClient(
       (_request, index) => {
-        const status = statuses[Math.min(index, statuses.length - 1)]!;
-        return Response.json(status < 300 ? approved : errorBody(status), { status });
+        const answer = index === 0 ? status : then;
+        return Response.json(answer < 300 ? approved : errorBody(answer), { status: answer, headers: index === 0 ? headers : {} });
       },
-      { retry, timeoutMs: 0 },
+      { timeoutMs: 0, ...options },
     );
   }
 
   it.each([
-    { label: "the reference's 20 s by default", retry: undefined, waitMs: 20_000 },
-    { label: 'retry.delayMs when given', retry: { delayMs: 300 }, waitMs: 300 },
-  ])('is $label', async ({ retry, waitMs }) => {
+    { label: "the reference's 20 s by default", status: 503, retry: undefined, retryAfter: undefined, resentAt: 20_000 },
+    { label: 'retry.delayMs when given', status: 503, retry: { delayMs: 300 }, retryAfter: undefined, resentAt: 300 },
+    { label: 'a longer Retry-After in seconds', status: 503, retry: { delayMs: 300 }, retryAfter: '30', resentAt: 30_000 },
+    { label: 'a longer Retry-After as an HTTP date', status: 429, retry: { delayMs: 300 }, retryAfter: 'in 45 s', resentAt: 45_000 },
+    { label: 'the configured wait over a shorter Retry-After', status: 429, retry: undefined, retryAfter: '1', resentAt: 20_000 },
+    { label: 'the configured wait when Retry-After is unreadable', status: 503, retry: { delayMs: 300 }, retryAfter: 'soon', resentAt: 300 },
+  ])('is $label', async ({ status, retry, retryAfter, resentAt }) => {
     useFakeClock();
-    const { sentAt, client } = scriptedClient([503, 201], retry);
+    const header = retryAfter === 'in 45 s' ? new Date(Date.now() + 45_000).toUTCString() : retryAfter;
+    const { sentAt, client } = answering(status, { retry, retryAfter: header, then: 201 });
     const call = client.transactions.create(paymentRequest);
-    await vi.advanceTimersByTimeAsync(waitMs - 1);
+    await vi.advanceTimersByTimeAsync(resentAt - 1);
     expect(sentAt).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(sentAt).toEqual([0, waitMs]);
+    expect(sentAt).toEqual([0, resentAt]);
     expect((await call).attempts).toBe(2);
   });
 
   it('comes twice at most by default: three attempts in all', async () => {
     useFakeClock();
-    const { sentAt, client } = scriptedClient([503]);
+    const { sentAt, client } = answering(503, {});
     const call = failure(client.transactions.create(paymentRequest));
     await vi.advanceTimersByTimeAsync(10 * 20_000);
     const error = await call;
     expect(error.kind).toBe('server');
     expect(error.attempts).toBe(3);
     expect(sentAt).toEqual([0, 20_000, 40_000]);
+  });
+
+  it.each([
+    { status: 429, kind: 'rateLimit' },
+    { status: 503, kind: 'server' },
+  ] as const)('fails at once with the $status when its Retry-After reaches past the deadline', async ({ status, kind }) => {
+    useFakeClock();
+    const { client, sentAt } = answering(status, { retryAfter: '120', timeoutMs: 60_000 });
+    // No timer is advanced: the call ends without waiting.
+    const error = await failure(client.transactions.create(paymentRequest));
+    expect(error.kind).toBe(kind);
+    expect(error.status).toBe(status);
+    expect(error.attempts).toBe(1);
+    expect(error.message).toMatch(/Retry-After: 120/);
+    expect(sentAt).toEqual([0]);
+  });
+
+  it('still times out in a configured wait that outlasts the deadline (no Retry-After)', async () => {
+    useFakeClock();
+    const { client, sentAt } = answering(503, { timeoutMs: 10_000 });
+    const call = failure(client.transactions.create(paymentRequest));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect((await call).kind).toBe('timeout');
+    expect(sentAt).toEqual([0]);
   });
 });

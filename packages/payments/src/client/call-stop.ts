@@ -3,7 +3,7 @@ import type { DeadlineQueue, Expiring } from './deadlines.js';
 
 const defaultTimeoutMs = 60_000;
 /** Timers hold at most this delay; a longer one would fire at once (Node warns and uses 1 ms). */
-const longestTimerMs = 2 ** 31 - 1;
+export const longestTimerMs = 2 ** 31 - 1;
 
 /** The deadline of one call in milliseconds: `Infinity` when the caller turned it off with 0 or `Infinity`. */
 export function resolveTimeout(timeoutMs: unknown): number {
@@ -45,6 +45,11 @@ export class CallStop implements Expiring {
   /** The call's timeout in milliseconds, `Infinity` when it has none. */
   get timeoutMs(): number {
     return this.deadlines?.timeoutMs ?? Infinity;
+  }
+
+  /** Milliseconds left before the deadline (`Infinity` without one). */
+  remainingMs(): number {
+    return this.deadline - performance.now();
   }
 
   /** The deadline passed (called by the deadline queue). */

@@ -14,9 +14,14 @@ export interface ResponseLog extends RequestLog {
 }
 
 export interface RetryPolicy {
-  /** Resends after the first attempt on 429, 503 and transient network errors. Default 2. */
+  /** Resends after the first attempt on 429, 503 and transient network errors. Default 2 (the spec's retry rule). */
   maxRetries?: number;
-  /** Wait before each resend, in milliseconds. Default 20 000, as the reference's client rules ask. */
+  /**
+   * Wait before each resend, in milliseconds. Default 20 000, as the reference's client rules ask. A 429 or 503 whose
+   * `Retry-After` (seconds or an HTTP date) asks for longer is waited for that long instead; when that wait would
+   * outlast the call's timeout, the call fails at once with the 429 (`rateLimit`) or 503 (`server`) rather than
+   * sleep until it times out.
+   */
   delayMs?: number;
 }
 

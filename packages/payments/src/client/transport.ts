@@ -1,7 +1,7 @@
 import { inputError, PaymentsError } from '../errors/payments-error.js';
 import { rules } from '../generated/rules.js';
 import { basicAuthorization, type ClientOptions, type RequestLog, type ResponseLog } from './config.js';
-import { CallStop, resolveTimeout } from './call-stop.js';
+import { CallStop, longestTimerMs, resolveTimeout } from './call-stop.js';
 import { DeadlineQueue } from './deadlines.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
 
@@ -143,19 +143,37 @@ async function sendWithRetries<T>(call: Call, settings: Settings, read: BodyRead
       continue;
     }
     if (log) onResponse?.({ ...log, status: response.status, durationMs: performance.now() - started });
-    if (!retriedStatuses.has(response.status) || attempt > maxRetries) {
-      let data: T;
-      try {
-        data = await read(response);
-      } catch (error) {
-        if (error instanceof PaymentsError) throw error;
-        throw callFailure('unreadable', call, attempt, error);
-      }
-      return { response, data, attempts: attempt, idempotencyKey };
+    if (!retriedStatuses.has(response.status) || attempt > maxRetries) return finish(response, read, call, attempt);
+    // The service may ask for a longer wait (Retry-After). When that wait would outlast the deadline (or a timer),
+    // no resend can come in time: the answer is the call's, at once, rather than a sleep ending in a timeout.
+    const waitMs = Math.max(settings.delayMs, retryAfterMs(response.headers.get('retry-after')) ?? 0);
+    if (waitMs > settings.delayMs && waitMs > Math.min(stop?.remainingMs() ?? Infinity, longestTimerMs)) {
+      return finish(response, read, call, attempt);
     }
     await response.body?.cancel().catch(() => undefined);
-    await waitBeforeRetry(settings.delayMs, call, attempt);
+    await waitBeforeRetry(waitMs, call, attempt);
   }
+}
+
+/** The call's final answer, its body read under the call's deadline. */
+async function finish<T>(response: Response, read: BodyReader<T>, call: Call, attempts: number): Promise<Exchange<T>> {
+  let data: T;
+  try {
+    data = await read(response);
+  } catch (error) {
+    if (error instanceof PaymentsError) throw error;
+    throw callFailure('unreadable', call, attempts, error);
+  }
+  return { response, data, attempts, idempotencyKey: call.idempotencyKey };
+}
+
+/** `Retry-After` in milliseconds: delay-seconds or an HTTP date (RFC 9110); undefined when absent or unreadable. */
+function retryAfterMs(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /**

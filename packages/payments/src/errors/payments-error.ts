@@ -171,14 +171,18 @@ export function isPaymentsError(value: unknown): value is AnyPaymentsError {
 }
 
 /** Advice the reference's client rules give per status (from the spec), added to the message so that logs carry it. */
-function adviceFor(status: number): string {
+function adviceFor(status: number, headers: Headers | undefined): string {
   const query = ruleCovers(rules.mustQueryState, status);
   if (ruleCovers(rules.mustNotResend, status)) {
     return ` Do not resend: part of the work may have been done${query ? '; query the resource for its state.' : '.'}`;
   }
   if (query) return ' The outcome is unknown: query the resource for its state before resending.';
-  if (ruleCovers(rules.retry, status)) return ' Retries were exhausted; resend later with the same Idempotency-Key.';
-  return '';
+  if (!ruleCovers(rules.retry, status)) return '';
+  // Quoted only when it has the form of a Retry-After (seconds or an HTTP date): the value is the service's.
+  const retryAfter = headers?.get('retry-after');
+  return retryAfter && /^[\w ,:-]{1,40}$/.test(retryAfter)
+    ? ` Resend after Retry-After: ${retryAfter}, with the same Idempotency-Key.`
+    : ' Retries were exhausted; resend later with the same Idempotency-Key.';
 }
 
 /** Where a redirect (3xx) points: its `Location`, resolved against the request's address. */
@@ -197,7 +201,7 @@ export function errorFromResponse(input: {
   method: string;
   url: string;
   body: unknown;
-  /** The answer's headers (a redirect's `Location`). */
+  /** The answer's headers (a redirect's `Location`, a `Retry-After`). */
   headers?: Headers | undefined;
   idempotencyKey: string | undefined;
   attempts: number;
@@ -207,7 +211,7 @@ export function errorFromResponse(input: {
   const detail = text(errorBody.developerMessage) ?? text(errorBody.customerMessage);
   const location = redirectLocation(input.status, input.headers, input.url);
   // The client follows no redirect, so that a request and its key only go to the configured address.
-  const advice = location ? ` Not followed: the resource has moved to ${location}.` : adviceFor(input.status);
+  const advice = location ? ` Not followed: the resource has moved to ${location}.` : adviceFor(input.status, input.headers);
   const message = `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` + (detail ? `: ${detail}` : '.') + advice;
   const { status, method, url, body, idempotencyKey, attempts } = input;
   const details = { kind, message, status, method, url, body, idempotencyKey, attempts, location };

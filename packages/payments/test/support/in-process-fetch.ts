@@ -24,9 +24,12 @@ export function inProcessClient(answer: Answer, options: Partial<PaymentsClientO
   return { client, requests, sentAt };
 }
 
-/** Fake timers and performance clock; `vi.useRealTimers()` (in an afterEach) puts the real ones back. */
+/**
+ * Fake timers, performance clock and date, the date on a whole second (HTTP dates have no milliseconds);
+ * `vi.useRealTimers()` (in an afterEach) puts the real ones back.
+ */
 export function useFakeClock(): void {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'], now: Date.UTC(2026, 10, 22, 10, 0, 0) });
 }
 
 /** An answer after `ms` milliseconds of the (fake) clock. */
