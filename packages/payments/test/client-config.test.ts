@@ -106,6 +106,23 @@ describe('base address', () => {
     expect(() => createSecretClient({ apiKey: secretKey, baseUrl: url })).toThrow(problem);
   });
 
+  it.each([
+    { label: 'a key passed as baseUrl', baseUrl: secretKey, env: undefined },
+    { label: 'a key with a scheme-like prefix', baseUrl: `key:${secretKey}`, env: undefined },
+    { label: `a key in ${baseUrlVariable}`, baseUrl: undefined, env: publishableKey },
+  ])('never echoes the value it refuses: $label', ({ baseUrl, env }) => {
+    if (env !== undefined) vi.stubEnv(baseUrlVariable, env);
+    let message = '';
+    try {
+      createSecretClient({ apiKey: 'sk_other', baseUrl });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(baseUrl === undefined ? baseUrlVariable : 'baseUrl');
+    expect(message).not.toContain(secretKey);
+    expect(message).not.toContain(publishableKey);
+  });
+
   it.each(['https://api.example.com/rest/v1/', 'http://127.0.0.1:4010/rest/v1', 'http://localhost/rest/v1', 'http://[::1]:8080/rest/v1'])(
     'accepts %s',
     (url) => {
@@ -202,7 +219,7 @@ describe('the key never leaks', () => {
     server = await startLoopbackServer((request, res, index) => {
       if (index === 0) return json(res, 401, errorBody(401, 'Invalid key'));
       if (index === 1) return void res.socket?.destroy();
-      setTimeout(() => json(res, 200, {}), 2_000).unref();
+      // Later requests get no answer: the client's deadline ends them.
     });
     const seen: unknown[] = [];
     const options = { retry: { maxRetries: 0 }, onRequest: (r: unknown) => seen.push(r), onResponse: (r: unknown) => seen.push(r) };
@@ -220,15 +237,38 @@ describe('the key never leaks', () => {
 });
 
 describe('caller headers', () => {
-  it('cannot replace or duplicate the Authorization and Idempotency-Key headers, whatever their case', async () => {
+  type KeyOptions = { idempotencyKey?: string; headers: Record<string, string> };
+
+  it('cannot replace or duplicate the Authorization header, whatever its case', async () => {
     server = await ok();
     await secretClient(server.url).transactions.create(paymentRequest, {
-      idempotencyKey: 'order-9',
-      headers: { authorization: 'Basic bm9wZTo=', 'IDEMPOTENCY-KEY': 'other', 'X-Trace': 't-1' },
+      headers: { authorization: 'Basic bm9wZTo=', AUTHORIZATION: 'Basic bm9wZTo=', 'X-Trace': 't-1' },
     });
     const sent = server.requests[0]!.headers;
     expect(sent.authorization).toBe(`Basic ${Buffer.from(`${secretKey}:`).toString('base64')}`);
-    expect(sent['idempotency-key']).toBe('order-9');
     expect(sent['x-trace']).toBe('t-1');
+  });
+
+  it.each<{ label: string; options: KeyOptions }>([
+    { label: 'an Idempotency-Key header', options: { headers: { 'Idempotency-Key': 'order-7' } } },
+    { label: 'the header in another case', options: { headers: { 'IDEMPOTENCY-KEY': 'order-7' } } },
+    { label: 'the header and the option, the same', options: { idempotencyKey: 'order-7', headers: { 'idempotency-key': 'order-7' } } },
+  ])("keeps the caller's key given as $label", async ({ options }) => {
+    server = await ok();
+    const result = await secretClient(server.url).transactions.create(paymentRequest, options);
+    expect(result.idempotencyKey).toBe('order-7');
+    expect(server.requests[0]!.headers['idempotency-key']).toBe('order-7');
+  });
+
+  it.each<{ label: string; options: KeyOptions; problem: RegExp }>([
+    { label: 'the header and the option differ', options: { idempotencyKey: 'order-9', headers: { 'Idempotency-Key': 'other' } }, problem: /pass the key once/ },
+    { label: 'two headers differ', options: { headers: { 'Idempotency-Key': 'a', 'idempotency-key': 'b' } }, problem: /pass the key once/ },
+    { label: 'the header key is too long', options: { headers: { 'Idempotency-Key': 'k'.repeat(61) } }, problem: /at most 60/ },
+  ])('refuses the call, before sending, when $label', async ({ options, problem }) => {
+    server = await ok();
+    const error = await thrown(() => secretClient(server!.url).transactions.create(paymentRequest, options));
+    expect(isPaymentsError(error) && error.kind).toBe('input');
+    expect(String(error)).toMatch(problem);
+    expect(server.requests).toHaveLength(0);
   });
 });

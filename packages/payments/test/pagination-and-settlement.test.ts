@@ -1,10 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isPaymentsError, settleTransaction, transactionOutcome } from '../src/index.js';
 import { json, startLoopbackServer, type LoopbackServer } from './support/loopback-server.js';
 import { paymentRequest, secretClient } from './support/fixtures.js';
+import { inProcessClient, useFakeClock } from './support/in-process-fetch.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await server?.close();
   server = undefined;
 });
@@ -38,6 +40,13 @@ describe('pagination', () => {
     expect(server.requests).toHaveLength(requests);
   });
 
+  it.each([{ data: 'x' }, { data: { receiptNumber: '1' } }, { data: null }, {}, 'text'])('gives no items for the list body %j', async (body) => {
+    server = await startLoopbackServer((_request, res) => json(res, 200, body));
+    const page = await secretClient(server.url).transactions.list();
+    expect(page.items).toEqual([]);
+    expect(page.data).toEqual(body);
+  });
+
   it('is itself async iterable and steps page by page', async () => {
     server = await pagedTransactions(30);
     const first = await secretClient(server.url).transactions.list();
@@ -58,6 +67,50 @@ describe('pagination', () => {
     expect(next?.items).toHaveLength(5);
     expect(server.requests.map((r) => r.url)).toEqual(['/rest/v1/transactions', '/rest/v1/transactions?page=2']);
     expect(server.requests[1]!.headers.authorization).toMatch(/^Basic /);
+  });
+});
+
+describe('pagination that would never end', () => {
+  /** Page n links to `nextOf(n)`, as an absolute or relative address. */
+  function linkedPages(nextOf: (page: number) => string | undefined) {
+    return startLoopbackServer((request, res) => {
+      const page = Number(new URL(request.url, 'http://127.0.0.1').searchParams.get('page') ?? '1');
+      const href = nextOf(page)?.replace('ORIGIN', `http://${request.headers.host}`);
+      json(res, 200, { links: href ? [{ rel: 'next', href, requestMethod: 'GET' }] : [], data: [{ receiptNumber: `p${page}` }] });
+    });
+  }
+
+  it.each([
+    { label: 'back to the first page', nextOf: (page: number) => (page === 1 ? 'ORIGIN/rest/v1/transactions?page=2' : 'ORIGIN/rest/v1/transactions'), reads: 2 },
+    { label: 'to itself, relatively', nextOf: () => '/rest/v1/transactions', reads: 1 },
+    { label: 'from the third page back to the second', nextOf: (page: number) => `ORIGIN/rest/v1/transactions?page=${page === 3 ? 2 : page + 1}`, reads: 3 },
+  ])('stops with a protocol error when a next link leads $label', async ({ nextOf, reads }) => {
+    server = await linkedPages(nextOf);
+    const page = await secretClient(server.url).transactions.list();
+    const seen: string[] = [];
+    let error: unknown;
+    try {
+      // Bounded, so that a missing guard fails the test instead of hanging it.
+      for await (const transaction of page) if (seen.push(transaction.receiptNumber!) > 50) break;
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isPaymentsError(error) && error.kind).toBe('protocol');
+    expect(String(error)).toMatch(/already read/);
+    expect(seen).toHaveLength(reads);
+    expect(server.requests).toHaveLength(reads);
+  });
+
+  it('lets each walk through a list have its own pages: the same page may be read again from the start', async () => {
+    server = await pagedTransactions(45);
+    const first = await secretClient(server.url).transactions.list();
+    for (let walk = 0; walk < 2; walk++) {
+      let count = 0;
+      for await (const _ of first) count++;
+      expect(count).toBe(45);
+    }
+    expect((await first.nextPage())?.items).toHaveLength(20);
+    expect((await first.nextPage())?.items).toHaveLength(20);
   });
 });
 
@@ -95,21 +148,34 @@ describe('transaction outcome and settlement', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('gives up after the settle timeout and names the receipt number', async () => {
-    server = await startLoopbackServer((request, res) => json(res, request.method === 'POST' ? 202 : 200, { receiptNumber: '79', status: 'Pending' }));
-    const error = await settleTransaction(secretClient(server.url).transactions, paymentRequest, { pollIntervalMs: 20, settleTimeoutMs: 1_500 }).catch((e: unknown) => e);
+  it('gives up after the settle timeout, without a read past it, and names the receipt number', async () => {
+    useFakeClock();
+    const { client, requests, sentAt } = inProcessClient((request) =>
+      Response.json({ receiptNumber: '79', status: 'Pending' }, { status: request.method === 'POST' ? 202 : 200 }),
+    );
+    const settling = settleTransaction(client.transactions, paymentRequest, { pollIntervalMs: 20, settleTimeoutMs: 1_500 }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const error = await settling;
     expect(isPaymentsError(error) && error.kind).toBe('timeout');
     expect(String(error)).toMatch(/79/);
-    expect(server.requests.length).toBeGreaterThan(1);
+    expect(requests.slice(1).every((r) => r.method === 'GET' && r.url.endsWith('/transactions/79'))).toBe(true);
+    expect(sentAt.at(-1)).toBeGreaterThan(1_500 - 20);
+    expect(sentAt.at(-1)).toBeLessThanOrEqual(1_500);
   });
-});
 
-it('stops waiting for settlement when the caller aborts', async () => {
-  server = await startLoopbackServer((request, res) => json(res, request.method === 'POST' ? 202 : 200, { receiptNumber: '80', status: 'Pending' }));
-  const controller = new AbortController();
-  const waiting = settleTransaction(secretClient(server.url).transactions, paymentRequest, { pollIntervalMs: 10_000, signal: controller.signal });
-  setTimeout(() => controller.abort(), 50);
-  const error = await waiting.catch((e: unknown) => e);
-  expect(isPaymentsError(error) && error.kind).toBe('aborted');
-  expect(server.requests).toHaveLength(1);
+  it('stops waiting for settlement when the caller aborts', async () => {
+    useFakeClock();
+    const { client, requests } = inProcessClient((request) =>
+      Response.json({ receiptNumber: '80', status: 'Pending' }, { status: request.method === 'POST' ? 202 : 200 }),
+    );
+    const controller = new AbortController();
+    const settling = settleTransaction(client.transactions, paymentRequest, { pollIntervalMs: 10_000, signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    await vi.advanceTimersByTimeAsync(5_000);
+    controller.abort();
+    const error = await settling;
+    expect(isPaymentsError(error) && error.kind).toBe('aborted');
+    expect(requests).toHaveLength(1);
+  });
 });

@@ -73,18 +73,22 @@ describe('publishable-key operations against Prism', () => {
 });
 
 describe('pagination against Prism', () => {
-  it('follows next links across several pages, re-based on the configured address, up to a limit', async () => {
+  // Prism answers every list request with the spec's static example, whose next link always names page 2: the
+  // client follows it once, re-based on the configured address, then sees it lead back to a page already read.
+  it('follows the next link on the configured address, and stops when it leads back to a page already read', async () => {
     const seen: string[] = [];
     const paged = secretClient(mock.url, { onRequest: (r) => seen.push(r.url) });
     const first = await paged.transactions.list();
     expect(first.hasNextPage).toBe(true);
     const perPage = first.items.length;
     expect(perPage).toBeGreaterThan(0);
-    const items = [];
-    for await (const item of first.all({ limit: perPage * 3 })) items.push(item);
-    expect(items).toHaveLength(perPage * 3);
-    expect(seen).toHaveLength(3);
-    expect(seen.slice(1).every((url) => url.startsWith(`${mock.url}/transactions?`))).toBe(true);
+    const items: unknown[] = [];
+    const error = await (async () => {
+      for await (const item of first.all({ limit: perPage * 5 })) items.push(item);
+    })().catch((e: unknown) => e);
+    expect(isPaymentsError(error) && error.kind).toBe('protocol');
+    expect(items).toHaveLength(perPage * 2);
+    expect(seen).toEqual([`${mock.url}/transactions`, `${mock.url}/transactions?page=2`]);
   });
 });
 

@@ -1,9 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PaymentsClientOptions } from '../src/index.js';
 import { errorBody, json, startLoopbackServer, type LoopbackServer, type Script } from './support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from './support/fixtures.js';
+import { inProcessClient, useFakeClock } from './support/in-process-fetch.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await server?.close();
   server = undefined;
 });
@@ -84,59 +87,75 @@ describe('retries follow the client rules, with one idempotency key per call', (
     expect(result.idempotencyKey).toBe(idempotencyKey);
     expect(server.requests.map((r) => r.headers['idempotency-key'])).toEqual([idempotencyKey, idempotencyKey, idempotencyKey]);
   });
-
-  it('waits the configured delay between attempts (20 s by default is configurable)', async () => {
-    server = await startLoopbackServer(statuses(503, 201));
-    const sentAt: number[] = [];
-    const client = secretClient(server.url, { retry: { delayMs: 300 }, onRequest: () => sentAt.push(Date.now()) });
-    await client.transactions.create(paymentRequest);
-    expect(sentAt).toHaveLength(2);
-    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(290);
-  });
 });
 
-describe('timeouts and abort signals stop everything', () => {
-  it('times out a slow answer', async () => {
-    let answered = false;
-    server = await startLoopbackServer((_request, res) => {
-      setTimeout(() => {
-        answered = true;
-        json(res, 200, approved);
-      }, 3_000).unref();
-    });
-    const error = await failure(secretClient(server.url, { timeoutMs: 200 }).transactions.get('1000000001'));
-    expect(error.kind).toBe('timeout');
-    expect(answered).toBe(false);
-    expect(server.requests).toHaveLength(1);
+describe('the wait before a resend (fake timers: 20 s pass in no time)', () => {
+  /**
+   * A client answered in process, without a deadline unless given one: the first answer is `status`, with a
+   * Retry-After when given, and the others are too unless `then` says otherwise.
+   */
+  function answering(status: number, { retryAfter, then = status, ...options }: Partial<PaymentsClientOptions> & { retryAfter?: string; then?: number }) {
+    const headers: Record<string, string> = retryAfter === undefined ? {} : { 'Retry-After': retryAfter };
+    return inProcessClient(
+      (_request, index) => {
+        const answer = index === 0 ? status : then;
+        return Response.json(answer < 300 ? approved : errorBody(answer), { status: answer, headers: index === 0 ? headers : {} });
+      },
+      { timeoutMs: 0, ...options },
+    );
+  }
+
+  it.each([
+    { label: "the reference's 20 s by default", status: 503, retry: undefined, retryAfter: undefined, resentAt: 20_000 },
+    { label: 'retry.delayMs when given', status: 503, retry: { delayMs: 300 }, retryAfter: undefined, resentAt: 300 },
+    { label: 'a longer Retry-After in seconds', status: 503, retry: { delayMs: 300 }, retryAfter: '30', resentAt: 30_000 },
+    { label: 'a longer Retry-After as an HTTP date', status: 429, retry: { delayMs: 300 }, retryAfter: 'in 45 s', resentAt: 45_000 },
+    { label: 'the configured wait over a shorter Retry-After', status: 429, retry: undefined, retryAfter: '1', resentAt: 20_000 },
+    { label: 'the configured wait when Retry-After is unreadable', status: 503, retry: { delayMs: 300 }, retryAfter: 'soon', resentAt: 300 },
+  ])('is $label', async ({ status, retry, retryAfter, resentAt }) => {
+    useFakeClock();
+    const header = retryAfter === 'in 45 s' ? new Date(Date.now() + 45_000).toUTCString() : retryAfter;
+    const { sentAt, client } = answering(status, { retry, retryAfter: header, then: 201 });
+    const call = client.transactions.create(paymentRequest);
+    await vi.advanceTimersByTimeAsync(resentAt - 1);
+    expect(sentAt).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sentAt).toEqual([0, resentAt]);
+    expect((await call).attempts).toBe(2);
   });
 
-  it('times out during the wait before a retry instead of sending again', async () => {
-    server = await startLoopbackServer(statuses(503, 201));
-    const client = secretClient(server.url, { timeoutMs: 200, retry: { delayMs: 10_000 } });
+  it('comes twice at most by default: three attempts in all', async () => {
+    useFakeClock();
+    const { sentAt, client } = answering(503, {});
+    const call = failure(client.transactions.create(paymentRequest));
+    await vi.advanceTimersByTimeAsync(10 * 20_000);
+    const error = await call;
+    expect(error.kind).toBe('server');
+    expect(error.attempts).toBe(3);
+    expect(sentAt).toEqual([0, 20_000, 40_000]);
+  });
+
+  it.each([
+    { status: 429, kind: 'rateLimit' },
+    { status: 503, kind: 'server' },
+  ] as const)('fails at once with the $status when its Retry-After reaches past the deadline', async ({ status, kind }) => {
+    useFakeClock();
+    const { client, sentAt } = answering(status, { retryAfter: '120', timeoutMs: 60_000 });
+    // No timer is advanced: the call ends without waiting.
     const error = await failure(client.transactions.create(paymentRequest));
-    expect(error.kind).toBe('timeout');
-    expect(server.requests).toHaveLength(1);
-    expect(error.idempotencyKey).toBe(server.requests[0]!.headers['idempotency-key']);
+    expect(error.kind).toBe(kind);
+    expect(error.status).toBe(status);
+    expect(error.attempts).toBe(1);
+    expect(error.message).toMatch(/Retry-After: 120/);
+    expect(sentAt).toEqual([0]);
   });
 
-  it('times out a body that arrives too slowly', async () => {
-    server = await startLoopbackServer((_request, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.write('{"receiptNumber":');
-    });
-    const error = await failure(secretClient(server.url, { timeoutMs: 200 }).transactions.get('1000000001'));
-    expect(error.kind).toBe('timeout');
-  });
-
-  it('stops when the caller aborts, during the request or the wait', async () => {
-    server = await startLoopbackServer(statuses(503));
-    const controller = new AbortController();
-    const client = secretClient(server.url, {
-      retry: { delayMs: 10_000 },
-      onResponse: () => controller.abort(new Error('caller gave up')),
-    });
-    const error = await failure(client.transactions.create(paymentRequest, { signal: controller.signal }));
-    expect(error.kind).toBe('aborted');
-    expect(server.requests).toHaveLength(1);
+  it('still times out in a configured wait that outlasts the deadline (no Retry-After)', async () => {
+    useFakeClock();
+    const { client, sentAt } = answering(503, { timeoutMs: 10_000 });
+    const call = failure(client.transactions.create(paymentRequest));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect((await call).kind).toBe('timeout');
+    expect(sentAt).toEqual([0]);
   });
 });

@@ -50,6 +50,30 @@ describe('schema interpreter', () => {
     expect(problems(schema, value).length === 0).toBe(ok);
   });
 
+  it.each([
+    { value: 1.005, sent: 1.005, ok: false },
+    { value: 0.1 + 0.2, sent: 0.3, ok: true },
+    { value: 19.99, sent: 19.99, ok: true },
+    { value: -0.1 - 0.2, sent: -0.3, ok: true },
+    { value: Number.NaN, sent: Number.NaN, ok: false },
+  ])('two decimal places (dp): $value is sent as $sent, ok=$ok', ({ value, sent, ok }) => {
+    const found: FieldError[] = [];
+    expect(checkValue([{ t: 'number', dp: 2 }], 0, value, 'amount', found)).toBe(sent);
+    expect(found.length === 0).toBe(ok);
+  });
+
+  it('copies only the objects and arrays on the way to a rounded number, and changes none of the caller’s', () => {
+    const schemas: SchemaNode[] = [{ t: 'object', o: { lines: 1, note: 3 } }, { t: 'array', i: 2 }, { t: 'number', dp: 2 }, { t: 'object' }];
+    const note = { text: 'kept' };
+    const value = { lines: [19.99, 0.1 + 0.2], note };
+    const sent = checkValue(schemas, 0, value, '', []) as typeof value;
+    expect(sent).toEqual({ lines: [19.99, 0.3], note });
+    expect(sent.note).toBe(note);
+    expect(value.lines[1]).toBe(0.1 + 0.2);
+    const untouched = { lines: [1, 2], note };
+    expect(checkValue(schemas, 0, untouched, '', [])).toBe(untouched);
+  });
+
   it('names nested fields by path', () => {
     const schemas: SchemaNode[] = [{ t: 'object', o: { items: 1 } }, { t: 'array', i: 2 }, { t: 'object', r: ['id'] }];
     expect(problems(schemas, { items: [{ id: 1 }, {}] })).toEqual(['items[1].id is required']);

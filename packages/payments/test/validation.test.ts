@@ -94,9 +94,40 @@ describe('transactions and parameters', () => {
     expect(error.message).toContain(field);
   });
 
-  it.each([10.1, 0.07, 1234.56, 19.99])('accepts the amount %s', async (amount) => {
+  it.each([10.1, 0.07, 1234.56, 19.99, 0, 999_999_999.99, 12_345_678_901.23])('sends the amount %s as it is', async (amount) => {
     await secretClient(server.url).transactions.create({ ...paymentRequest, principalAmount: amount });
-    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.body).toContain(`"principalAmount":${amount},`);
+  });
+
+  it.each([
+    { label: '0.1 + 0.2', amount: 0.1 + 0.2, sent: '0.3' },
+    { label: 'a thousand times 0.1, summed', amount: Array.from({ length: 1000 }, () => 0.1).reduce((a, b) => a + b), sent: '100' },
+    { label: '1.15 * 3', amount: 1.15 * 3, sent: '3.45' },
+    { label: '0.3 - 0.1 - 0.2', amount: 0.3 - 0.1 - 0.2, sent: '0' },
+  ])('sends $label, off by floating-point error only, as the two-decimal amount $sent', async ({ amount, sent }) => {
+    expect(String(amount)).not.toBe(sent);
+    const request = { ...paymentRequest, principalAmount: amount };
+    await secretClient(server.url).transactions.create(request);
+    expect(server.requests[0]!.body).toContain(`"principalAmount":${sent},`);
+    expect(request.principalAmount).toBe(amount);
+  });
+
+  it.each([
+    { label: 'a tenth of a cent', amount: 10.001, message: 'must have at most 2 decimal places' },
+    { label: 'a ten-thousandth of a cent', amount: 10.000001, message: 'must have at most 2 decimal places' },
+    { label: 'NaN', amount: Number.NaN, message: 'must be a finite number' },
+    { label: 'Infinity', amount: Infinity, message: 'must be a finite number' },
+    { label: '-Infinity', amount: -Infinity, message: 'must be a finite number' },
+  ])('refuses an amount of $label before sending', async ({ amount, message }) => {
+    const error = await refusal(() => secretClient(server.url).transactions.create({ ...paymentRequest, principalAmount: amount }));
+    expect(error.fieldErrors).toEqual([{ fieldName: 'principalAmount', messages: [expect.stringContaining(message)] }]);
+  });
+
+  it('refuses NaN in a field the spec does not describe, which JSON would turn into null', async () => {
+    const error = await refusal(() =>
+      secretClient(server.url).transactions.create({ ...paymentRequest, metadata: { basket: [{ price: Number.NaN }] } }),
+    );
+    expect(error.fieldErrors.map((f) => f.fieldName)).toEqual(['metadata.basket[0].price']);
   });
 
   it('refuses a path identifier over 255 characters', async () => {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
@@ -9,6 +10,7 @@ import {
   parseSignatureHeader,
   signTestPayload,
   verifySignature,
+  WebhookConfigurationError,
   WebhookVerificationError,
   type WebhookEvent,
   type WebhookReceiverOptions,
@@ -100,6 +102,60 @@ describe('signature verification (assumed scheme: HMAC-SHA256 over t.body)', () 
   });
 });
 
+describe('options that would let forged notifications through are refused with a WebhookConfigurationError', () => {
+  const yearMs = 365 * 24 * 3_600_000;
+  /** A header a forger can make when the secret is empty: HMAC keyed with nothing. */
+  const forged = (body: string, key: string, timestamp: number) =>
+    `t=${timestamp},v1=${createHmac('sha256', key).update(`${timestamp}.${body}`).digest('hex')}`;
+
+  /** The configuration error an action throws; anything else (or nothing) fails the test. */
+  function configurationError(action: () => unknown): WebhookConfigurationError {
+    try {
+      action();
+    } catch (error) {
+      if (error instanceof WebhookConfigurationError) return error;
+      throw error;
+    }
+    throw new Error('expected a WebhookConfigurationError, the action passed');
+  }
+
+  const cases = [
+    { label: 'an empty secret', options: { secret: '' }, signedAt: now, option: 'secret' },
+    { label: 'a blank secret', options: { secret: '   ' }, signedAt: now, option: 'secret' },
+    { label: 'an unset secret', options: { secret: undefined }, signedAt: now, option: 'secret' },
+    { label: 'a NaN tolerance', options: { secret, toleranceMs: Number.NaN }, signedAt: now - yearMs, option: 'toleranceMs' },
+    { label: 'an infinite tolerance', options: { secret, toleranceMs: Infinity }, signedAt: now - yearMs, option: 'toleranceMs' },
+    { label: 'a negative tolerance', options: { secret, toleranceMs: -1 }, signedAt: now, option: 'toleranceMs' },
+    { label: 'a NaN clock', options: { secret, now: Number.NaN }, signedAt: now - yearMs, option: 'now' },
+  ] as const;
+
+  it.each(cases)('verifySignature refuses $label', ({ options, signedAt, option }) => {
+    const header = forged(knownBody, options.secret ?? '', signedAt);
+    const error = configurationError(() => verifySignature(knownBody, header, { now, ...options } as never));
+    expect(error.option).toBe(option);
+    expect(error.message).toMatch(option);
+  });
+
+  it.each(cases)('createWebhookReceiver refuses $label when it is made', ({ options, option }) => {
+    expect(configurationError(() => createWebhookReceiver({ ...options, onEvent: () => undefined } as never)).option).toBe(option);
+  });
+
+  it.each([
+    { label: 'an unset password', basicAuth: { username: 'merchant', password: undefined }, option: 'basicAuth.password' },
+    { label: 'an empty password', basicAuth: { username: 'merchant', password: '' }, option: 'basicAuth.password' },
+    { label: 'an empty user name', basicAuth: { username: '', password: 's3cret' }, option: 'basicAuth.username' },
+    { label: 'a user name with a colon', basicAuth: { username: 'a:b', password: 's3cret' }, option: 'basicAuth.username' },
+  ])('createWebhookReceiver refuses Basic credentials with $label', ({ basicAuth, option }) => {
+    const error = configurationError(() => createWebhookReceiver({ secret, basicAuth, onEvent: () => undefined } as never));
+    expect(error.option).toBe(option);
+    expect(error.message).not.toContain('s3cret');
+  });
+
+  it('signTestPayload refuses an empty secret too', () => {
+    expect(configurationError(() => signTestPayload(registered, { secret: '' })).option).toBe('secret');
+  });
+});
+
 describe('properties over malformed input (fast-check)', () => {
   const verify = (body: string, header: string | undefined) => () => verifySignature(body, header, { secret, now });
 
@@ -166,8 +222,52 @@ describe('typed events', () => {
   });
 });
 
+/** POSTs a body to a local server; resolves to the answer's status once the answer has been read. */
+function post(port: number, body: string, headers: Record<string, string>): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/hooks', headers: { 'Content-Type': 'application/json', ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+let server: Server | undefined;
+
+/** A receiver on a real HTTP server, recording what it hands over and in which order it answers and hands over. */
+async function startReceiver(options: Partial<WebhookReceiverOptions>) {
+  const events: WebhookEvent[] = [];
+  const errors: unknown[] = [];
+  const order: string[] = [];
+  // What each call of the receiver returned: it settles once the event has been handed over, or refused.
+  const handling: Promise<void>[] = [];
+  const receive = createWebhookReceiver({
+    secret,
+    onEvent: (event) => {
+      order.push('handled');
+      events.push(event);
+    },
+    onError: (error) => errors.push(error),
+    ...options,
+  });
+  server = createServer((req, res) => {
+    res.on('finish', () => order.push(`answered ${res.statusCode}`));
+    handling.push(receive(req, res));
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  /** Posts a notification, then waits until the receiver is done with it. */
+  const deliver = async (body: string, headers: Record<string, string>) => {
+    const status = await post(port, body, headers);
+    await Promise.all(handling);
+    return status;
+  };
+  return { events, errors, order, deliver };
+}
+
 describe('receiver on a real HTTP server', () => {
-  let server: Server | undefined;
   afterEach(async () => {
     if (!server) return;
     server.closeAllConnections();
@@ -175,42 +275,10 @@ describe('receiver on a real HTTP server', () => {
     server = undefined;
   });
 
-  async function start(options: Partial<WebhookReceiverOptions>) {
-    const events: WebhookEvent[] = [];
-    const errors: unknown[] = [];
-    const order: string[] = [];
-    const receive = createWebhookReceiver({
-      secret,
-      onEvent: (event) => {
-        order.push('handled');
-        events.push(event);
-      },
-      onError: (error) => errors.push(error),
-      ...options,
-    });
-    server = createServer((req, res) => {
-      res.on('finish', () => order.push(`answered ${res.statusCode}`));
-      void receive(req, res);
-    });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    const post = (body: string, headers: Record<string, string>) =>
-      new Promise<number>((resolve, reject) => {
-        const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/hooks', headers: { 'Content-Type': 'application/json', ...headers } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
-        request.on('error', reject);
-        request.end(body);
-      });
-    return { events, errors, order, post };
-  }
-
   it('answers 200 before handing over the verified event', async () => {
-    const receiver = await start({});
+    const receiver = await startReceiver({});
     const { body, header } = signTestPayload(paymentReceived, { secret });
-    expect(await receiver.post(body, { 'X-Webhook-Signature': header })).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await receiver.deliver(body, { 'X-Webhook-Signature': header })).toBe(200);
     expect(receiver.order).toEqual(['answered 200', 'handled']);
     expect(receiver.events[0]?.eventType).toBe('alias.payment.received');
   });
@@ -221,12 +289,11 @@ describe('receiver on a real HTTP server', () => {
     { label: 'wrong Basic credentials', sign: true, auth: 'merchant:wrong', status: 401 },
     { label: 'right Basic credentials', sign: true, auth: 'merchant:s3cret', status: 200 },
   ])('answers $status to $label when Basic auth protects the endpoint', async ({ sign, auth, status }) => {
-    const receiver = await start({ basicAuth: { username: 'merchant', password: 's3cret' } });
+    const receiver = await startReceiver({ basicAuth: { username: 'merchant', password: 's3cret' } });
     const signed = signTestPayload(registered, { secret });
     const headers: Record<string, string> = { 'X-Webhook-Signature': sign ? signed.header : 't=1,v1=00' };
     if (auth) headers.Authorization = `Basic ${Buffer.from(auth).toString('base64')}`;
-    expect(await receiver.post(signed.body, headers)).toBe(status);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await receiver.deliver(signed.body, headers)).toBe(status);
     expect(receiver.events).toHaveLength(status === 200 ? 1 : 0);
   });
 

@@ -1,10 +1,9 @@
 import { inputError } from '../errors/payments-error.js';
 import type { DeadlineQueue, Expiring } from './deadlines.js';
-import type { Dispatcher, HandlerWrapper, StoppableRequest } from './stoppable-dispatch.js';
 
 const defaultTimeoutMs = 60_000;
 /** Timers hold at most this delay; a longer one would fire at once (Node warns and uses 1 ms). */
-const longestTimerMs = 2 ** 31 - 1;
+export const longestTimerMs = 2 ** 31 - 1;
 
 /** The deadline of one call in milliseconds: `Infinity` when the caller turned it off with 0 or `Infinity`. */
 export function resolveTimeout(timeoutMs: unknown): number {
@@ -16,54 +15,41 @@ export function resolveTimeout(timeoutMs: unknown): number {
 }
 
 /**
- * How a call's requests can be stopped:
- * - `dispatcher`: through the request's undici dispatcher (Node's fetch), no AbortSignal at all: the cheapest;
- * - `signal`: an AbortSignal handed to fetch (a custom fetch, a browser, a fetch that ignores dispatchers);
- * - `both`: while it is not yet known whether the fetch in use honours a dispatcher.
- */
-export type StopMode = 'dispatcher' | 'signal' | 'both';
-
-/**
- * What may end one call: its deadline and the caller's signal. It stops the request in flight, the wait before a
- * retry, and the reading of the body, whichever is under way.
+ * What may end one call: its deadline and the caller's signal. Its `signal` goes to fetch on every attempt, so that
+ * either one stops the request in flight and the reading of the body; it also ends the wait before a retry.
  *
- * The object is also the undici dispatcher of the call's requests (see `stoppable-dispatch.ts`), the listener of the
- * caller's signal and the entry in the client's deadline queue, so that a call allocates one object for all of it.
+ * The object is also the listener of the caller's signal and the entry in the client's deadline queue (one timer per
+ * client, not one per call), so that a call allocates one object and one AbortController for all of it.
  */
-export class CallStop implements Expiring, Dispatcher {
+export class CallStop implements Expiring {
   readonly deadline: number;
-  /** The signal for fetch in the `signal` and `both` modes. */
-  readonly signal: AbortSignal | undefined;
-  /** Whether a request of this call went through `dispatch`: proof that the fetch in use honours dispatchers. */
-  dispatched = false;
+  readonly signal: AbortSignal;
   timedOut = false;
-  private reason: Error | undefined;
-  private readonly controller: AbortController | undefined;
-  private request: StoppableRequest | undefined;
-  private wake: ((reason: Error) => void) | undefined;
+  private readonly controller = new AbortController();
+  private wake: (() => void) | undefined;
 
   constructor(
     private readonly deadlines: DeadlineQueue | undefined,
     private readonly callerSignal: AbortSignal | undefined,
-    mode: StopMode,
-    /** Where `dispatch` passes requests on: the caller's dispatcher, else undici's global one. */
-    private readonly target: Dispatcher | undefined,
-    /** Wraps the handlers of the requests sent through `dispatch` (the `dispatcher` and `both` modes). */
-    private readonly wrap: HandlerWrapper | undefined,
   ) {
-    if (mode !== 'dispatcher') {
-      this.controller = new AbortController();
-      this.signal = this.controller.signal;
-    }
+    this.signal = this.controller.signal;
     this.deadline = deadlines ? deadlines.deadlineFromNow() : Infinity;
-    if (callerSignal?.aborted) this.end(callerSignal.reason);
-    else callerSignal?.addEventListener('abort', this, { once: true });
+    if (callerSignal?.aborted) {
+      this.end(callerSignal.reason);
+      return;
+    }
+    callerSignal?.addEventListener('abort', this, { once: true });
     deadlines?.add(this);
   }
 
   /** The call's timeout in milliseconds, `Infinity` when it has none. */
   get timeoutMs(): number {
     return this.deadlines?.timeoutMs ?? Infinity;
+  }
+
+  /** Milliseconds left before the deadline (`Infinity` without one). */
+  remainingMs(): number {
+    return this.deadline - performance.now();
   }
 
   /** The deadline passed (called by the deadline queue). */
@@ -78,50 +64,28 @@ export class CallStop implements Expiring, Dispatcher {
   }
 
   private end(reason: unknown): void {
-    if (this.reason) return;
-    this.reason = reason instanceof Error ? reason : new DOMException('The call was aborted.', 'AbortError');
-    this.controller?.abort(reason);
-    this.request?.stop(this.reason);
-    this.wake?.(this.reason);
+    if (this.signal.aborted) return;
+    this.controller.abort(reason);
+    this.wake?.();
   }
 
-  /** Whether the deadline or the caller stopped the call (reading the body fails then). */
+  /** Whether the deadline or the caller stopped the call. */
   stoppedBy(): 'timeout' | 'aborted' | undefined {
-    return this.timedOut ? 'timeout' : this.reason ? 'aborted' : undefined;
-  }
-
-  /**
-   * undici's fetch asks its dispatcher whether it is a MockAgent, and then hands it the request body as given rather
-   * than as a stream, for the mock's body matchers: the answer is the real dispatcher's.
-   */
-  get isMockActive(): boolean {
-    return (this.target as { isMockActive?: unknown } | undefined)?.isMockActive === true;
-  }
-
-  /** undici's dispatch, for fetch's `dispatcher` option: passes the request on with a handler that can stop it. */
-  dispatch(options: unknown, handler: object): boolean {
-    this.dispatched = true;
-    const request = this.wrap!(handler);
-    this.request = request;
-    if (this.reason) {
-      request.stop(this.reason);
-      return true;
-    }
-    return this.target!.dispatch(options, request);
+    return this.timedOut ? 'timeout' : this.signal.aborted ? 'aborted' : undefined;
   }
 
   /** Waits before a retry; rejects if the call is stopped first. */
   sleep(ms: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      if (this.reason) return reject(this.reason);
+      if (this.signal.aborted) return reject(this.signal.reason);
       const timer = setTimeout(() => {
         this.wake = undefined;
         resolve();
       }, ms);
-      this.wake = (reason) => {
+      this.wake = () => {
         clearTimeout(timer);
         this.wake = undefined;
-        reject(reason);
+        reject(this.signal.reason);
       };
     });
   }

@@ -14,9 +14,14 @@ export interface ResponseLog extends RequestLog {
 }
 
 export interface RetryPolicy {
-  /** Resends after the first attempt on 429, 503 and transient network errors. Default 2. */
+  /** Resends after the first attempt on 429, 503 and transient network errors. Default 2 (the spec's retry rule). */
   maxRetries?: number;
-  /** Wait before each resend, in milliseconds. Default 20 000, as the reference's client rules ask. */
+  /**
+   * Wait before each resend, in milliseconds. Default 20 000, as the reference's client rules ask. A 429 or 503 whose
+   * `Retry-After` (seconds or an HTTP date) asks for longer is waited for that long instead; when that wait would
+   * outlast the call's timeout, the call fails at once with the 429 (`rateLimit`) or 503 (`server`) rather than
+   * sleep until it times out.
+   */
   delayMs?: number;
 }
 
@@ -65,14 +70,17 @@ export function resolveBaseUrl(explicit: string | undefined): string {
   if (!raw) {
     throw inputError(`No base address: pass \`baseUrl\` or set ${baseUrlVariable} to your environment's address.`);
   }
+  // The value is never echoed while it is not a usable address: it may be a key passed in the wrong option.
+  const from = explicit === undefined ? baseUrlVariable : 'baseUrl';
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw inputError(`The base address ${JSON.stringify(raw)} is not an absolute URL.`);
+    throw inputError(`The base address (${from}) is not an absolute URL: it must look like https://<host>/rest/v1.`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-    throw inputError(`The base address must use https:// (http:// is accepted only on loopback), got ${url.origin}.`);
+    const got = url.protocol === 'http:' ? `, got ${url.origin}` : '';
+    throw inputError(`The base address (${from}) must use https:// (http:// is accepted only on loopback)${got}.`);
   }
   if (url.username || url.password || url.search || url.hash) {
     throw inputError('The base address must not carry credentials, a query or a fragment.');

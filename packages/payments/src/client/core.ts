@@ -1,10 +1,8 @@
 import { errorFromResponse, inputError } from '../errors/payments-error.js';
 import type { OperationSpec } from '../generated/operations.js';
 import { resolveBaseUrl, type ClientOptions } from './config.js';
-import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
+import { callIdempotencyKey, idempotencyHeader } from './idempotency.js';
 import type { ApiResult, GroupedMethods, OperationTable } from './method-types.js';
-import { createPage } from './page.js';
-import type { HandlerWrapper } from './stoppable-dispatch.js';
 import { createTransport, type Transport } from './transport.js';
 
 /** A request as the methods build it, before it is sent: what the checks look at. */
@@ -18,16 +16,21 @@ export interface PreparedRequest {
 /** Checks (and may normalise) a request before it is sent; throws a PaymentsError of kind `input` to refuse it. */
 export type RequestCheck = (operationId: string, request: PreparedRequest) => PreparedRequest;
 
+/** Turns the first answer of a list operation into a page that reads the ones after it (`paginate` in page.ts). */
+export type Paginate = (core: ClientCore, first: ApiResult<unknown>, url: string, signal: AbortSignal | undefined) => unknown;
+
 export interface ClientCore {
   readonly baseUrl: string;
   readonly transport: Transport;
   readonly check: RequestCheck | undefined;
+  /** Given by the clients that have list operations: the publishable client has none, and its bundle does without. */
+  readonly paginate: Paginate | undefined;
 }
 
-export function createCore(options: ClientOptions, check?: RequestCheck, wrapHandler?: HandlerWrapper): ClientCore {
+export function createCore(options: ClientOptions, check?: RequestCheck, paginate?: Paginate): ClientCore {
   const baseUrl = resolveBaseUrl(options.baseUrl);
-  const transport = createTransport(options, wrapHandler);
-  return { baseUrl, transport, check };
+  const transport = createTransport(options);
+  return { baseUrl, transport, check, paginate };
 }
 
 interface CallOptions {
@@ -39,24 +42,10 @@ interface CallOptions {
 }
 const noOptions: CallOptions = Object.freeze({});
 
-/**
- * Where a `next` link leads, on the configured base address: a link on another origin is re-based onto it (its path
- * after the base path is kept), so that the key only ever travels to the address the caller configured.
- */
-export function followLink(baseUrl: string, href: string): string {
-  const base = new URL(baseUrl + '/');
-  const target = new URL(href, base);
-  if (target.origin === base.origin && target.pathname.startsWith(base.pathname)) return target.href;
-  const basePath = base.pathname.replace(/\/$/, '');
-  const at = basePath ? target.pathname.indexOf(basePath + '/') : 0;
-  if (at < 0) throw inputError(`The link ${href} is not under the API's base path ${basePath}.`);
-  return baseUrl + target.pathname.slice(at + basePath.length) + target.search;
-}
-
 const isJson = (mediaType: string) => /[/+]json$/.test(mediaType);
 
 /** The answer's body: JSON when present and valid, else its text (an error page stays readable). */
-async function readJson(response: Response): Promise<unknown> {
+export async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!text) return undefined;
   try {
@@ -137,13 +126,6 @@ function buildUrl(
   return text ? `${url}?${text}` : url;
 }
 
-async function loadPage(core: ClientCore, href: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
-  const url = followLink(core.baseUrl, href);
-  const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: { Accept: 'application/json' }, signal }, readJson);
-  if (!response.ok) throw errorFromResponse({ status: response.status, method: 'GET', url, body: data, idempotencyKey: undefined, attempts });
-  return { data, status: response.status, headers: response.headers, idempotencyKey: undefined, attempts };
-}
-
 async function callOperation(core: ClientCore, operation: BoundOperation, args: unknown[]) {
   const { operationId, pathParams } = operation;
   const path: Record<string, unknown> = {};
@@ -162,12 +144,7 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   const body = operation.body ? args[afterPath] : undefined;
   const options = (args[operation.body ? afterPath + 1 : afterPath] ?? noOptions) as CallOptions;
   if (operation.bodyRequired && body === undefined) throw inputError(`${operationId} needs a request body.`);
-  const idempotencyKey =
-    operation.idempotent && idempotencyHeader
-      ? options.idempotencyKey === undefined
-        ? newIdempotencyKey()
-        : checkIdempotencyKey(options.idempotencyKey)
-      : undefined;
+  const idempotencyKey = operation.idempotent && idempotencyHeader ? callIdempotencyKey(options.idempotencyKey, options.headers) : undefined;
   let request: PreparedRequest = {
     path,
     query: options.query,
@@ -179,7 +156,8 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   const accept = options.accept ?? operation.accept;
   const acceptsJson = options.accept === undefined ? operation.acceptsJson : isJson(accept);
   const url = buildUrl(core.baseUrl, operation, request.path, request.query);
-  // The transport lower-cases the names; later entries win, so the caller's headers cannot replace these.
+  // The transport lower-cases the names; later entries win, so the caller's headers cannot replace these (a caller's
+  // Idempotency-Key header is the key itself, or was refused above).
   const headers: Record<string, string> = options.headers ? { ...options.headers, accept } : { accept };
   if (request.header) Object.assign(headers, request.header);
   let payload: BodyInit | undefined;
@@ -198,17 +176,18 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
     acceptsJson ? readJson : readText,
   );
   if (!response.ok) {
-    throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, idempotencyKey, attempts });
+    throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, headers: response.headers, idempotencyKey, attempts });
   }
   const outcome: ApiResult<unknown> = { data, status: response.status, headers: response.headers, idempotencyKey, attempts };
   if (!operation.list || !acceptsJson) return outcome;
-  return createPage(outcome, (href) => loadPage(core, href, options.signal));
+  return core.paginate!(core, outcome, url, options.signal);
 }
 
 /** The grouped methods of a table: `{ group: { name(...pathParams, body?, options?) } }`. */
 export function bindOperations<T extends OperationTable>(core: ClientCore, table: T): GroupedMethods<T> {
   const groups: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
   for (const [operationId, spec] of Object.entries(table)) {
+    if (spec.list && !core.paginate) throw new Error(`${operationId} is a list operation: its client needs pagination.`);
     const operation = bindOperation(operationId, spec);
     (groups[spec.group] ??= {})[spec.name] = (...args: unknown[]) => callOperation(core, operation, args);
   }

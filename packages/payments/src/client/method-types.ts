@@ -48,7 +48,10 @@ export type CallOptions<Id, S extends OperationSpec, A> = QueryOption<Id> & {
   signal?: AbortSignal;
   /** Media type to ask for, among those the operation answers with. */
   accept?: A;
-  /** Extra request headers (the client's own headers, such as Authorization, always win). */
+  /**
+   * Extra request headers (the client's own headers, such as Authorization, always win). On a POST, an
+   * `Idempotency-Key` here is the call's key, as if given as `idempotencyKey`; the two must then agree.
+   */
   headers?: Record<string, string>;
 } & (S['idempotent'] extends true
     ? {

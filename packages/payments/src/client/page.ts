@@ -1,4 +1,6 @@
+import { errorFromResponse, inputError, PaymentsError } from '../errors/payments-error.js';
 import type { components } from '../generated/openapi.js';
+import { readJson, type ClientCore } from './core.js';
 import type { ApiResult } from './method-types.js';
 
 type Link = components['schemas']['Link'];
@@ -17,22 +19,55 @@ export interface Page<T, Body = unknown> extends ApiResult<Body>, AsyncIterable<
   all(options?: { limit?: number }): AsyncIterable<T>;
 }
 
-export type PageLoader = (href: string) => Promise<ApiResult<unknown>>;
+/** Where the pages of a list come from: links resolved on the configured base address, and loaded. */
+export interface PageSource {
+  /** The absolute address a `next` link leads to. */
+  resolve(href: string): string;
+  load(url: string): Promise<ApiResult<unknown>>;
+}
+
+/** The addresses of the pages read so far in one walk through a list, newest first. */
+interface Trail {
+  readonly url: string;
+  readonly before: Trail | undefined;
+}
+
+function alreadyRead(trail: Trail, url: string): boolean {
+  for (let at: Trail | undefined = trail; at; at = at.before) if (at.url === url) return true;
+  return false;
+}
+
+/** A `next` link back to a page already read would make the walk endless: the service broke the list's rules. */
+function cycleError(url: string): PaymentsError<'protocol'> {
+  return new PaymentsError({
+    kind: 'protocol',
+    message: `Pagination stopped: the next link leads back to a page already read (${url}).`,
+    method: 'GET',
+    url,
+  });
+}
 
 function nextHref(body: unknown): string | undefined {
   const links = (body as { links?: Link[] } | null)?.links;
   return Array.isArray(links) ? links.find((l) => l?.rel === 'next' && typeof l.href === 'string')?.href : undefined;
 }
 
-export function createPage<T, Body>(result: ApiResult<Body>, loadNext: PageLoader): Page<T, Body> {
-  const items = ((result.data as { data?: T[] } | null)?.data ?? []) as T[];
+/** A page read from `url`; `before` holds the pages read before it in the same walk. */
+export function createPage<T, Body>(result: ApiResult<Body>, source: PageSource, url: string, before?: Trail): Page<T, Body> {
+  const trail: Trail = { url, before };
+  // A list body holds its items in a `data` array; anything else there gives no items (the body stays in `data`).
+  const listed: unknown = (result.data as { data?: unknown } | null)?.data;
+  const items = (Array.isArray(listed) ? listed : []) as T[];
   const next = nextHref(result.data);
   const page: Page<T, Body> = {
     ...result,
     items,
     hasNextPage: next !== undefined,
     async nextPage() {
-      return next === undefined ? undefined : createPage<T, Body>((await loadNext(next)) as ApiResult<Body>, loadNext);
+      if (next === undefined) return undefined;
+      const nextUrl = source.resolve(next);
+      if (alreadyRead(trail, nextUrl)) throw cycleError(nextUrl);
+      return createPage<T, Body>((await source.load(nextUrl)) as ApiResult<Body>, source, nextUrl, trail);
     },
     async *all(options = {}) {
       const limit = options.limit ?? Infinity;
@@ -55,4 +90,36 @@ export function createPage<T, Body>(result: ApiResult<Body>, loadNext: PageLoade
     },
   };
   return page;
+}
+
+/**
+ * Where a `next` link leads, on the configured base address: a link on another origin is re-based onto it (its path
+ * after the base path is kept), so that the key only ever travels to the address the caller configured.
+ */
+export function followLink(baseUrl: string, href: string): string {
+  const base = new URL(baseUrl + '/');
+  const target = new URL(href, base);
+  if (target.origin === base.origin && target.pathname.startsWith(base.pathname)) return target.href;
+  const basePath = base.pathname.replace(/\/$/, '');
+  const at = basePath ? target.pathname.indexOf(basePath + '/') : 0;
+  if (at < 0) throw inputError(`The link ${href} is not under the API's base path ${basePath}.`);
+  return baseUrl + target.pathname.slice(at + basePath.length) + target.search;
+}
+
+/** The pages of a list called with `signal`: links followed on the configured base address only. */
+function pageSource(core: ClientCore, signal: AbortSignal | undefined): PageSource {
+  return { resolve: (href) => followLink(core.baseUrl, href), load: (url) => loadPage(core, url, signal) };
+}
+
+async function loadPage(core: ClientCore, url: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
+  const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: { Accept: 'application/json' }, signal }, readJson);
+  if (!response.ok) {
+    throw errorFromResponse({ status: response.status, method: 'GET', url, body: data, headers: response.headers, idempotencyKey: undefined, attempts });
+  }
+  return { data, status: response.status, headers: response.headers, idempotencyKey: undefined, attempts };
+}
+
+/** The first page of a list operation called at `url` with `signal` (the core's `paginate`). */
+export function paginate(core: ClientCore, first: ApiResult<unknown>, url: string, signal: AbortSignal | undefined): Page<unknown> {
+  return createPage(first, pageSource(core, signal), new URL(url).href);
 }

@@ -5,9 +5,9 @@ import { secretKeyValidation } from '../generated/validation.js';
 import { createRequestCheck, type RequestCheckOptions } from '../validation/request-check.js';
 import type { ClientOptions } from './config.js';
 import { bindOperations, createCore, describeClient, type RequestCheck } from './core.js';
-import { stoppableHandler } from './stoppable-dispatch.js';
 import { transportAsFetch } from './transport.js';
 import type { GroupedMethods } from './method-types.js';
+import { paginate } from './page.js';
 
 export type SecretOperationMethods = GroupedMethods<typeof secretKeyOperations>;
 
@@ -28,8 +28,7 @@ export interface PaymentsClientOptions extends ClientOptions, RequestCheckOption
 /** The server-side client, holding a secret key. */
 export function createSecretClient(options: PaymentsClientOptions): PaymentsClient {
   const check = options.check ?? createRequestCheck(secretKeyValidation, options);
-  // Server-side, calls keep their deadline through undici's dispatcher: cheaper than an AbortSignal per call.
-  const core = createCore(options, check || undefined, stoppableHandler);
+  const core = createCore(options, check || undefined, paginate);
   const raw = createClient<paths>({ baseUrl: core.baseUrl, fetch: transportAsFetch(core.transport) });
   const client = Object.assign(bindOperations(core, secretKeyOperations), { raw });
   return describeClient(client, 'PaymentsClient', core.baseUrl);

@@ -1,8 +1,8 @@
 import { inputError, PaymentsError } from '../errors/payments-error.js';
-import { basicAuthorization, type ClientOptions, type RequestLog } from './config.js';
-import { CallStop, resolveTimeout, type StopMode } from './call-stop.js';
+import { rules } from '../generated/rules.js';
+import { basicAuthorization, type ClientOptions, type RequestLog, type ResponseLog } from './config.js';
+import { CallStop, longestTimerMs, resolveTimeout } from './call-stop.js';
 import { DeadlineQueue } from './deadlines.js';
-import { globalDispatcher, type Dispatcher, type HandlerWrapper } from './stoppable-dispatch.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
 
 /** A request as the client builds it: plain values, cheaper than a `Request` and resendable as they are. */
@@ -29,27 +29,26 @@ export interface Exchange<T> {
 /** Sends one call (with its retries) under the reference's client rules, then reads the answer's body. */
 export type Transport = <T>(request: OutgoingRequest, read: BodyReader<T>) => Promise<Exchange<T>>;
 
-const defaultRetries = 2;
-const defaultDelayMs = 20_000;
-const retriedStatuses = new Set([429, 503]);
+const retriedStatuses: ReadonlySet<number> = new Set(rules.retry.statuses);
 const methodsWithoutQuery = new Set(['PUT', 'POST', 'PATCH']);
 const idempotencyHeaderName = idempotencyHeader?.toLowerCase();
-/** Node's fetch is undici, whose requests can be stopped through their dispatcher; elsewhere signals do it. */
-const onNode = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
 
-// Which global fetch was seen to send a request through the dispatcher it was given, and which was seen not to (a
-// mocking library's, say): calls on the first hand fetch no AbortSignal, calls on the second rely on one, and a fetch
-// not seen yet gets both. Kept per process: it is a fact about the fetch function, whichever client calls it.
-let honouring: unknown;
-let ignoring: unknown;
+/** What a client's transport settles once, when the client is made. */
+interface Settings {
+  send(url: string, init: RequestInit): Promise<Response>;
+  maxRetries: number;
+  delayMs: number;
+  onRequest: ((request: RequestLog) => void) | undefined;
+  onResponse: ((response: ResponseLog) => void) | undefined;
+}
 
-/** What a call's fetch showed: a request through the dispatcher proves it honoured; an answer without one, ignored. */
-function noteDispatcherUse(fetch: unknown, stop: CallStop, answered: boolean): void {
-  if (stop.dispatched) honouring = fetch;
-  else if (answered) {
-    ignoring = fetch;
-    if (honouring === fetch) honouring = undefined;
-  }
+/** One call on its way: what every attempt sends, and what stops it. */
+interface Call {
+  request: OutgoingRequest;
+  init: RequestInit;
+  headers: Record<string, string>;
+  idempotencyKey: string | undefined;
+  stop: CallStop | undefined;
 }
 
 function loggedHeaders(headers: Record<string, string>): Record<string, string> {
@@ -58,124 +57,140 @@ function loggedHeaders(headers: Record<string, string>): Record<string, string> 
   return copy;
 }
 
-/**
- * `wrapHandler` lets calls on Node's fetch keep their deadline through the request's dispatcher rather than an
- * AbortSignal; without it (the browser entry) calls always use signals.
- */
-export function createTransport(options: ClientOptions, wrapHandler?: HandlerWrapper): Transport {
+/** Lower-case names, so that a caller's `authorization` or `idempotency-key` replaces nothing and duplicates nothing. */
+function outgoingHeaders(given: Record<string, string>, authorization: string): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  for (const name in given) headers[name.toLowerCase()] = given[name]!;
+  headers.authorization = authorization;
+  return headers;
+}
+
+/** The key of a POST: the one in its headers (checked), else a new one, which is added to them. */
+function idempotencyKeyOf(headers: Record<string, string>): string | undefined {
+  if (!idempotencyHeaderName) return undefined;
+  const given = headers[idempotencyHeaderName];
+  const key = given === undefined ? newIdempotencyKey() : checkIdempotencyKey(given);
+  headers[idempotencyHeaderName] = key;
+  return key;
+}
+
+export function createTransport(options: ClientOptions): Transport {
   // The key lives only in this closure, as the header it becomes: nothing the client exposes can reach it.
   const authorization = basicAuthorization(options.apiKey);
-  const dispatcher = options.dispatcher as Dispatcher | undefined;
-  const custom = options.fetch;
   const timeoutMs = resolveTimeout(options.timeoutMs);
   const deadlines = timeoutMs === Infinity ? undefined : new DeadlineQueue(timeoutMs);
-  const maxRetries = options.retry?.maxRetries ?? defaultRetries;
-  const delayMs = options.retry?.delayMs ?? defaultDelayMs;
-  const { onRequest, onResponse } = options;
-
-  // The global fetch takes the URL and init as they are (a Request costs more to build); a custom fetch gets a Request.
-  function fetchOnce(url: string, init: RequestInit): Promise<Response> {
-    if (!custom) return globalThis.fetch(url, init);
-    return custom(new Request(url, init), dispatcher ? ({ dispatcher } as RequestInit) : undefined);
-  }
+  const { dispatcher, fetch: custom } = options;
+  const settings: Settings = {
+    // The global fetch (looked up on every call) takes the URL and init as they are: a Request costs more to build.
+    // A custom fetch gets a Request, like openapi-fetch's.
+    send: custom
+      ? (url, init) => custom(new Request(url, init), dispatcher ? ({ dispatcher } as RequestInit) : undefined)
+      : (url, init) => globalThis.fetch(url, init),
+    maxRetries: options.retry?.maxRetries ?? rules.retry.maxRetries,
+    delayMs: options.retry?.delayMs ?? rules.retry.waitMs,
+    onRequest: options.onRequest,
+    onResponse: options.onResponse,
+  };
 
   return async function send<T>(request: OutgoingRequest, read: BodyReader<T>): Promise<Exchange<T>> {
-    const { method, url, body } = request;
+    const { method, url } = request;
     if (methodsWithoutQuery.has(method) && url.includes('?')) {
       throw inputError(`${method} requests must not carry query parameters (the service answers 400): ${url}`);
     }
-    // Lower-case names, so that a caller's `authorization` or `idempotency-key` replaces nothing and duplicates nothing.
-    const headers: Record<string, string> = { accept: 'application/json' };
-    for (const name in request.headers) headers[name.toLowerCase()] = request.headers[name]!;
-    headers.authorization = authorization;
-    let idempotencyKey: string | undefined;
-    if (method === 'POST' && idempotencyHeaderName) {
-      const given = headers[idempotencyHeaderName];
-      idempotencyKey = given === undefined ? newIdempotencyKey() : checkIdempotencyKey(given);
-      headers[idempotencyHeaderName] = idempotencyKey;
-    }
-
+    const headers = outgoingHeaders(request.headers, authorization);
+    const idempotencyKey = method === 'POST' ? idempotencyKeyOf(headers) : undefined;
     // One stop for the whole call: the deadline and the caller's signal end it, retries, waits and body included.
-    // A call that nothing can stop hands fetch neither a signal nor a dispatcher of ours.
-    const globalFetch = custom ? undefined : globalThis.fetch;
-    let mode: StopMode | undefined;
-    let target: Dispatcher | undefined;
-    if (deadlines || request.signal) {
-      // undici's global dispatcher appears once fetch has loaded undici: the first call of a process uses a signal.
-      target = wrapHandler && globalFetch && onNode && globalFetch !== ignoring ? (dispatcher ?? globalDispatcher()) : undefined;
-      mode = !target ? 'signal' : globalFetch === honouring ? 'dispatcher' : 'both';
-    }
-    const stop = mode ? new CallStop(deadlines, request.signal, mode, target, wrapHandler) : undefined;
-    const viaDispatcher = mode === 'dispatcher' || mode === 'both';
-    // `signal: undefined` is no signal, and `dispatcher: undefined` the global one, to fetch as to Request. Every
-    // init has the same fields, in the same order: one object shape for fetch to read.
+    // A call that nothing can stop hands fetch no signal.
+    const stop = deadlines || request.signal ? new CallStop(deadlines, request.signal) : undefined;
+    // `signal: undefined` is no signal and `dispatcher: undefined` the global one, to fetch as to Request. Every init
+    // has the same fields, in the same order: one object shape for fetch to read. No redirect is followed: fetch
+    // would resend the body and the Idempotency-Key to whatever host a 307 names; a 3xx is the call's answer.
     const init = {
       method,
       headers,
-      body,
+      body: request.body,
       signal: stop?.signal,
-      dispatcher: viaDispatcher ? stop : custom ? undefined : dispatcher,
+      redirect: 'manual',
+      dispatcher: custom ? undefined : dispatcher,
     } as RequestInit;
-
     try {
-      for (let attempt = 1; ; attempt++) {
-        const log: RequestLog | undefined =
-          onRequest || onResponse ? { method, url, attempt, idempotencyKey, headers: loggedHeaders(headers) } : undefined;
-        if (log) onRequest?.(log);
-        const started = log ? performance.now() : 0;
-        let response: Response;
-        try {
-          response = await fetchOnce(url, init);
-        } catch (cause) {
-          if (viaDispatcher) noteDispatcherUse(globalFetch, stop!, false);
-          if (stop?.stoppedBy()) throw callFailure('stopped', request, idempotencyKey, attempt, stop);
-          // Anything fetch rejects with, short of our own abort, is a failure to get an answer: resent as transient.
-          if (attempt > maxRetries) throw callFailure('network', request, idempotencyKey, attempt, stop, cause);
-          await waitBeforeRetry(delayMs, request, idempotencyKey, attempt, stop);
-          continue;
-        }
-        if (viaDispatcher) noteDispatcherUse(globalFetch, stop!, true);
-        if (log) onResponse?.({ ...log, status: response.status, durationMs: performance.now() - started });
-        if (!retriedStatuses.has(response.status) || attempt > maxRetries) {
-          let data: T;
-          try {
-            data = await read(response);
-          } catch (error) {
-            if (error instanceof PaymentsError) throw error;
-            throw callFailure('unreadable', request, idempotencyKey, attempt, stop, error);
-          }
-          return { response, data, attempts: attempt, idempotencyKey };
-        }
-        await response.body?.cancel().catch(() => undefined);
-        await waitBeforeRetry(delayMs, request, idempotencyKey, attempt, stop);
-      }
+      return await sendWithRetries({ request, init, headers, idempotencyKey, stop }, settings, read);
     } finally {
       stop?.release();
     }
   };
 }
 
+/** The attempts of one call: resent on the reference's retry statuses and on network errors, then the body read. */
+async function sendWithRetries<T>(call: Call, settings: Settings, read: BodyReader<T>): Promise<Exchange<T>> {
+  const { request, init, idempotencyKey, stop } = call;
+  const { onRequest, onResponse, maxRetries } = settings;
+  for (let attempt = 1; ; attempt++) {
+    const log: RequestLog | undefined =
+      onRequest || onResponse
+        ? { method: request.method, url: request.url, attempt, idempotencyKey, headers: loggedHeaders(call.headers) }
+        : undefined;
+    if (log) onRequest?.(log);
+    const started = log ? performance.now() : 0;
+    let response: Response;
+    try {
+      response = await settings.send(request.url, init);
+    } catch (cause) {
+      if (stop?.stoppedBy()) throw callFailure('stopped', call, attempt);
+      // Anything fetch rejects with, short of our own abort, is a failure to get an answer: resent as transient.
+      if (!rules.retry.networkErrors || attempt > maxRetries) throw callFailure('network', call, attempt, cause);
+      await waitBeforeRetry(settings.delayMs, call, attempt);
+      continue;
+    }
+    if (log) onResponse?.({ ...log, status: response.status, durationMs: performance.now() - started });
+    if (!retriedStatuses.has(response.status) || attempt > maxRetries) return finish(response, read, call, attempt);
+    // The service may ask for a longer wait (Retry-After). When that wait would outlast the deadline (or a timer),
+    // no resend can come in time: the answer is the call's, at once, rather than a sleep ending in a timeout.
+    const waitMs = Math.max(settings.delayMs, retryAfterMs(response.headers.get('retry-after')) ?? 0);
+    if (waitMs > settings.delayMs && waitMs > Math.min(stop?.remainingMs() ?? Infinity, longestTimerMs)) {
+      return finish(response, read, call, attempt);
+    }
+    await response.body?.cancel().catch(() => undefined);
+    await waitBeforeRetry(waitMs, call, attempt);
+  }
+}
+
+/** The call's final answer, its body read under the call's deadline. */
+async function finish<T>(response: Response, read: BodyReader<T>, call: Call, attempts: number): Promise<Exchange<T>> {
+  let data: T;
+  try {
+    data = await read(response);
+  } catch (error) {
+    if (error instanceof PaymentsError) throw error;
+    throw callFailure('unreadable', call, attempts, error);
+  }
+  return { response, data, attempts, idempotencyKey: call.idempotencyKey };
+}
+
+/** `Retry-After` in milliseconds: delay-seconds or an HTTP date (RFC 9110); undefined when absent or unreadable. */
+function retryAfterMs(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
 /**
  * The error of a call that got no usable answer: fetch failed (`network`), the deadline or the caller stopped it, or
  * its body could not be read. A module function, so that a call allocates nothing for errors it does not meet.
  */
-function callFailure(
-  reason: 'network' | 'stopped' | 'unreadable',
-  request: OutgoingRequest,
-  idempotencyKey: string | undefined,
-  attempts: number,
-  stop: CallStop | undefined,
-  cause?: unknown,
-): PaymentsError {
+function callFailure(reason: 'network' | 'stopped' | 'unreadable', call: Call, attempts: number, cause?: unknown): PaymentsError {
+  const { request, idempotencyKey, stop } = call;
   const { method, url } = request;
   let kind: 'network' | 'timeout' | 'aborted';
   let message: string;
   if (reason === 'network') {
     kind = 'network';
     message = `${method} ${url} got no answer after ${attempts} attempt(s).`;
-  } else if (reason === 'unreadable') {
-    kind = stop?.stoppedBy() ?? 'network';
-    message = `${method} ${url}: the answer could not be read (${kind}).`;
+  } else if (reason === 'unreadable' && !stop?.stoppedBy()) {
+    kind = 'network';
+    message = `${method} ${url}: the answer could not be read.`;
   } else if (stop?.timedOut) {
     kind = 'timeout';
     message = `${method} ${url} timed out after ${stop.timeoutMs} ms.`;
@@ -188,18 +203,13 @@ function callFailure(
   return new PaymentsError({ kind, message, method, url, idempotencyKey, attempts, cause });
 }
 
-async function waitBeforeRetry(
-  delayMs: number,
-  request: OutgoingRequest,
-  idempotencyKey: string | undefined,
-  attempts: number,
-  stop: CallStop | undefined,
-): Promise<void> {
+async function waitBeforeRetry(delayMs: number, call: Call, attempts: number): Promise<void> {
+  const { stop } = call;
   if (!stop) return new Promise((resolve) => setTimeout(resolve, delayMs));
   try {
     await stop.sleep(delayMs);
   } catch {
-    throw callFailure('stopped', request, idempotencyKey, attempts, stop);
+    throw callFailure('stopped', call, attempts);
   }
 }
 

@@ -1,11 +1,12 @@
 import type { components } from '../generated/openapi.js';
+import { rules } from '../generated/rules.js';
 
 export type FieldError = components['schemas']['FieldError'];
 export type ErrorBody = components['schemas']['Error'];
 
 /**
  * What went wrong, one kind per way a caller reacts: `input` is refused before anything is sent; the HTTP kinds follow
- * the status; `network`, `timeout` and `aborted` mean no answer arrived.
+ * the status; `network`, `timeout` and `aborted` mean no answer arrived; `protocol`, that the answers make no sense.
  */
 export interface ErrorKindStatus {
   input: undefined;
@@ -22,6 +23,8 @@ export interface ErrorKindStatus {
   network: undefined;
   timeout: undefined;
   aborted: undefined;
+  /** The answers break the API's rules: a list whose `next` link leads back to a page already read. */
+  protocol: undefined;
 }
 export type PaymentsErrorKind = keyof ErrorKindStatus;
 
@@ -33,6 +36,11 @@ const kindByStatus: Readonly<Record<number, PaymentsErrorKind>> = {
   422: 'validation',
   429: 'rateLimit',
 };
+
+/** Whether one of the spec's status rules names this status. */
+function ruleCovers(rule: { readonly statuses: readonly number[] }, status: number | undefined): boolean {
+  return status !== undefined && rule.statuses.includes(status);
+}
 
 export function errorKindOfStatus(status: number): PaymentsErrorKind {
   return kindByStatus[status] ?? (status >= 500 ? 'server' : 'request');
@@ -48,6 +56,7 @@ export interface PaymentsErrorDetails<K extends PaymentsErrorKind> {
   fieldErrors?: FieldError[];
   idempotencyKey?: string;
   attempts?: number;
+  location?: string;
   cause?: unknown;
 }
 
@@ -73,25 +82,29 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
   readonly attempts: number;
   /** The parsed error body (or its text when it was not JSON). */
   readonly body: unknown;
+  /** For a redirect (3xx, never followed): the address the service points to, from its `Location` header. */
+  readonly location: string | undefined;
 
   constructor(details: PaymentsErrorDetails<K>) {
     super(details.message, details.cause === undefined ? undefined : { cause: details.cause });
-    const errorBody = (details.body && typeof details.body === 'object' ? details.body : {}) as ErrorBody;
+    // The body is whatever the service sent: every field is read as the type it is declared with, or left out.
+    const errorBody = fieldsOf(details.body);
     this.kind = details.kind;
     this.status = details.status as ErrorKindStatus[K];
     this.method = details.method;
     this.url = details.url;
-    this.customerMessage = errorBody.customerMessage;
-    this.developerMessage = errorBody.developerMessage;
-    this.fieldErrors = details.fieldErrors ?? errorBody.errors ?? [];
+    this.customerMessage = text(errorBody.customerMessage);
+    this.developerMessage = text(errorBody.developerMessage);
+    this.fieldErrors = details.fieldErrors ?? fieldErrorsOf(errorBody.errors);
     this.idempotencyKey = details.idempotencyKey;
     this.attempts = details.attempts ?? 0;
     this.body = details.body;
+    this.location = details.location;
   }
 
-  /** 500 may have done part of the work and 502/504 lost the answer: the caller must look before resending. */
+  /** The outcome is unknown (the spec's `mustQueryState` rule: 500, 502, 504): look at the resource before resending. */
   get mustQueryState(): boolean {
-    return this.status === 500 || this.status === 502 || this.status === 504;
+    return ruleCovers(rules.mustQueryState, this.status);
   }
 
   toJSON() {
@@ -107,8 +120,47 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
       fieldErrors: this.fieldErrors,
       idempotencyKey: this.idempotencyKey,
       attempts: this.attempts,
+      location: this.location,
     };
   }
+}
+
+/** The properties of a parsed body, or none when it is not an object (text, an array, null...). */
+function fieldsOf(body: unknown): Record<string, unknown> {
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The `errors` of an error body as FieldErrors, whatever was sent: items that are not objects are dropped, and of the
+ * others the known fields of another type (a number or boolean `fieldValue` is kept as text) and messages that are
+ * not strings. A well-formed item is kept as it came, with any property the service may add within v1.
+ */
+function fieldErrorsOf(errors: unknown): FieldError[] {
+  if (!Array.isArray(errors)) return [];
+  const fieldErrors: FieldError[] = [];
+  for (const item of errors) {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) continue;
+    const { fieldName, fieldValue, messages, ...added } = item as Record<string, unknown>;
+    const wellFormed =
+      (fieldName === undefined || typeof fieldName === 'string') &&
+      (fieldValue === undefined || typeof fieldValue === 'string') &&
+      (messages === undefined || (Array.isArray(messages) && messages.every((message) => typeof message === 'string')));
+    if (wellFormed) {
+      fieldErrors.push(item as FieldError);
+      continue;
+    }
+    const fieldError: FieldError = added;
+    if (typeof fieldName === 'string') fieldError.fieldName = fieldName;
+    if (typeof fieldValue === 'string') fieldError.fieldValue = fieldValue;
+    else if (typeof fieldValue === 'number' || typeof fieldValue === 'boolean') fieldError.fieldValue = String(fieldValue);
+    if (Array.isArray(messages)) fieldError.messages = messages.filter((message): message is string => typeof message === 'string');
+    fieldErrors.push(fieldError);
+  }
+  return fieldErrors;
 }
 
 /** A PaymentsError of any kind, as a union that narrows on `kind` (and so on `status`). */
@@ -118,12 +170,30 @@ export function isPaymentsError(value: unknown): value is AnyPaymentsError {
   return value instanceof PaymentsError;
 }
 
-/** Advice the reference gives per status, added to the message so that logs carry it. */
-function adviceFor(status: number): string {
-  if (status === 500) return ' Do not resend: part of the work may have been done; query the resource for its state.';
-  if (status === 502 || status === 504) return ' The outcome is unknown: query the resource for its state before resending.';
-  if (status === 429 || status === 503) return ' Retries were exhausted; resend later with the same Idempotency-Key.';
-  return '';
+/** Advice the reference's client rules give per status (from the spec), added to the message so that logs carry it. */
+function adviceFor(status: number, headers: Headers | undefined): string {
+  const query = ruleCovers(rules.mustQueryState, status);
+  if (ruleCovers(rules.mustNotResend, status)) {
+    return ` Do not resend: part of the work may have been done${query ? '; query the resource for its state.' : '.'}`;
+  }
+  if (query) return ' The outcome is unknown: query the resource for its state before resending.';
+  if (!ruleCovers(rules.retry, status)) return '';
+  // Quoted only when it has the form of a Retry-After (seconds or an HTTP date): the value is the service's.
+  const retryAfter = headers?.get('retry-after');
+  return retryAfter && /^[\w ,:-]{1,40}$/.test(retryAfter)
+    ? ` Resend after Retry-After: ${retryAfter}, with the same Idempotency-Key.`
+    : ' Retries were exhausted; resend later with the same Idempotency-Key.';
+}
+
+/** Where a redirect (3xx) points: its `Location`, resolved against the request's address. */
+function redirectLocation(status: number, headers: Headers | undefined, url: string): string | undefined {
+  const location = status > 299 && status < 400 ? headers?.get('location') : undefined;
+  if (!location) return undefined;
+  try {
+    return new URL(location, url).href;
+  } catch {
+    return location;
+  }
 }
 
 export function errorFromResponse(input: {
@@ -131,17 +201,21 @@ export function errorFromResponse(input: {
   method: string;
   url: string;
   body: unknown;
+  /** The answer's headers (a redirect's `Location`, a `Retry-After`). */
+  headers?: Headers | undefined;
   idempotencyKey: string | undefined;
   attempts: number;
 }): AnyPaymentsError {
   const kind = errorKindOfStatus(input.status);
-  const errorBody = (input.body && typeof input.body === 'object' ? input.body : {}) as ErrorBody;
-  const detail = errorBody.developerMessage ?? errorBody.customerMessage;
-  const message =
-    `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` +
-    (detail ? `: ${detail}` : '.') +
-    adviceFor(input.status);
-  return new PaymentsError({ ...input, kind, message } as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
+  const errorBody = fieldsOf(input.body);
+  const detail = text(errorBody.developerMessage) ?? text(errorBody.customerMessage);
+  const location = redirectLocation(input.status, input.headers, input.url);
+  // The client follows no redirect, so that a request and its key only go to the configured address.
+  const advice = location ? ` Not followed: the resource has moved to ${location}.` : adviceFor(input.status, input.headers);
+  const message = `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` + (detail ? `: ${detail}` : '.') + advice;
+  const { status, method, url, body, idempotencyKey, attempts } = input;
+  const details = { kind, message, status, method, url, body, idempotencyKey, attempts, location };
+  return new PaymentsError(details as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
 }
 
 export function inputError(message: string, fieldErrors?: FieldError[]): PaymentsError<'input'> {

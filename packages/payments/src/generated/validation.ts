@@ -3,10 +3,10 @@
 
 /**
  * A schema node. Short keys keep the bundle small: t type, r required, e enum, c const, xl/nl max/min length,
- * p pattern, x/n maximum/minimum, xx/xn exclusive maximum/minimum, m multipleOf, xi/ni max/min items, o properties
- * (name -> node index), i items, a additionalProperties (a node index), one/any/all
- * the combinators, d discriminator (p property, m value -> node index), if/th/el the conditional, f the `false`
- * schema (nothing allowed).
+ * p pattern, x/n maximum/minimum, xx/xn exclusive maximum/minimum, m multipleOf, dp most decimal places
+ * (x-paykit-decimal-places), xi/ni max/min items, o properties (name -> node index), i items, a
+ * additionalProperties (a node index), one/any/all the combinators, d discriminator (p property, m value -> node
+ * index), if/th/el the conditional, f the `false` schema (nothing allowed).
  */
 export interface SchemaNode {
   readonly t?: string | readonly string[];
@@ -21,6 +21,7 @@ export interface SchemaNode {
   readonly xx?: number;
   readonly xn?: number;
   readonly m?: number;
+  readonly dp?: number;
   readonly xi?: number;
   readonly ni?: number;
   readonly o?: Readonly<Record<string, number>>;
@@ -75,7 +76,7 @@ export const secretKeyValidation: ValidationData = {
     {"t":"string","e":["Y","N"]},
     {"t":"string","xl":64},
     {"t":"object","r":["entryMode"],"o":{"transactionType":9,"singleUseTokenId":0,"supplierBusinessCode":4,"principalAmount":20,"currency":21,"eci":9,"ipAddress":9,"entryMode":9,"usage":22,"originalReceiptNumber":0,"metadata":23,"mpgsData":23,"debtRepayment":22,"schemeTokenisation":22}},
-    {"t":"number"},
+    {"t":"number","dp":2},
     {"t":"string","p":"^[A-Z]{3}$"},
     {},
     {"t":"object"},

@@ -14,8 +14,9 @@ export type TransactionOutcome = 'approved' | 'declined' | 'pending';
  * status of a created transaction is a decline.
  */
 export function transactionOutcome(result: Pick<ApiResult<Transaction | undefined>, 'status' | 'data'>): TransactionOutcome {
-  const status = result.data?.status;
-  if (result.status === 202 || status?.toLowerCase() === 'pending') return 'pending';
+  // Read as text whatever the service sent: a status of another type is no known status.
+  const status: unknown = result.data?.status;
+  if (result.status === 202 || (typeof status === 'string' && status.toLowerCase() === 'pending')) return 'pending';
   return status === 'Approved' ? 'approved' : 'declined';
 }
 
@@ -67,7 +68,8 @@ export async function settleTransaction(
   const created = (await transactions.create(request, { signal, idempotencyKey: options.idempotencyKey })) as ApiResult<Transaction>;
   let transaction = created.data;
   let outcome = transactionOutcome(created);
-  const receiptNumber = transaction?.receiptNumber;
+  const given: unknown = transaction?.receiptNumber;
+  const receiptNumber = typeof given === 'string' && given !== '' ? given : undefined;
   const deadline = Date.now() + settleTimeoutMs;
   while (outcome === 'pending') {
     if (!receiptNumber) {

@@ -69,7 +69,8 @@ function checkParameters(rules: Rules, parameters: readonly ParameterRule[], req
 
 /**
  * A request check driven by generated validation data: every parameter and JSON body is checked against the spec's
- * schemas before anything is sent, and alias addresses are normalised first.
+ * schemas before anything is sent, alias addresses are normalised first, and amounts are rounded to their decimal
+ * places when they are only off by floating-point error (the caller's objects are left as they are).
  */
 export function createRequestCheck(data: ValidationData, options: RequestCheckOptions = {}): RequestCheck {
   const rules = rulesOf(data.schemas);
@@ -81,10 +82,11 @@ export function createRequestCheck(data: ValidationData, options: RequestCheckOp
       operations.set(operationId, (checks = generated ? new OperationRules(generated) : null));
     }
     if (!checks) return request;
-    const body = request.body === undefined ? undefined : normaliseAliasAddress(request.body, options);
+    let body = request.body === undefined ? undefined : normaliseAliasAddress(request.body, options);
     const problems: FieldError[] = [];
     checkParameters(rules, checks.parameters, request, problems);
-    if (checks.body !== undefined && body !== undefined) check(rules, checks.body, body, '', problems);
+    // The body to send: amounts within floating-point error of their decimal places come back rounded.
+    if (checks.body !== undefined && body !== undefined) body = check(rules, checks.body, body, '', problems);
     if (problems.length) {
       const summary = problems.map((p) => `${p.fieldName} ${(p.messages ?? []).join(', ')}`).join('; ');
       throw inputError(`${operationId}: the request does not match the spec: ${summary}.`, problems);

@@ -5,6 +5,10 @@ import type { SchemaNode } from '../generated/validation.js';
  * The interpreter of the generated validation data: checks a value against one schema node and collects every
  * problem with the path of the field. Values are never copied into the problems: they may be card numbers.
  *
+ * A check returns the value to send: the value itself, or, when a number is within floating-point error of the
+ * decimal places its schema allows (`0.1 + 0.2` for two places), a copy with that number rounded (0.3). The caller's
+ * objects are never changed.
+ *
  * The generated nodes are compact literals of many different shapes, which makes every property read on them
  * megamorphic: cheap in a tight loop, but around a microsecond per check in a real request, where fetch evicts V8's
  * lookup caches between two calls. Each node is therefore turned once, on first use, into a `Rule` of one fixed shape
@@ -26,6 +30,7 @@ class Rule {
   readonly xx: number | undefined;
   readonly xn: number | undefined;
   readonly m: number | undefined;
+  readonly dp: number | undefined;
   readonly xi: number | undefined;
   readonly ni: number | undefined;
   readonly o: ReadonlyMap<string, number> | undefined;
@@ -58,6 +63,7 @@ class Rule {
     this.xx = node.xx;
     this.xn = node.xn;
     this.m = node.m;
+    this.dp = node.dp;
     this.xi = node.xi;
     this.ni = node.ni;
     this.o = node.o && new Map(Object.entries(node.o));
@@ -155,75 +161,147 @@ export function checkValue(
   value: unknown,
   path: string,
   problems: Problems,
-): void {
-  check(rulesOf(schemas), index, value, path, problems);
+): unknown {
+  return check(rulesOf(schemas), index, value, path, problems);
 }
 
-/** `checkValue` on a table's rules, for callers that hold them. */
-export function check(rules: Rules, index: number, value: unknown, path: string, problems: Problems): void {
+/** `checkValue` on a table's rules, for callers that hold them. Returns the value to send (see above). */
+export function check(rules: Rules, index: number, value: unknown, path: string, problems: Problems): unknown {
   const s = rules.at(index);
-  if (!s) return;
+  if (!s) return value;
   if (s.lengthOnly && typeof value === 'string' && value.length <= (s.xl ?? Infinity) && value.length >= 2 * (s.nl ?? 0)) {
     // UTF-16 length bounds the code points: at least length/2, at most length. Only a borderline value needs counting.
-    return;
+    return value;
   }
   const field = path || '(body)';
   if (s.nothing) {
     add(problems, field, 'is not allowed');
-    return;
+    return value;
+  }
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    add(problems, field, nonFinite);
+    return value;
   }
   if (s.t !== undefined && !hasType(value, s.t)) {
     add(problems, field, `must be of type ${typeof s.t === 'string' ? s.t : s.t.join(' or ')}`);
-    return;
+    return value;
   }
   if (s.e && !s.e.some((v) => same(v, value))) add(problems, field, `must be one of ${s.e.map((v) => JSON.stringify(v)).join(', ')}`);
   if (s.hasConst && !same(s.c, value)) add(problems, field, `must be ${JSON.stringify(s.c)}`);
 
-  if (typeof value === 'string') {
-    const length = s.xl !== undefined || s.nl !== undefined ? codePoints(value) : 0;
-    if (s.xl !== undefined && length > s.xl) add(problems, field, `must be at most ${s.xl} characters`);
-    if (s.nl !== undefined && length < s.nl) add(problems, field, `must be at least ${s.nl} characters`);
-    if (s.p !== undefined && !s.p.test(value)) add(problems, field, `must match ${s.pSource}`);
-  } else if (typeof value === 'number') {
-    if (s.x !== undefined && value > s.x) add(problems, field, `must be at most ${s.x}`);
-    if (s.n !== undefined && value < s.n) add(problems, field, `must be at least ${s.n}`);
-    if (s.xx !== undefined && value >= s.xx) add(problems, field, `must be less than ${s.xx}`);
-    if (s.xn !== undefined && value <= s.xn) add(problems, field, `must be more than ${s.xn}`);
-    // Money is a multiple of 0.01, which binary floating point cannot hold exactly: compare with a tolerance.
-    if (s.m !== undefined && Math.abs(value / s.m - Math.round(value / s.m)) > 1e-8) add(problems, field, `must be a multiple of ${s.m}`);
-  } else if (Array.isArray(value)) {
-    if (s.xi !== undefined && value.length > s.xi) add(problems, field, `must have at most ${s.xi} items`);
-    if (s.ni !== undefined && value.length < s.ni) add(problems, field, `must have at least ${s.ni} items`);
-    if (s.i !== undefined) for (let i = 0; i < value.length; i++) check(rules, s.i, value[i], `${path}[${i}]`, problems);
-  } else if (value && typeof value === 'object') {
-    const object = value as Record<string, unknown>;
-    const prefix = path ? `${path}.` : '';
-    if (s.r) for (const name of s.r) if (object[name] === undefined) add(problems, prefix + name, 'is required');
-    for (const name in object) {
-      const item = object[name];
-      if (item === undefined || !Object.hasOwn(object, name)) continue;
-      const known = s.o?.get(name);
-      if (known !== undefined) check(rules, known, item, prefix + name, problems);
-      else if (s.a !== undefined) check(rules, s.a, item, prefix + name, problems);
-    }
-  }
+  let result = value;
+  if (typeof value === 'string') checkString(s, value, field, problems);
+  else if (typeof value === 'number') result = checkNumber(s, value, field, problems);
+  else if (Array.isArray(value)) result = checkArray(rules, s, value, path, problems);
+  else if (value && typeof value === 'object') result = checkObject(rules, s, value as Record<string, unknown>, path, problems);
+  return checkCombinators(rules, s, result, path, problems);
+}
 
-  if (s.if !== undefined) {
-    const branch = passes(rules, s.if, value, path) ? s.th : s.el;
-    if (branch !== undefined) check(rules, branch, value, path, problems);
+const nonFinite = 'must be a finite number (JSON has no NaN or Infinity: it would be sent as null)';
+
+function checkString(s: Rule, value: string, field: string, problems: Problems): void {
+  const length = s.xl !== undefined || s.nl !== undefined ? codePoints(value) : 0;
+  if (s.xl !== undefined && length > s.xl) add(problems, field, `must be at most ${s.xl} characters`);
+  if (s.nl !== undefined && length < s.nl) add(problems, field, `must be at least ${s.nl} characters`);
+  if (s.p !== undefined && !s.p.test(value)) add(problems, field, `must match ${s.pSource}`);
+}
+
+/**
+ * How far from a whole number of its smallest unit (a cent for two places) a number may be and still count as
+ * floating-point error: a millionth of the unit, or four units in the last place for numbers so large that their
+ * last place is coarser. `0.1 + 0.2` (0.30000000000000004) is 0.3; 10.001 is a tenth of a cent too fine.
+ */
+function roundingError(scaled: number): number {
+  return Math.max(1e-6, Math.abs(scaled) * 4 * Number.EPSILON);
+}
+
+/** Checks a finite number; returns it, or the number of allowed decimal places it is within floating-point error of. */
+function checkNumber(s: Rule, value: number, field: string, problems: Problems): number {
+  if (s.x !== undefined && value > s.x) add(problems, field, `must be at most ${s.x}`);
+  if (s.n !== undefined && value < s.n) add(problems, field, `must be at least ${s.n}`);
+  if (s.xx !== undefined && value >= s.xx) add(problems, field, `must be less than ${s.xx}`);
+  if (s.xn !== undefined && value <= s.xn) add(problems, field, `must be more than ${s.xn}`);
+  // A multiple of 0.01, which binary floating point cannot hold exactly: compared with a tolerance.
+  if (s.m !== undefined && Math.abs(value / s.m - Math.round(value / s.m)) > 1e-8) add(problems, field, `must be a multiple of ${s.m}`);
+  if (s.dp === undefined) return value;
+  const unit = 10 ** s.dp;
+  const scaled = value * unit;
+  const whole = Math.round(scaled);
+  if (Math.abs(scaled - whole) > roundingError(scaled)) {
+    add(problems, field, `must have at most ${s.dp} decimal places`);
+    return value;
   }
-  if (s.all) for (const part of s.all) check(rules, part, value, path, problems);
-  if (s.any && !s.any.some((branch) => passes(rules, branch, value, path))) add(problems, field, 'matches none of the allowed shapes');
+  // A correctly rounded division: the double nearest to the decimal value.
+  return whole / unit;
+}
+
+function checkArray(rules: Rules, s: Rule, value: unknown[], path: string, problems: Problems): unknown[] {
+  const field = path || '(body)';
+  if (s.xi !== undefined && value.length > s.xi) add(problems, field, `must have at most ${s.xi} items`);
+  if (s.ni !== undefined && value.length < s.ni) add(problems, field, `must have at least ${s.ni} items`);
+  let copy: unknown[] | undefined;
+  for (let i = 0; i < value.length; i++) {
+    const item = value[i];
+    const checked = s.i !== undefined ? check(rules, s.i, item, `${path}[${i}]`, problems) : refuseNonFinite(item, `${path}[${i}]`, problems);
+    if (checked !== item) (copy ??= value.slice())[i] = checked;
+  }
+  return copy ?? value;
+}
+
+function checkObject(rules: Rules, s: Rule, object: Record<string, unknown>, path: string, problems: Problems): Record<string, unknown> {
+  const prefix = path ? `${path}.` : '';
+  if (s.r) for (const name of s.r) if (object[name] === undefined) add(problems, prefix + name, 'is required');
+  let copy: Record<string, unknown> | undefined;
+  for (const name in object) {
+    const item = object[name];
+    if (item === undefined || !Object.hasOwn(object, name)) continue;
+    const known = s.o?.get(name) ?? s.a;
+    // A field the spec does not describe travels unchecked (the service may add optional ones within v1), but a
+    // NaN in it would still arrive as null.
+    const checked = known !== undefined ? check(rules, known, item, prefix + name, problems) : refuseNonFinite(item, prefix + name, problems);
+    if (checked !== item) (copy ??= { ...object })[name] = checked;
+  }
+  return copy ?? object;
+}
+
+/** Refuses NaN and infinities anywhere in a value no schema describes: JSON would turn them into null. */
+function refuseNonFinite(value: unknown, path: string, problems: Problems): unknown {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) add(problems, path || '(body)', nonFinite);
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) refuseNonFinite(value[i], `${path}[${i}]`, problems);
+  } else if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const name of Object.keys(value)) refuseNonFinite((value as Record<string, unknown>)[name], path ? `${path}.${name}` : name, problems);
+  }
+  return value;
+}
+
+/** `if`/`then`/`else`, `allOf`, `anyOf` and `oneOf`; each branch that applies may return a value to send instead. */
+function checkCombinators(rules: Rules, s: Rule, value: unknown, path: string, problems: Problems): unknown {
+  const field = path || '(body)';
+  let result = value;
+  if (s.if !== undefined) {
+    const branch = passes(rules, s.if, result, path) ? s.th : s.el;
+    if (branch !== undefined) result = check(rules, branch, result, path, problems);
+  }
+  if (s.all) for (const part of s.all) result = check(rules, part, result, path, problems);
+  if (s.any) {
+    const matching = s.any.find((branch) => passes(rules, branch, result, path));
+    if (matching === undefined) add(problems, field, 'matches none of the allowed shapes');
+    else result = check(rules, matching, result, path, problems);
+  }
   if (s.one) {
     if (s.tagged) {
-      const tag = (value as Record<string, unknown> | null)?.[s.tag!];
+      const tag = (result as Record<string, unknown> | null)?.[s.tag!];
       const branch = typeof tag === 'string' ? s.tagged.get(tag) : undefined;
       if (branch === undefined) {
         add(problems, (path ? `${path}.` : '') + s.tag, `must be one of ${[...s.tagged.keys()].map((v) => JSON.stringify(v)).join(', ')}`);
-      } else check(rules, branch, value, path, problems);
+      } else result = check(rules, branch, result, path, problems);
     } else {
-      const matching = s.one.filter((branch) => passes(rules, branch, value, path)).length;
-      if (matching !== 1) add(problems, field, matching ? 'matches more than one allowed shape' : 'matches none of the allowed shapes');
+      const matching = s.one.filter((branch) => passes(rules, branch, result, path));
+      if (matching.length !== 1) add(problems, field, matching.length ? 'matches more than one allowed shape' : 'matches none of the allowed shapes');
+      else result = check(rules, matching[0]!, result, path, problems);
     }
   }
+  return result;
 }

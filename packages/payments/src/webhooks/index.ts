@@ -1,5 +1,6 @@
 // Webhook notifications (Node): signature verification, typed events, a receiver, and signing for tests.
 export { WebhookVerificationError, type WebhookFailure } from './verification-error.js';
+export { WebhookConfigurationError } from './configuration-error.js';
 export {
   defaultToleranceMs,
   hmacSha256Scheme,
@@ -19,5 +20,11 @@ export {
   type WebhookEvent,
   type WebhookEventType,
 } from './events.js';
-export { createWebhookReceiver, type WebhookReceiverOptions } from './receiver.js';
+export {
+  createWebhookReceiver,
+  type WebhookHandler,
+  type WebhookReceiverOptions,
+  type WebhookRequest,
+  type WebhookResponse,
+} from './receiver.js';
 export { webhookEventTypes, webhookSignatureHeader } from '../generated/webhook-events.js';

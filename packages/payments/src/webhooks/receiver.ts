@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { webhookSignatureHeader } from '../generated/webhook-events.js';
 import { parseWebhookEvent, type WebhookEvent } from './events.js';
-import { verifySignature, type RawBody, type VerifyOptions } from './signature.js';
+import { WebhookConfigurationError } from './configuration-error.js';
+import { checkVerifyOptions, describeUnusable, verifySignature, type RawBody, type VerifyOptions } from './signature.js';
 import { WebhookVerificationError } from './verification-error.js';
 
 const signatureHeader = (webhookSignatureHeader ?? 'X-Webhook-Signature').toLowerCase();
@@ -18,13 +18,47 @@ export interface WebhookReceiverOptions extends VerifyOptions {
   onError?: (error: unknown) => void;
 }
 
-/** Node's request, with the body an Express-style framework may have put on it. */
-type WebhookRequest = IncomingMessage & { body?: unknown; rawBody?: unknown };
+/**
+ * What the receiver reads of a request: Node's `IncomingMessage` fits, and so does an Express-style request with the
+ * body a framework may have read already. Declared here so that the types need nothing from `@types/node`.
+ */
+export interface WebhookRequest extends AsyncIterable<Uint8Array | string> {
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** The raw body as a framework read it (a parsed one is refused: re-serialising JSON changes the signed bytes). */
+  readonly body?: unknown;
+  readonly rawBody?: unknown;
+}
+
+/** What the receiver writes of a response: Node's `ServerResponse` fits. */
+export interface WebhookResponse {
+  writeHead(statusCode: number, headers?: Record<string, string>): unknown;
+  end(callback?: () => void): unknown;
+  end(chunk: string, callback?: () => void): unknown;
+}
+
+/** The receiver: give it to `http.createServer`, or mount it as an Express-style handler. */
+export type WebhookHandler = (request: WebhookRequest, response: WebhookResponse) => Promise<void>;
+
+function header(request: WebhookRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
 
 function sameText(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Refuses credentials anybody could send: a missing, empty or blank password or user name (RFC 7617: no colon in it). */
+function checkBasicAuth(credentials: WebhookReceiverOptions['basicAuth']): void {
+  const { username, password } = (credentials ?? {}) as { username?: unknown; password?: unknown };
+  if (typeof password !== 'string' || password.trim() === '') {
+    throw new WebhookConfigurationError('basicAuth.password', `basicAuth.password must be a non-empty string, got ${describeUnusable(password)}.`);
+  }
+  if (typeof username !== 'string' || username.trim() === '' || username.includes(':')) {
+    throw new WebhookConfigurationError('basicAuth.username', 'basicAuth.username must be a non-empty string without ":".');
+  }
 }
 
 function authorised(header: string | undefined, credentials: WebhookReceiverOptions['basicAuth']): boolean {
@@ -37,8 +71,8 @@ async function readRawBody(request: WebhookRequest): Promise<RawBody> {
   if (request.rawBody instanceof Uint8Array || typeof request.rawBody === 'string') return request.rawBody;
   if (request.body instanceof Uint8Array || typeof request.body === 'string') return request.body;
   if (request.body !== undefined) return request.body as RawBody; // refused by the verification with `parsed-body`
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of request) chunks.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk);
   return Buffer.concat(chunks);
 }
 
@@ -47,25 +81,34 @@ async function readRawBody(request: WebhookRequest): Promise<RawBody> {
  * it refuses what is not authentic (401 for wrong Basic credentials, 400 for a bad signature), answers 200 at once
  * to what is, and only then hands the event over. Check the event with `isAliasEventFor` before acting on it.
  */
-export function createWebhookReceiver(options: WebhookReceiverOptions) {
+export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookHandler {
+  // Refused now rather than on the first notification: a receiver that cannot verify must not start.
+  checkVerifyOptions(options);
+  if (options.basicAuth !== undefined) checkBasicAuth(options.basicAuth);
+  if (typeof options.onEvent !== 'function') throw new WebhookConfigurationError('onEvent', 'onEvent must be a function.');
   const report = (error: unknown) => options.onError?.(error);
-  return async function receiveWebhook(request: WebhookRequest, response: ServerResponse): Promise<void> {
-    if (!authorised(request.headers.authorization, options.basicAuth)) {
-      response.writeHead(401, { 'WWW-Authenticate': 'Basic' }).end();
+  return async function receiveWebhook(request, response) {
+    if (!authorised(header(request, 'authorization'), options.basicAuth)) {
+      response.writeHead(401, { 'WWW-Authenticate': 'Basic' });
+      response.end();
       return;
     }
     let body: RawBody;
     try {
       body = await readRawBody(request);
-      verifySignature(body, request.headers[signatureHeader] as string | undefined, options);
+      verifySignature(body, header(request, signatureHeader), options);
     } catch (error) {
       const message = error instanceof WebhookVerificationError ? error.message : 'The notification could not be read.';
-      response.writeHead(400, { 'Content-Type': 'text/plain' }).end(message);
+      response.writeHead(400, { 'Content-Type': 'text/plain' });
+      response.end(message);
       report(error);
       return;
     }
     // The answer goes out first; the event is handled once it has been sent.
-    await new Promise<void>((resolve) => response.writeHead(200).end(() => resolve()));
+    await new Promise<void>((resolve) => {
+      response.writeHead(200);
+      response.end(() => resolve());
+    });
     try {
       await options.onEvent(parseWebhookEvent(body));
     } catch (error) {

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { WebhookConfigurationError } from './configuration-error.js';
 import { WebhookVerificationError } from './verification-error.js';
 
 /**
@@ -58,8 +59,9 @@ export function rawBytes(body: unknown): Uint8Array {
 }
 
 export interface VerifyOptions {
+  /** The secret of the webhook subscription: a non-empty string. */
   secret: string;
-  /** How far the signed timestamp may be from now, in milliseconds. Default 5 minutes. */
+  /** How far the signed timestamp may be from now, in milliseconds: finite, 0 or more. Default 5 minutes. */
   toleranceMs?: number;
   /** The current time in milliseconds (for tests). */
   now?: number;
@@ -68,8 +70,45 @@ export interface VerifyOptions {
 
 export const defaultToleranceMs = 5 * 60 * 1000;
 
-/** Checks the signature header of a raw body; returns the parsed header or throws a WebhookVerificationError. */
+/** What a secret-like option was given instead of a usable value, in words that never include the value. */
+export function describeUnusable(value: unknown): string {
+  return typeof value === 'string' ? 'an empty or blank string' : value === null ? 'null' : typeof value;
+}
+
+/** Refuses a secret anybody could sign with: missing, not a string, empty or only spaces. */
+function checkWebhookSecret(secret: unknown): void {
+  if (typeof secret !== 'string' || secret.trim() === '') {
+    throw new WebhookConfigurationError(
+      'secret',
+      `The webhook secret must be a non-empty string, got ${describeUnusable(secret)}: with none, anybody could sign ` +
+        'a notification. Pass the secret of the webhook subscription.',
+    );
+  }
+}
+
+/** Refuses options that would weaken the checks or turn them off; the receiver checks them once, when it is made. */
+export function checkVerifyOptions(options: VerifyOptions): void {
+  if (!options || typeof options !== 'object') throw new WebhookConfigurationError('options', 'The webhook options are missing.');
+  checkWebhookSecret(options.secret);
+  const { toleranceMs, now, scheme } = options;
+  // NaN or Infinity would let any timestamp through: `Math.abs(now - t) > NaN` is never true.
+  if (toleranceMs !== undefined && !(typeof toleranceMs === 'number' && Number.isFinite(toleranceMs) && toleranceMs >= 0)) {
+    throw new WebhookConfigurationError('toleranceMs', 'toleranceMs must be a finite number of milliseconds, 0 or more.');
+  }
+  if (now !== undefined && !(typeof now === 'number' && Number.isFinite(now))) {
+    throw new WebhookConfigurationError('now', 'now must be a finite number of milliseconds since the epoch.');
+  }
+  if (scheme !== undefined && typeof scheme !== 'function') {
+    throw new WebhookConfigurationError('scheme', 'scheme must be a function (secret, timestamp, rawBody) => hex signature.');
+  }
+}
+
+/**
+ * Checks the signature header of a raw body; returns the parsed header or throws a WebhookVerificationError (a
+ * WebhookConfigurationError for unusable options).
+ */
 export function verifySignature(rawBody: RawBody, header: string | undefined | null, options: VerifyOptions): ParsedSignature {
+  checkVerifyOptions(options);
   const bytes = rawBytes(rawBody);
   const parsed = parseSignatureHeader(header);
   const tolerance = options.toleranceMs ?? defaultToleranceMs;
@@ -93,6 +132,7 @@ export function signTestPayload(
   payload: unknown,
   options: { secret: string; timestamp?: number; scheme?: SignatureScheme },
 ): { body: string; header: string } {
+  checkWebhookSecret(options.secret);
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
   const timestamp = String(options.timestamp ?? Date.now());
   const signature = (options.scheme ?? hmacSha256Scheme)(options.secret, timestamp, new TextEncoder().encode(body));

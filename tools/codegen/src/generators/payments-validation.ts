@@ -26,8 +26,23 @@ const simpleKeywords: Record<string, string> = {
   minimum: 'n', exclusiveMaximum: 'xx', exclusiveMinimum: 'xn', multipleOf: 'm', maxItems: 'xi', minItems: 'ni',
 };
 const structuralKeywords = new Set(['properties', 'items', 'additionalProperties', 'oneOf', 'anyOf', 'allOf', 'if', 'then', 'else']);
+/**
+ * The most decimal places a number may have (money: two), where `multipleOf: 0.01` cannot say it: binary floating
+ * point makes validators refuse amounts such as 19.99 with it. Short key `dp`.
+ */
+export const decimalPlacesExtension = 'x-paykit-decimal-places';
 
 type Compact = Record<string, unknown>;
+
+/** The value of `x-paykit-decimal-places`, which only makes sense as a small whole number on a number schema. */
+function decimalPlaces(node: Node, value: unknown, where: string): number {
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  if (!types.includes('number')) throw new Error(`${where}: ${decimalPlacesExtension} applies to number schemas only`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10) {
+    throw new Error(`${where}: ${decimalPlacesExtension} must be a whole number from 0 to 10, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
 
 class SchemaTable {
   readonly nodes: Compact[] = [];
@@ -65,6 +80,10 @@ class SchemaTable {
     // An open enum lists the values known today; the service may add others without a new version.
     const openEnum = node['x-paykit-open-enum'] === true;
     for (const [keyword, value] of Object.entries(node)) {
+      if (keyword === decimalPlacesExtension) {
+        out.dp = decimalPlaces(node, value, where);
+        continue;
+      }
       if (annotations.has(keyword) || keyword.startsWith('x-') || (openEnum && keyword === 'enum')) continue;
       const short = simpleKeywords[keyword];
       if (keyword === 'pattern') {
@@ -154,10 +173,10 @@ export const paymentsValidationGenerator: Generator = ({ document, specPath }) =
     generatedHeader(specPath),
     '/**',
     ' * A schema node. Short keys keep the bundle small: t type, r required, e enum, c const, xl/nl max/min length,',
-    ' * p pattern, x/n maximum/minimum, xx/xn exclusive maximum/minimum, m multipleOf, xi/ni max/min items, o properties',
-    ' * (name -> node index), i items, a additionalProperties (a node index), one/any/all',
-    ' * the combinators, d discriminator (p property, m value -> node index), if/th/el the conditional, f the `false`',
-    ' * schema (nothing allowed).',
+    ' * p pattern, x/n maximum/minimum, xx/xn exclusive maximum/minimum, m multipleOf, dp most decimal places',
+    ` * (${decimalPlacesExtension}), xi/ni max/min items, o properties (name -> node index), i items, a`,
+    ' * additionalProperties (a node index), one/any/all the combinators, d discriminator (p property, m value -> node',
+    ' * index), if/th/el the conditional, f the `false` schema (nothing allowed).',
     ' */',
     'export interface SchemaNode {',
     '  readonly t?: string | readonly string[];',
@@ -172,6 +191,7 @@ export const paymentsValidationGenerator: Generator = ({ document, specPath }) =
     '  readonly xx?: number;',
     '  readonly xn?: number;',
     '  readonly m?: number;',
+    '  readonly dp?: number;',
     '  readonly xi?: number;',
     '  readonly ni?: number;',
     '  readonly o?: Readonly<Record<string, number>>;',
