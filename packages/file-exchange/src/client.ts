@@ -11,14 +11,15 @@ import { assertValidFileName } from './file-name.js';
 import type { operations, paths } from './generated/openapi.js';
 import { processAll, type FileHandler, type ProcessAllOptions, type ProcessAllReport } from './process-all.js';
 import { resolveRetryPolicy, withRetries, type RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
-import { SerialQueue } from './serial-queue.js';
-import type { ClientTlsOptions } from './tls/client-tls-options.js';
-import { undiciDispatcherFor } from './tls/create-tls-agent.js';
-import { TlsConfigurationError } from './tls/errors.js';
-import { loadTlsMaterial, type TlsMaterial } from './tls/load-tls-material.js';
-import { parseProxyUrl } from './tls/proxy-url.js';
-import { createHttpsAgent } from './tls/tunnelling-agent.js';
+import { parseBaseUrl } from './core/base-url.js';
+import { SerialQueue } from './core/serial-queue.js';
+import type { ClientTlsOptions } from './core/tls/client-tls-options.js';
+import { undiciDispatcherFor } from './core/tls/create-tls-agent.js';
+import { TlsConfigurationError } from './core/tls/errors.js';
+import { loadTlsMaterial, type TlsMaterial } from './core/tls/load-tls-material.js';
+import { parseProxyUrl } from './core/tls/proxy-url.js';
 import { BatchedFileWriter } from './transport/batched-file-writer.js';
+import { createHttpsAgent } from './transport/https-agent.js';
 import { plainHttpAgent, transfer } from './transport/node-transfer.js';
 import { toReplayableContent, type UploadContent } from './upload-content.js';
 
@@ -27,8 +28,8 @@ export interface FileExchangeClientOptions {
   baseUrl: string;
   /** Client certificate (and optional CA and proxy). Required for https; http is for local mocks only. */
   tls?: ClientTlsOptions;
-  /** Retries of network errors and 500s; the reference's 5 minutes / 4 hours unless set. */
-  retry?: RetryPolicyOptions;
+  /** Retries of network errors and 500s: the reference's rule unless set; `false` for a single try. */
+  retry?: RetryPolicyOptions | false;
   /** Milliseconds without progress (headers or body data) before a request counts as a network error. */
   timeoutMs?: number;
   /** Where uploads given as streams are kept while they are sent (default: the system temporary folder). */
@@ -73,20 +74,7 @@ const deleted = 204 satisfies keyof operations['deleteFile']['responses'];
 
 const mediaTypePattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=("[^"\r\n]*"|[!#$%&'*+.^_`|~0-9A-Za-z-]+))*$/;
 
-function normaliseBaseUrl(baseUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new FileExchangeError(`The base address ${JSON.stringify(baseUrl)} is not a URL; it ends with /services/messaging/rest.`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new FileExchangeError(`The base address must use https:// (http:// only for a local mock), not ${url.protocol}`);
-  }
-  if (url.username || url.password) throw new FileExchangeError('The base address must not carry credentials; the client certificate authenticates.');
-  url.pathname = url.pathname.replace(/\/+$/, '');
-  return url;
-}
+const baseUrlExample = 'https://<host>/services/messaging/rest';
 
 /**
  * Client of the file exchange REST interface. Small exchanges (list, delete) go through openapi-fetch with the
@@ -94,7 +82,7 @@ function normaliseBaseUrl(baseUrl: string): URL {
  * a file of any size flows through a bounded buffer. Both present the same client certificate.
  */
 export class FileExchangeClient {
-  private readonly base: URL;
+  private readonly base: string;
   private readonly material: TlsMaterial | undefined;
   private readonly proxy: URL | undefined;
   private readonly transferAgent: HttpsAgent | HttpAgent;
@@ -106,7 +94,7 @@ export class FileExchangeClient {
   private api: Promise<{ client: Client<paths>; dispatcher: Dispatcher }> | undefined;
 
   private constructor(init: {
-    base: URL;
+    base: string;
     material: TlsMaterial | undefined;
     proxy: URL | undefined;
     retryPolicy: RetryPolicy;
@@ -114,7 +102,7 @@ export class FileExchangeClient {
   }) {
     this.base = init.base;
     // Plain http (a local Prism) cannot carry a client certificate: the material is checked but not used then.
-    this.material = init.base.protocol === 'https:' ? init.material : undefined;
+    this.material = init.base.startsWith('https:') ? init.material : undefined;
     this.proxy = init.proxy;
     this.retryPolicy = init.retryPolicy;
     this.timeoutMs = init.options.timeoutMs;
@@ -125,9 +113,9 @@ export class FileExchangeClient {
 
   /** Opens the client certificate now, so a wrong password or missing file fails here with TlsConfigurationError. */
   static async create(options: FileExchangeClientOptions): Promise<FileExchangeClient> {
-    const base = normaliseBaseUrl(options.baseUrl);
+    const base = parseBaseUrl(options.baseUrl, baseUrlExample, (message) => new FileExchangeError(message));
     const retryPolicy = resolveRetryPolicy(options.retry);
-    if (!options.tls && base.protocol === 'https:') {
+    if (!options.tls && base.startsWith('https:')) {
       throw new TlsConfigurationError('invalid-options', 'The service requires a client certificate: give tls.pfx and tls.passphrase, or tls.cert and tls.key.');
     }
     const material = options.tls ? await loadTlsMaterial(options.tls) : undefined;
@@ -136,7 +124,7 @@ export class FileExchangeClient {
   }
 
   /** The retry policy in force (the reference's unless overridden). */
-  get retry(): Readonly<RetryPolicy> {
+  get retry(): RetryPolicy {
     return this.retryPolicy;
   }
 
@@ -200,7 +188,7 @@ export class FileExchangeClient {
 
   /**
    * Downloads a file into `path` (replaced if it exists). A network error part way restarts the download under the
-   * retry policy, so the file on disk is complete when this resolves. Each try counts towards the 50 allowed.
+   * retry policy, so the file on disk is complete when this resolves. Each try counts towards the downloads the service allows per file.
    */
   async downloadToFile(name: string, path: string): Promise<{ size: number }> {
     assertValidFileName(name);
@@ -273,7 +261,7 @@ export class FileExchangeClient {
         undiciDispatcherFor(this.material, this.proxy, this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs }),
       ]);
       const client = createOpenApiClient<paths>({
-        baseUrl: this.base.href,
+        baseUrl: this.base,
         headers: this.extraHeaders,
         Request: undici.Request as unknown as typeof Request,
         fetch: ((input: Request) => undici.fetch(input as never, { dispatcher })) as unknown as typeof fetch,
@@ -289,7 +277,7 @@ export class FileExchangeClient {
     path: typeof uploadPath | typeof filePath,
     init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer | Readable },
   ): Promise<IncomingMessage> {
-    const url = new URL(this.base.href + path.replace('{fileName}', encodeURIComponent(name)));
+    const url = new URL(this.base + path.replace('{fileName}', encodeURIComponent(name)));
     try {
       return await transfer(this.transferAgent, {
         url,

@@ -58,7 +58,7 @@ export class UploadInProgressError extends FileExchangeError {
   override name = 'UploadInProgressError';
 }
 
-/** 429 on download: the file was downloaded more than 50 times. */
+/** 429 on download: the file was downloaded more often than the service allows (`fileExchangeRules.downloads`). */
 export class DownloadLimitReachedError extends FileExchangeError {
   override name = 'DownloadLimitReachedError';
 }
@@ -83,7 +83,7 @@ export class TransientFailureError extends FileExchangeError {
   override name = 'TransientFailureError';
 }
 
-/** Network errors or 500s went on past the retry window (4 hours by default): investigate by hand. */
+/** Network errors or 500s went on past the retry window (the reference's by default): investigate by hand. */
 export class RetriesExhaustedError extends FileExchangeError {
   override name = 'RetriesExhaustedError';
   readonly attempts: number;

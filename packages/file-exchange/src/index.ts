@@ -1,4 +1,4 @@
-export * from './tls/index.js';
+export * from './core/tls/index.js';
 export {
   createFileExchangeClient,
   FileExchangeClient,

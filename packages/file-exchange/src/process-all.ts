@@ -64,7 +64,7 @@ export async function processAll(client: FileExchangeClient, handler: FileHandle
   const workDir = await mkdtemp(join(options.workDir ?? tmpdir(), 'paykit-download-'));
   const seen = new Set<string>();
   try {
-    // The list shows at most 1000 names; deleting processed files lets the next listing show the rest.
+    // The list is capped (fileExchangeRules.downloads.listCap); deleting processed files lets the next listing show the rest.
     for (;;) {
       const names = (await client.list({ format: options.listFormat ?? 'text' })).filter((name) => !seen.has(name));
       if (names.length === 0) break;

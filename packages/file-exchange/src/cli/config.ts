@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FileExchangeClientOptions } from '../client.js';
-import type { ClientTlsOptions } from '../tls/client-tls-options.js';
-import { TlsConfigurationError } from '../tls/errors.js';
+import type { ClientTlsOptions } from '../core/tls/client-tls-options.js';
+import { TlsConfigurationError } from '../core/tls/errors.js';
 
 /** A problem with the command line or the environment: exit code 2, with the message on standard error. */
 export class UsageError extends Error {

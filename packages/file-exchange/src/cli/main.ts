@@ -6,7 +6,8 @@ import { FileExchangeClient } from '../client.js';
 import { FileExchangeError, InvalidFileNameError, InvalidUploadContentError } from '../errors.js';
 import { defaultLedgerPath, FileLedger } from '../ledger.js';
 import type { FileOutcome } from '../process-all.js';
-import { TlsConfigurationError } from '../tls/errors.js';
+import { TlsConfigurationError } from '../core/tls/errors.js';
+import { referenceRetryPolicy } from '../core/rules.js';
 import { clientOptionsFrom, environmentVariables as envVars, UsageError, type ConnectionFlags } from './config.js';
 import { runProcessingCommand } from './processing-command.js';
 import { saveToFolder } from './save-to-folder.js';
@@ -28,8 +29,8 @@ Connection (each option falls back to the environment variable shown):
                              (never on the command line, where other users could read it)
   --ca FILE                  ${envVars.ca}  CA certificate to trust (PEM)
   --proxy URL                ${envVars.proxy}  http://[user:password@]host:port
-  --retry-interval SECONDS   ${envVars['retry-interval']}  wait between retries (default 300)
-  --retry-for SECONDS        ${envVars['retry-for']}  give up after (default 14400)
+  --retry-interval SECONDS   ${envVars['retry-interval']}  wait between retries (default ${referenceRetryPolicy.intervalMs / 1000})
+  --retry-for SECONDS        ${envVars['retry-for']}  give up after (default ${referenceRetryPolicy.maxDurationMs / 1000})
 
 Options:
   --content-type TYPE        upload: Content-Type to send (default application/octet-stream)
