@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import createOpenApiClient, { type Client } from 'openapi-fetch';
 import type { Dispatcher } from 'undici';
 import { errorForStatus, errorForThrown } from './classify-failure.js';
-import { FileExchangeError, InvalidUploadContentError, TransientFailureError, type FileExchangeOperation } from './errors.js';
+import { ClientOptionsError, FileExchangeError, InvalidUploadContentError, TransientFailureError, type FileExchangeOperation } from './errors.js';
 import { parsePlainFileList, parseXmlFileList, fileListMediaType, type FileListFormat } from './file-list.js';
 import { assertValidFileName } from './file-name.js';
 import type { operations, paths } from './generated/openapi.js';
@@ -74,7 +74,7 @@ const deleted = 204 satisfies keyof operations['deleteFile']['responses'];
 
 const mediaTypePattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=("[^"\r\n]*"|[!#$%&'*+.^_`|~0-9A-Za-z-]+))*$/;
 
-const baseUrlExample = 'https://<host>/services/messaging/rest';
+export const baseUrlExample = 'https://<host>/services/messaging/rest';
 
 /**
  * Client of the file exchange REST interface. Small exchanges (list, delete) go through openapi-fetch with the
@@ -113,7 +113,7 @@ export class FileExchangeClient {
 
   /** Opens the client certificate now, so a wrong password or missing file fails here with TlsConfigurationError. */
   static async create(options: FileExchangeClientOptions): Promise<FileExchangeClient> {
-    const base = parseBaseUrl(options.baseUrl, baseUrlExample, (message) => new FileExchangeError(message));
+    const base = parseBaseUrl(options.baseUrl, baseUrlExample, (message) => new ClientOptionsError(message));
     const retryPolicy = resolveRetryPolicy(options.retry);
     if (!options.tls && base.startsWith('https:')) {
       throw new TlsConfigurationError('invalid-options', 'The service requires a client certificate: give tls.pfx and tls.passphrase, or tls.cert and tls.key.');

@@ -20,6 +20,11 @@ export class FileExchangeError extends Error {
   }
 }
 
+/** The client's own options are wrong (base address, retry settings): raised by `create`, before any request. */
+export class ClientOptionsError extends FileExchangeError {
+  override name = 'ClientOptionsError';
+}
+
 /** The name breaks the service's naming rule; raised before anything is sent. */
 export class InvalidFileNameError extends FileExchangeError {
   override name = 'InvalidFileNameError';

@@ -1,5 +1,5 @@
 import { resolveRetryPolicy as resolveCore, withRetries as withCoreRetries, type RetryEvent as CoreRetryEvent, type RetryOptions, type RetryPolicy as CoreRetryPolicy } from './core/retry.js';
-import { FileExchangeError, RetriesExhaustedError, TransientFailureError, type FileExchangeOperation } from './errors.js';
+import { ClientOptionsError, RetriesExhaustedError, TransientFailureError, type FileExchangeOperation } from './errors.js';
 
 export { referenceRetryPolicy } from './core/rules.js';
 
@@ -9,7 +9,7 @@ export type RetryEvent = CoreRetryEvent<FileExchangeOperation, TransientFailureE
 export type RetryPolicy = CoreRetryPolicy<FileExchangeOperation, TransientFailureError>;
 
 export function resolveRetryPolicy(options?: RetryPolicyOptions | false): RetryPolicy {
-  return resolveCore(options, (message) => new FileExchangeError(message));
+  return resolveCore(options, (message) => new ClientOptionsError(message));
 }
 
 /**

@@ -142,6 +142,16 @@ describe('failures', () => {
     { title: 'an invalid file name', args: ['upload', 'bad name.csv'], code: 2, stderr: /Invalid file name "bad name\.csv"/ },
     { title: 'no base address', args: ['list'], env: () => environment({ PAYKIT_FILES_BASE_URL: '' }), code: 2, stderr: /--base-url or PAYKIT_FILES_BASE_URL/ },
     { title: 'no certificate', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_FILE: '' }), code: 2, stderr: /needs the client certificate/ },
+    { title: 'a base address that is not a URL', args: ['list'], env: () => environment({ PAYKIT_FILES_BASE_URL: 'files.example/services' }), code: 2, stderr: /--base-url must be an absolute address/ },
+    { title: 'a base address that is not https', args: ['list'], env: () => environment({ PAYKIT_FILES_BASE_URL: 'ftp://127.0.0.1/services/messaging/rest' }), code: 2, stderr: /must use https:\/\// },
+    { title: 'plain http to another machine', args: ['list'], env: () => environment({ PAYKIT_FILES_BASE_URL: 'http://files.example/services/messaging/rest' }), code: 2, stderr: /http:\/\/ only for a mock on this machine/ },
+    {
+      title: 'a PEM certificate without its key',
+      args: ['list'],
+      env: () => environment({ PAYKIT_FILES_CERT_FILE: fx.certificates.clientCertPath, PAYKIT_FILES_CERT_PASSWORD: '' }),
+      code: 2,
+      stderr: /client\.pem holds no private key.*--key/,
+    },
     { title: 'no password for the PKCS12 file', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_PASSWORD: '' }), code: 2, stderr: /needs its password/ },
     { title: 'a wrong password', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_PASSWORD: 'Cwrong-password-42' }), code: 2, stderr: /password does not open the PKCS12 file/ },
     { title: 'a short retry interval given badly', args: ['list', '--retry-interval', 'soon'], code: 2, stderr: /--retry-interval must be a number of seconds/ },
@@ -161,5 +171,6 @@ describe('failures', () => {
     expect(result.stderr).toMatch(stderr);
     expect(result.stderr + result.stdout).not.toContain(fx.certificates.clientPfxPassword);
     expect(result.stderr + result.stdout).not.toContain('Cwrong-password-42');
+    expect(result.stderr).not.toMatch(/legacy algorithm/);
   });
 });

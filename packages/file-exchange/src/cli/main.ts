@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FileExchangeClient } from '../client.js';
-import { FileExchangeError, InvalidFileNameError, InvalidUploadContentError } from '../errors.js';
+import { ClientOptionsError, FileExchangeError, InvalidFileNameError, InvalidUploadContentError } from '../errors.js';
 import { defaultLedgerPath, FileLedger } from '../ledger.js';
 import type { FileOutcome } from '../process-all.js';
 import { TlsConfigurationError } from '../core/tls/errors.js';
@@ -139,7 +139,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       line(io.stderr, `paykit-files: ${error.message}\n\n${usage}`);
       return 2;
     }
-    if (error instanceof TlsConfigurationError || error instanceof InvalidFileNameError || error instanceof InvalidUploadContentError) {
+    if (error instanceof TlsConfigurationError || error instanceof ClientOptionsError || error instanceof InvalidFileNameError || error instanceof InvalidUploadContentError) {
       line(io.stderr, `paykit-files: ${error.message}`);
       return 2;
     }
