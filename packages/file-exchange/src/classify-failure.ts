@@ -7,6 +7,7 @@ import {
   FileNameAlreadyUsedError,
   FileNameNotAcceptedError,
   FileNotInListError,
+  LocalFileError,
   ProxyRefusedError,
   TlsHandshakeError,
   TransientFailureError,
@@ -74,6 +75,8 @@ export function errorForThrown(context: Context, error: unknown): FileExchangeEr
         `${what}: TLS handshake failed (${failure.code ?? failure.reason}); the server refused the client certificate or is not trusted (check ca).`,
         { ...context, cause: failure.source },
       );
+    case 'local-file':
+      return localFileError(context, undefined, failure.source);
     case 'proxy-refused':
       return new ProxyRefusedError(`${what}: the proxy refused the tunnel (${failure.proxyStatus}); check the proxy address and credentials (not shown).`, context);
     default: {
@@ -82,4 +85,17 @@ export function errorForThrown(context: Context, error: unknown): FileExchangeEr
       return new TransientFailureError(`${what}: network error (${code}${failure.reason}).${hint}`, { ...context, cause: error });
     }
   }
+}
+
+/** A failure of a file of this machine: final, whatever the operation (see LocalFileError). */
+export function localFileError(context: Context, path: string | undefined, error: unknown): LocalFileError {
+  const failure = error as NodeJS.ErrnoException;
+  const file = path ?? failure.path;
+  const code = typeof failure.code === 'string' ? failure.code : undefined;
+  return new LocalFileError(`${label(context)}: the local file${file === undefined ? '' : ` ${file}`} failed (${failure.message ?? String(error)}); the request is not retried.`, {
+    ...context,
+    ...(code === undefined ? {} : { code }),
+    ...(file === undefined ? {} : { path: file }),
+    cause: error,
+  });
 }

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import createOpenApiClient, { type Client } from 'openapi-fetch';
 import type { Dispatcher } from 'undici';
-import { errorForStatus, errorForThrown } from './classify-failure.js';
+import { errorForStatus, errorForThrown, localFileError } from './classify-failure.js';
 import { ClientOptionsError, FileExchangeError, InvalidUploadContentError, TransientFailureError, type FileExchangeOperation } from './errors.js';
 import { parsePlainFileList, parseXmlFileList, fileListMediaType, type FileListFormat } from './file-list.js';
 import { assertValidFileName } from './file-name.js';
@@ -194,12 +194,21 @@ export class FileExchangeClient {
     assertValidFileName(name);
     const context = { operation: 'downloadFile' as const, fileName: name };
     return withRetries(this.retryPolicy, context, async () => {
-      const file = await this.openDownload(name);
-      const writer = new BatchedFileWriter(path);
+      // Opened first: a file that cannot be written fails before a download is spent on it.
+      const writer = await BatchedFileWriter.open(path).catch((error: unknown) => {
+        throw localFileError(context, path, error);
+      });
+      let file: DownloadedFile;
+      try {
+        file = await this.openDownload(name);
+      } catch (error) {
+        writer.destroy();
+        throw error;
+      }
       try {
         await pipeline(file.body, writer);
       } catch (error) {
-        throw errorForThrown(context, error);
+        throw writer.errored ? localFileError(context, path, writer.errored) : errorForThrown(context, error);
       }
       const size = writer.bytesReceived;
       if (file.contentLength !== undefined && size !== file.contentLength) {

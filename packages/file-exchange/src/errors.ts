@@ -83,6 +83,22 @@ export class UnexpectedResponseError extends FileExchangeError {
   override name = 'UnexpectedResponseError';
 }
 
+/**
+ * A file of this machine failed (a full disk, a name too long for the file system, no permission): retrying the
+ * request cannot help, and each download retried would spend one of the downloads the service allows per file.
+ */
+export class LocalFileError extends FileExchangeError {
+  override name = 'LocalFileError';
+  /** The system's code, e.g. `ENOSPC`, `ENAMETOOLONG`, `EACCES`. */
+  readonly code: string | undefined;
+  readonly path: string | undefined;
+  constructor(message: string, details: { operation?: FileExchangeOperation; fileName?: string; code?: string; path?: string; cause?: unknown }) {
+    super(message, details);
+    this.code = details.code;
+    this.path = details.path;
+  }
+}
+
 /** A network error or a 500, before any retry decision. */
 export class TransientFailureError extends FileExchangeError {
   override name = 'TransientFailureError';

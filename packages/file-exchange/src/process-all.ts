@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FileExchangeClient } from './client.js';
-import { FileExchangeError, FileNotInListError } from './errors.js';
+import { FileExchangeError, FileNotInListError, LocalFileError } from './errors.js';
 import type { FileListFormat } from './file-list.js';
 import { assertValidFileName } from './file-name.js';
 import { FileLedger, type ProcessedFileLedger } from './ledger.js';
@@ -103,39 +103,62 @@ async function processOne(
       return failed(name, 'delete', error);
     }
   }
+  let copy: { path: string; size: number };
   try {
     // The name comes from the service: check it before it becomes part of a local path.
     assertValidFileName(name);
+    copy = await downloadWorkCopy(client, name, workDir);
   } catch (error) {
     return failed(name, 'download', error);
   }
-  const path = join(workDir, name);
   try {
-    let size: number;
-    try {
-      ({ size } = await client.downloadToFile(name, path));
-    } catch (error) {
-      return failed(name, 'download', error);
-    }
-    try {
-      await handler({ name, path, size, open: () => createReadStream(path) });
-    } catch (error) {
-      return failed(name, 'handler', error);
-    }
-    try {
-      await ledger.record(name);
-    } catch (error) {
-      return failed(name, 'ledger', error);
-    }
-    try {
-      await deleteProcessed(client, name);
-    } catch (error) {
-      return failed(name, 'delete', error);
-    }
-    return { name, result: 'processed' };
+    return await handOver(client, handler, ledger, name, copy);
   } finally {
-    await rm(path, { force: true });
+    // A copy that cannot be removed must not stop the run: it is in the private work folder, removed at the end.
+    await rm(copy.path, { force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * The private copy is named after the file, unless the name is too long for this file system (the service's names
+ * have no length limit): then it gets a short name of its own, so that the file can still be handled.
+ */
+async function downloadWorkCopy(client: FileExchangeClient, name: string, workDir: string): Promise<{ path: string; size: number }> {
+  try {
+    const path = join(workDir, name);
+    return { path, ...(await client.downloadToFile(name, path)) };
+  } catch (error) {
+    if (!(error instanceof LocalFileError && error.code === 'ENAMETOOLONG')) throw error;
+    const path = join(workDir, `~long-name-${++longNames}`);
+    return { path, ...(await client.downloadToFile(name, path)) };
+  }
+}
+let longNames = 0;
+
+/** Handler, ledger, delete: each step only once the one before succeeded. */
+async function handOver(
+  client: FileExchangeClient,
+  handler: FileHandler,
+  ledger: ProcessedFileLedger,
+  name: string,
+  copy: { path: string; size: number },
+): Promise<FileOutcome> {
+  try {
+    await handler({ name, path: copy.path, size: copy.size, open: () => createReadStream(copy.path) });
+  } catch (error) {
+    return failed(name, 'handler', error);
+  }
+  try {
+    await ledger.record(name);
+  } catch (error) {
+    return failed(name, 'ledger', error);
+  }
+  try {
+    await deleteProcessed(client, name);
+  } catch (error) {
+    return failed(name, 'delete', error);
+  }
+  return { name, result: 'processed' };
 }
 
 function failed(name: string, stage: 'download' | 'handler' | 'ledger' | 'delete', error: unknown): FileOutcome {

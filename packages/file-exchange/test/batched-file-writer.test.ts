@@ -27,7 +27,7 @@ describe('BatchedFileWriter', () => {
     let offset = 0;
     const buffers = chunks.map((size) => Buffer.from(Array.from({ length: size }, () => offset++ % 251)));
     const path = join(dir, 'out.bin');
-    const writer = new BatchedFileWriter(path, batch, tinyQueueBytes);
+    const writer = await BatchedFileWriter.open(path, batch, tinyQueueBytes);
     await pipeline(Readable.from(buffers), writer);
     expect(await readFile(path)).toEqual(Buffer.concat(buffers));
     expect(writer.bytesReceived).toBe(Buffer.concat(buffers).length);
@@ -36,10 +36,10 @@ describe('BatchedFileWriter', () => {
 
   it('fails the pipeline when a write fails (a full disk)', async () => {
     const chunks = Array.from({ length: 20 }, () => Buffer.alloc(700, 1));
-    await expect(pipeline(Readable.from(chunks), new BatchedFileWriter('/dev/full', 1024, tinyQueueBytes))).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(pipeline(Readable.from(chunks), await BatchedFileWriter.open('/dev/full', 1024, tinyQueueBytes))).rejects.toMatchObject({ code: 'ENOSPC', path: '/dev/full' });
   });
 
-  it('fails the pipeline when the file cannot be opened', async () => {
-    await expect(pipeline(Readable.from([Buffer.from('x')]), new BatchedFileWriter(join(dir, 'missing', 'out.bin')))).rejects.toMatchObject({ code: 'ENOENT' });
+  it('fails to open, before any data, when the file cannot be created', async () => {
+    await expect(BatchedFileWriter.open(join(dir, 'missing', 'out.bin'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

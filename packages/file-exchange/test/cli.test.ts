@@ -118,6 +118,17 @@ describe('paykit-files download', () => {
     expect(fx.mock.store.pendingDownloads()).toEqual([]);
   });
 
+  it('carries on after a name too long for the local file system, and still prints the summary', async () => {
+    const long = `${'L'.repeat(300)}.csv`;
+    enqueue('A.csv', long, 'C.csv');
+    const result = await cli(['download', '--out', join(dir, 'inbox')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`${long} failed at handler and stays in the queue: .*ENAMETOOLONG`));
+    expect(result.stderr).toContain('2 file(s) done, 1 failed');
+    expect((await readdir(join(dir, 'inbox'))).sort()).toEqual(['A.csv', 'C.csv']);
+    expect(fx.mock.store.pendingDownloads()).toEqual([long]);
+  });
+
   it('exits 1 and keeps a file whose processing failed, naming it on stderr', async () => {
     enqueue('A.csv', 'BAD.csv', 'C.csv');
     const result = await cli(['download', '--exec', 'cat > /dev/null; test "$PAYKIT_FILE_NAME" != BAD.csv']);

@@ -14,6 +14,7 @@ import {
   FileNotInListError,
   InvalidFileNameError,
   InvalidUploadContentError,
+  LocalFileError,
   ProxyRefusedError,
   RetriesExhaustedError,
   TlsConfigurationError,
@@ -220,6 +221,34 @@ describe('download and delete', () => {
     for (let attempt = 0; attempt < 3; attempt++) await (await client.download('POPULAR.csv')).body.toArray();
     await expect(client.download('POPULAR.csv')).rejects.toMatchObject({ name: 'DownloadLimitReachedError', status: 429 });
     await expect(client.downloadToFile('POPULAR.csv', join(scratch, 'p'))).rejects.toBeInstanceOf(DownloadLimitReachedError);
+  });
+
+  /** Downloads the file until the service refuses (429), and says how many downloads were left. */
+  async function downloadsLeft(name: string): Promise<number> {
+    for (let left = 0; ; left++) {
+      const outcome = await client.download(name).then(
+        async (file) => void (await file.body.toArray()),
+        (error: unknown) => error,
+      );
+      if (outcome instanceof DownloadLimitReachedError) return left;
+      if (outcome !== undefined) throw outcome;
+    }
+  }
+
+  it.each([
+    { title: 'a folder that does not exist', path: () => join(scratch, 'missing', 'LOCAL.bin'), code: 'ENOENT', spent: 0 },
+    { title: 'a name too long for the file system', path: () => join(scratch, `${'x'.repeat(300)}.bin`), code: 'ENAMETOOLONG', spent: 0 },
+    { title: 'a full disk', path: () => '/dev/full', code: 'ENOSPC', spent: 1 },
+  ])('fails at once with LocalFileError for $title, without retrying (downloads spent: $spent)', async ({ path, code, spent }) => {
+    fx.mock.store.enqueueDownload({ fileName: 'LOCAL.bin', content: Buffer.alloc(256 * 1024, 'l') });
+    const retries: number[] = [];
+    const strict = await fx.client({ retry: { ...quickRetry, onRetry: (event) => retries.push(event.attempt) } });
+    const error = await strict.downloadToFile('LOCAL.bin', path()).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(LocalFileError);
+    expect(error).toMatchObject({ code, operation: 'downloadFile', fileName: 'LOCAL.bin' });
+    expect(retries).toEqual([]);
+    // The mock allows 3 downloads per file here: a local failure spends at most the download that was cut.
+    expect(await downloadsLeft('LOCAL.bin')).toBe(3 - spent);
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import { close, open, writeSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { Writable } from 'node:stream';
 
 /**
@@ -19,25 +20,29 @@ import { Writable } from 'node:stream';
  */
 export class BatchedFileWriter extends Writable {
   private fd: number | undefined;
-  private buffer: Buffer | undefined;
+  private readonly buffer: Buffer;
   private used = 0;
   /** Bytes accepted so far (all of them are in the file once the stream finished). */
   bytesReceived = 0;
 
-  constructor(
-    private readonly path: string,
+  /**
+   * Opens (creates or empties, readable by this user only) `path` first, so that a file that cannot be written fails
+   * here, before anything is asked of the service.
+   */
+  static async open(path: string, bufferBytes?: number, queueBytes?: number): Promise<BatchedFileWriter> {
+    return new BatchedFileWriter(await openFile(path, 'w', 0o600), path, bufferBytes, queueBytes);
+  }
+
+  private constructor(
+    fd: number,
+    /** The file written, named in errors: synchronous writes to a descriptor do not name it. */
+    readonly path: string,
     private readonly bufferBytes = 32 * 1024,
     queueBytes = 1024 * 1024,
   ) {
     super({ highWaterMark: queueBytes });
-  }
-
-  override _construct(callback: (error?: Error | null) => void): void {
-    open(this.path, 'w', 0o600, (error, fd) => {
-      this.fd = fd;
-      this.buffer = Buffer.allocUnsafeSlow(this.bufferBytes);
-      callback(error);
-    });
+    this.fd = fd;
+    this.buffer = Buffer.allocUnsafeSlow(bufferBytes);
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
@@ -58,7 +63,7 @@ export class BatchedFileWriter extends Writable {
 
   /** Copies `chunk` into the buffer, writing the buffer out each time it fills. */
   private fill(chunk: Buffer): void {
-    const buffer = this.buffer!;
+    const buffer = this.buffer;
     for (let offset = 0; offset < chunk.length; ) {
       const copied = chunk.copy(buffer, this.used, offset);
       this.used += copied;
@@ -69,17 +74,19 @@ export class BatchedFileWriter extends Writable {
 
   /** Writes what the buffer holds; writeSync may write less than asked (rare on regular files), so finish the rest. */
   private flush(): void {
-    for (let offset = 0; offset < this.used; ) offset += writeSync(this.fd!, this.buffer!, offset, this.used - offset);
+    for (let offset = 0; offset < this.used; ) offset += writeSync(this.fd!, this.buffer, offset, this.used - offset);
     this.used = 0;
   }
 
-  /** Runs a step that writes; a failed write (a full disk) becomes the stream's error instead of a throw. */
+  /** Runs a step that writes; a failed write (a full disk) becomes the stream's error, naming the file, instead of a throw. */
   private attempt(step: () => void): Error | null {
     try {
       step();
       return null;
     } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
+      return Object.assign(error instanceof Error ? error : new Error(String(error)), { path: this.path });
     }
   }
 }
+
+const openFile = promisify(open);
