@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -8,6 +8,7 @@ import { FileExchangeError, FileNotInListError, LocalFileError } from './errors.
 import type { FileListFormat } from './file-list.js';
 import { assertValidFileName } from './file-name.js';
 import { FileLedger, type ProcessedFileLedger } from './ledger.js';
+import { makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
 
 /** A downloaded file handed to the processing handler; `path` is a private temporary copy removed afterwards. */
 export interface ReceivedFile {
@@ -23,7 +24,10 @@ export type FileHandler = (file: ReceivedFile) => Promise<void> | void;
 export interface ProcessAllOptions {
   /** Where processed names are remembered; default a FileLedger at `.paykit/file-exchange-processed.txt`. */
   ledger?: ProcessedFileLedger;
-  /** Folder for the temporary copies handed to the handler (default: the system temporary folder). */
+  /**
+   * Folder in which a private folder (`~paykit-download-<pid>-…`) holds the copies handed to the handler (default: the
+   * system temporary folder). Such folders left by a killed run are removed by the next one.
+   */
   workDir?: string;
   /** List format to ask for (default `text`). */
   listFormat?: FileListFormat;
@@ -61,7 +65,9 @@ export async function processAll(client: FileExchangeClient, handler: FileHandle
     else report.failed.push(outcome);
     options.onFile?.(outcome);
   };
-  const workDir = await mkdtemp(join(options.workDir ?? tmpdir(), 'paykit-download-'));
+  const parent = options.workDir ?? tmpdir();
+  await removeStaleTemporaries(parent);
+  const workDir = await makeTemporaryFolder(parent, 'download');
   const seen = new Set<string>();
   try {
     // The list is capped (fileExchangeRules.downloads.listCap); deleting processed files lets the next listing show the rest.
@@ -74,7 +80,7 @@ export async function processAll(client: FileExchangeClient, handler: FileHandle
       }
     }
   } finally {
-    await rm(workDir, { recursive: true, force: true });
+    await removeTemporary(workDir);
   }
   return report;
 }

@@ -1,10 +1,11 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { InvalidUploadContentError } from './errors.js';
+import { makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
 
 /** What `upload` takes: bytes, a path to a file, or a stream (read once, kept in a private temporary file). */
 export type UploadContent = Buffer | Uint8Array | string | Readable | AsyncIterable<Uint8Array>;
@@ -40,9 +41,11 @@ async function fromPath(path: string): Promise<ReplayableContent> {
  * Content-Length the service needs and lets a retry send the same bytes again. Memory use stays flat.
  */
 async function spool(stream: Readable | AsyncIterable<Uint8Array>, spoolDir: string | undefined): Promise<ReplayableContent> {
-  const dir = await mkdtemp(join(spoolDir ?? tmpdir(), 'paykit-upload-'));
+  const parent = spoolDir ?? tmpdir();
+  await removeStaleTemporaries(parent);
+  const dir = await makeTemporaryFolder(parent, 'upload');
   const path = join(dir, 'content');
-  const dispose = () => rm(dir, { recursive: true, force: true });
+  const dispose = () => removeTemporary(dir);
   try {
     const source = stream instanceof Readable ? stream : Readable.from(stream);
     await pipeline(source, createWriteStream(path, { mode: 0o600 }));

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startMock, type MockFixture } from './support/mock.js';
 
 // The CLI as a user runs it: the built bin in its own process, configured by environment and options.
@@ -56,6 +58,22 @@ function cli(args: string[], options: { stdin?: Buffer | string; env?: NodeJS.Pr
     child.once('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The process id of a process that has exited (so, free unless the system reuses it at once). */
+async function exitedProcessId(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await once(child, 'exit');
+  return child.pid!;
 }
 
 const enqueue = (...names: string[]) => {
@@ -118,6 +136,17 @@ describe('paykit-files download', () => {
     expect(fx.mock.store.pendingDownloads()).toEqual([]);
   });
 
+  it('keeps a saved file named X.partial when X arrives later (temporary names cannot be service names)', async () => {
+    const inbox = join(dir, 'inbox');
+    enqueue('REPORT.xml.partial');
+    expect((await cli(['download', '--out', inbox])).code).toBe(0);
+    enqueue('REPORT.xml');
+    expect((await cli(['download', '--out', inbox])).code).toBe(0);
+    expect((await readdir(inbox)).sort()).toEqual(['REPORT.xml', 'REPORT.xml.partial']);
+    expect(await readFile(join(inbox, 'REPORT.xml.partial'), 'utf8')).toBe('content of REPORT.xml.partial\n');
+    expect(await readFile(join(inbox, 'REPORT.xml'), 'utf8')).toBe('content of REPORT.xml\n');
+  });
+
   it('carries on after a name too long for the local file system, and still prints the summary', async () => {
     const long = `${'L'.repeat(300)}.csv`;
     enqueue('A.csv', long, 'C.csv');
@@ -140,6 +169,45 @@ describe('paykit-files download', () => {
     const again = await cli(['download', '--exec', 'cat > /dev/null; echo "handled $PAYKIT_FILE_NAME"']);
     expect(again).toMatchObject({ code: 0, stdout: 'handled BAD.csv\n' });
     expect(fx.mock.store.pendingDownloads()).toEqual([]);
+  });
+});
+
+describe('paykit-files download stopped by a signal', () => {
+  it.each([
+    { signal: 'SIGTERM' as const, code: 143 },
+    { signal: 'SIGINT' as const, code: 130 },
+  ])('removes its temporary files, stops the processing command and exits $code on $signal', async ({ signal, code }) => {
+    enqueue('SLOW.csv');
+    const inbox = join(dir, 'inbox');
+    const marker = join(dir, 'marker');
+    // The command notes its process id and the downloaded file's path, then waits to be stopped.
+    const command = `echo "$$ $PAYKIT_FILE_PATH" > "${marker}.tmp" && mv "${marker}.tmp" "${marker}" && exec sleep 30`;
+    const child = spawn(process.execPath, [bin, 'download', '--out', inbox, '--exec', command], { env: environment({ TMPDIR: dir }), cwd: dir });
+    const [commandPid, workPath] = await vi.waitUntil(() => readFile(marker, 'utf8').then((text) => text.trim().split(' '), () => undefined), { timeout: 20_000, interval: 50 });
+    expect(existsSync(workPath!)).toBe(true);
+    child.kill(signal);
+    const [exitCode] = (await once(child, 'exit')) as [number | null];
+    expect(exitCode).toBe(code);
+    expect(existsSync(dirname(workPath!))).toBe(false);
+    expect((await readdir(inbox)).filter((name) => name.startsWith('~'))).toEqual([]);
+    await vi.waitUntil(() => !isRunning(Number(commandPid)), { timeout: 5_000, interval: 50 });
+    // Stopped before the delete: the file is still queued, for the next run.
+    expect(fx.mock.store.pendingDownloads()).toEqual(['SLOW.csv']);
+  });
+
+  it('removes, on the next run, what a killed run (SIGKILL) left, and only that', async () => {
+    const inbox = join(dir, 'inbox');
+    await mkdir(inbox);
+    const deadPid = await exitedProcessId();
+    const left = [`~paykit-download-${deadPid}-a1b2c3`, `~paykit-saving-${deadPid}-d4e5f6a7`];
+    const running = `~paykit-download-${process.pid}-g7h8i9`;
+    await mkdir(join(inbox, left[0]!));
+    await writeFile(join(inbox, left[0]!, 'A.csv'), 'half');
+    await writeFile(join(inbox, left[1]!), 'half');
+    await mkdir(join(inbox, running));
+    enqueue('A.csv');
+    expect((await cli(['download', '--out', inbox])).code).toBe(0);
+    expect((await readdir(inbox)).sort()).toEqual(['A.csv', running]);
   });
 });
 

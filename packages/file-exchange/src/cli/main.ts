@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FileExchangeClient } from '../client.js';
@@ -11,6 +12,7 @@ import { referenceRetryPolicy } from '../core/rules.js';
 import { clientOptionsFrom, environmentVariables as envVars, UsageError, type ConnectionFlags } from './config.js';
 import { runProcessingCommand } from './processing-command.js';
 import { saveToFolder } from './save-to-folder.js';
+import { exitCleanlyOnSignals } from './signals.js';
 
 export const usage = `usage: paykit-files <command> [options]
 
@@ -118,13 +120,16 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
 
     const ledger = new FileLedger(values.ledger ?? io.env[envVars.ledger] ?? defaultLedgerPath);
+    // Downloads saved with --out are made in that folder, so that putting them in place is a rename, not a copy.
+    if (values.out !== undefined) await mkdir(values.out, { recursive: true });
     const report = await client.processAll(
       async (file) => {
-        if (values.out !== undefined) await saveToFolder(values.out, file);
+        if (values.out !== undefined) await saveToFolder(values.out, file, { link: values.exec === undefined });
         if (values.exec !== undefined) await runProcessingCommand(values.exec, file, io.env);
       },
       {
         ledger,
+        ...(values.out === undefined ? {} : { workDir: values.out }),
         onFile: (outcome) => {
           if (outcome.result === 'failed') line(io.stderr, describeFailure(outcome));
           else line(io.stderr, `paykit-files: ${outcome.name} ${outcome.result === 'processed' ? 'processed and deleted' : 'was already processed; deleted'}`);
@@ -160,6 +165,7 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
+  exitCleanlyOnSignals();
   runCli(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
     (code) => {
       process.exitCode = code;
