@@ -19,3 +19,12 @@ export function assertValidFileName(name: unknown): asserts name is string {
     throw new InvalidFileNameError(name, 'a name made only of full stops would address another resource');
   }
 }
+
+export function isValidFileName(name: unknown): name is string {
+  try {
+    assertValidFileName(name);
+    return true;
+  } catch {
+    return false;
+  }
+}

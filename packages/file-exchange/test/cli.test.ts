@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startMock, type MockFixture } from './support/mock.js';
+import { startMtlsServer } from './support/mtls-server.js';
 
 // The CLI as a user runs it: the built bin in its own process, configured by environment and options.
 const bin = new URL('../dist/cli/main.js', import.meta.url).pathname;
@@ -112,6 +113,22 @@ describe('paykit-files list', () => {
     enqueue('B.csv', 'A.csv');
     const result = await cli(['list', ...extra]);
     expect(result).toMatchObject({ code: 0, stdout: 'A.csv\nB.csv\n' });
+  });
+});
+
+describe('paykit-files list with names that are not file names', () => {
+  it('escapes control characters and backslashes, and says so on standard error', async () => {
+    const names = ['A.csv', 'nul\u0000byte', 'esc\u001b[31mred', 'back\\slash', 'caf\u00e9', 'tab\there'];
+    const server = await startMtlsServer(fx.certificates, (_, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end(names.join('\n')));
+    try {
+      const result = await cli(['list'], { env: environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` }) });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(['A.csv', 'nul\\x00byte', 'esc\\x1b[31mred', 'back\\x5cslash', 'caf\\u{e9}', 'tab\\x09here', ''].join('\n'));
+      expect(result.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\uffff]/u);
+      expect(result.stderr).toMatch(/5 names from the service are not valid file names \(printed with escapes\)/);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -5,12 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FileExchangeClient } from '../client.js';
 import { ClientOptionsError, FileExchangeError, InvalidFileNameError, InvalidUploadContentError } from '../errors.js';
+import { isValidFileName } from '../file-name.js';
 import { defaultLedgerPath, FileLedger } from '../ledger.js';
 import type { FileOutcome } from '../process-all.js';
 import { TlsConfigurationError } from '../core/tls/errors.js';
 import { referenceRetryPolicy } from '../core/rules.js';
 import { clientOptionsFrom, environmentVariables as envVars, UsageError, type ConnectionFlags } from './config.js';
 import { runProcessingCommand } from './processing-command.js';
+import { printableName } from './printable-name.js';
 import { saveToFolder } from './save-to-folder.js';
 import { exitCleanlyOnSignals } from './signals.js';
 
@@ -80,7 +82,7 @@ function parse(argv: string[]) {
 
 function describeFailure(outcome: Extract<FileOutcome, { result: 'failed' }>): string {
   const reason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-  return `paykit-files: ${outcome.name} failed at ${outcome.stage} and stays in the queue: ${reason}`;
+  return `paykit-files: ${printableName(outcome.name)} failed at ${outcome.stage} and stays in the queue: ${reason}`;
 }
 
 /** Runs one CLI invocation and returns its exit status; the bin wrapper below only wires it to the process. */
@@ -115,7 +117,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     if (command === 'list') {
-      for (const name of await client.list({ format: values.xml ? 'xml' : 'text' })) line(io.stdout, name);
+      const names = await client.list({ format: values.xml ? 'xml' : 'text' });
+      for (const name of names) line(io.stdout, printableName(name));
+      const invalid = names.filter((name) => !isValidFileName(name)).length;
+      if (invalid > 0) {
+        line(io.stderr, `paykit-files: ${invalid} name${invalid === 1 ? '' : 's'} from the service ${invalid === 1 ? 'is' : 'are'} not valid file names (printed with escapes); they cannot be downloaded.`);
+      }
       return 0;
     }
 
@@ -132,7 +139,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         ...(values.out === undefined ? {} : { workDir: values.out }),
         onFile: (outcome) => {
           if (outcome.result === 'failed') line(io.stderr, describeFailure(outcome));
-          else line(io.stderr, `paykit-files: ${outcome.name} ${outcome.result === 'processed' ? 'processed and deleted' : 'was already processed; deleted'}`);
+          else line(io.stderr, `paykit-files: ${printableName(outcome.name)} ${outcome.result === 'processed' ? 'processed and deleted' : 'was already processed; deleted'}`);
         },
       },
     );
