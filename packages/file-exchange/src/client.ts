@@ -41,7 +41,22 @@ export interface FileExchangeClientOptions {
   headers?: Record<string, string>;
 }
 
-export interface UploadOptions {
+/** How far a file's transfer is; told as data moves (a retried transfer starts again from 0). */
+export interface TransferProgress {
+  operation: 'uploadFile' | 'downloadFile';
+  fileName: string;
+  /** Bytes sent or received so far in this try. */
+  bytes: number;
+  /** The file's size, when known. */
+  totalBytes: number | undefined;
+}
+
+export interface TransferOptions {
+  /** Told as data moves, for progress output; called often, so keep it cheap. */
+  onProgress?: (progress: TransferProgress) => void;
+}
+
+export interface UploadOptions extends TransferOptions {
   /** Sent as `Content-Type`; any media type (default `application/octet-stream`). */
   contentType?: string;
 }
@@ -143,10 +158,12 @@ export class FileExchangeClient {
     try {
       await this.uploads.run(() =>
         withRetries(this.retryPolicy, { operation: 'uploadFile', fileName: name }, async () => {
+          const body = replayable.open();
           const response = await this.send('uploadFile', name, uploadPath, {
             method: 'POST',
             headers: { 'content-type': contentType, 'content-length': String(replayable.length) },
-            body: replayable.open(),
+            body,
+            onBodyPiped: () => reportProgress(body, options.onProgress, { operation: 'uploadFile', fileName: name, totalBytes: replayable.length }),
           });
           await discard(response);
           if (response.statusCode !== uploadAccepted) throw errorForStatus({ operation: 'uploadFile', fileName: name }, response.statusCode ?? 0);
@@ -190,7 +207,7 @@ export class FileExchangeClient {
    * Downloads a file into `path` (replaced if it exists). A network error part way restarts the download under the
    * retry policy, so the file on disk is complete when this resolves. Each try counts towards the downloads the service allows per file.
    */
-  async downloadToFile(name: string, path: string): Promise<{ size: number }> {
+  async downloadToFile(name: string, path: string, options: TransferOptions = {}): Promise<{ size: number }> {
     assertValidFileName(name);
     const context = { operation: 'downloadFile' as const, fileName: name };
     return withRetries(this.retryPolicy, context, async () => {
@@ -206,7 +223,10 @@ export class FileExchangeClient {
         throw error;
       }
       try {
-        await pipeline(file.body, writer);
+        const done = pipeline(file.body, writer);
+        // Listening once the pipe is in place: a 'data' listener alone would start the flow without it.
+        reportProgress(file.body, options.onProgress, { operation: 'downloadFile', fileName: name, totalBytes: file.contentLength });
+        await done;
       } catch (error) {
         throw writer.errored ? localFileError(context, path, writer.errored) : errorForThrown(context, error);
       }
@@ -284,7 +304,7 @@ export class FileExchangeClient {
     operation: FileExchangeOperation,
     name: string,
     path: typeof uploadPath | typeof filePath,
-    init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer | Readable },
+    init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer | Readable; onBodyPiped?: () => void },
   ): Promise<IncomingMessage> {
     const url = new URL(this.base + path.replace('{fileName}', encodeURIComponent(name)));
     try {
@@ -293,12 +313,27 @@ export class FileExchangeClient {
         method: init.method,
         headers: { ...this.extraHeaders, ...init.headers },
         ...(init.body === undefined ? {} : { body: init.body }),
+        ...(init.onBodyPiped === undefined ? {} : { onBodyPiped: init.onBodyPiped }),
         ...(this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs }),
       });
     } catch (error) {
       throw errorForThrown({ operation, fileName: name }, error);
     }
   }
+}
+
+/** Tells `onProgress` about the bytes of `body` as they pass (a Buffer goes out in one piece). */
+function reportProgress(body: Buffer | Readable, onProgress: TransferOptions['onProgress'], transfer: Omit<TransferProgress, 'bytes'>): void {
+  if (!onProgress) return;
+  if (Buffer.isBuffer(body)) {
+    onProgress({ ...transfer, bytes: body.length });
+    return;
+  }
+  let bytes = 0;
+  body.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    onProgress({ ...transfer, bytes });
+  });
 }
 
 /** Reads a response to its end (its content is not needed) so the connection can be reused. */

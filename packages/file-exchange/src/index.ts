@@ -5,6 +5,8 @@ export {
   type DownloadedFile,
   type FileExchangeClientOptions,
   type ListOptions,
+  type TransferOptions,
+  type TransferProgress,
   type UploadOptions,
 } from './client.js';
 export * from './errors.js';

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { FileExchangeClient } from './client.js';
+import type { FileExchangeClient, TransferOptions } from './client.js';
 import { FileExchangeError, FileNotInListError, LocalFileError } from './errors.js';
 import type { FileListFormat } from './file-list.js';
 import { assertValidFileName } from './file-name.js';
@@ -33,6 +33,8 @@ export interface ProcessAllOptions {
   listFormat?: FileListFormat;
   /** Told about each file as it is settled; for progress output. */
   onFile?: (outcome: FileOutcome) => void;
+  /** Told as each file downloads; for progress output. */
+  onProgress?: TransferOptions['onProgress'];
 }
 
 export type FileOutcome =
@@ -76,7 +78,7 @@ export async function processAll(client: FileExchangeClient, handler: FileHandle
       if (names.length === 0) break;
       for (const name of names) {
         seen.add(name);
-        settle(await processOne(client, handler, ledger, name, workDir));
+        settle(await processOne(client, handler, ledger, name, workDir, options.onProgress));
       }
     }
   } finally {
@@ -100,6 +102,7 @@ async function processOne(
   ledger: ProcessedFileLedger,
   name: string,
   workDir: string,
+  onProgress: TransferOptions['onProgress'],
 ): Promise<FileOutcome> {
   if (await ledger.has(name)) {
     try {
@@ -113,7 +116,7 @@ async function processOne(
   try {
     // The name comes from the service: check it before it becomes part of a local path.
     assertValidFileName(name);
-    copy = await downloadWorkCopy(client, name, workDir);
+    copy = await downloadWorkCopy(client, name, workDir, onProgress === undefined ? {} : { onProgress });
   } catch (error) {
     return failed(name, 'download', error);
   }
@@ -129,14 +132,14 @@ async function processOne(
  * The private copy is named after the file, unless the name is too long for this file system (the service's names
  * have no length limit): then it gets a short name of its own, so that the file can still be handled.
  */
-async function downloadWorkCopy(client: FileExchangeClient, name: string, workDir: string): Promise<{ path: string; size: number }> {
+async function downloadWorkCopy(client: FileExchangeClient, name: string, workDir: string, options: TransferOptions): Promise<{ path: string; size: number }> {
   try {
     const path = join(workDir, name);
-    return { path, ...(await client.downloadToFile(name, path)) };
+    return { path, ...(await client.downloadToFile(name, path, options)) };
   } catch (error) {
     if (!(error instanceof LocalFileError && error.code === 'ENAMETOOLONG')) throw error;
     const path = join(workDir, `~long-name-${++longNames}`);
-    return { path, ...(await client.downloadToFile(name, path)) };
+    return { path, ...(await client.downloadToFile(name, path, options)) };
   }
 }
 let longNames = 0;

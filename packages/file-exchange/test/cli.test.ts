@@ -108,6 +108,25 @@ describe('paykit-files upload', () => {
   });
 });
 
+describe('paykit-files retry lines', () => {
+  it('says what failed and when the next try is, also when standard error is not a terminal', async () => {
+    fx.mock.store.failNext('upload', { status: 500 });
+    // A window long enough for a slow first try on a busy machine; only one failure is queued.
+    const result = await cli(['upload', 'CLI_RETRY_001.csv'], { stdin: 'x', env: environment({ PAYKIT_FILES_RETRY_FOR: '30' }) });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(
+      /^paykit-files: uploadFile CLI_RETRY_001\.csv: the service answered 500 \(internal error\)\. Try 1 failed; next try at \d\d:\d\d:\d\d \(in 20 ms\), retrying until \d\d:\d\d:\d\d\.\n/,
+    );
+    expect(result.stderr).not.toContain('\r');
+  });
+
+  it('says nothing with --quiet', async () => {
+    fx.mock.store.failNext('upload', { status: 500 });
+    const result = await cli(['upload', 'CLI_RETRY_002.csv', '--quiet'], { stdin: 'x', env: environment({ PAYKIT_FILES_RETRY_FOR: '30' }) });
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+});
+
 describe('paykit-files list', () => {
   it.each([[[]], [['--xml']]])('prints the names, one per line %j', async (extra) => {
     enqueue('B.csv', 'A.csv');

@@ -8,6 +8,8 @@ export interface TransferRequest {
   url: URL;
   headers: Record<string, string>;
   body?: Buffer | Readable;
+  /** Called once the body is being sent (a stream is piped): listeners added then cannot start its flow early. */
+  onBodyPiped?: () => void;
   timeoutMs?: number;
 }
 
@@ -31,6 +33,7 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
     else if (Buffer.isBuffer(body)) outgoing.end(body);
     // The server may answer (and close) before it read everything, e.g. 503: the answer is what counts then.
     else pipeline(body, outgoing).catch((error: unknown) => (outgoing.destroyed ? undefined : reject(error)));
+    request.onBodyPiped?.();
   });
 }
 
