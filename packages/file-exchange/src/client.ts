@@ -1,9 +1,7 @@
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import createOpenApiClient, { type Client } from 'openapi-fetch';
-import type { Dispatcher } from 'undici';
 import { errorForStatus, errorForThrown, localFileError } from './classify-failure.js';
 import { ClientOptionsError, FileExchangeError, InvalidUploadContentError, TransientFailureError, type FileExchangeOperation } from './errors.js';
 import { parsePlainFileList, parseXmlFileList, fileListMediaType, type FileListFormat } from './file-list.js';
@@ -14,12 +12,12 @@ import { resolveRetryPolicy, withRetries, type RetryPolicy, type RetryPolicyOpti
 import { parseBaseUrl } from './core/base-url.js';
 import { SerialQueue } from './core/serial-queue.js';
 import type { ClientTlsOptions } from './core/tls/client-tls-options.js';
-import { undiciDispatcherFor } from './core/tls/create-tls-agent.js';
 import { TlsConfigurationError } from './core/tls/errors.js';
 import { loadTlsMaterial, type TlsMaterial } from './core/tls/load-tls-material.js';
 import { parseProxyUrl } from './core/tls/proxy-url.js';
-import { BatchedFileWriter } from './transport/batched-file-writer.js';
+import { FileSink } from './transport/file-sink.js';
 import { createHttpsAgent } from './transport/https-agent.js';
+import { fetchThrough } from './transport/node-fetch.js';
 import { plainHttpAgent, transfer } from './transport/node-transfer.js';
 import { toReplayableContent, type UploadContent } from './upload-content.js';
 
@@ -59,6 +57,12 @@ export interface TransferOptions {
 export interface UploadOptions extends TransferOptions {
   /** Sent as `Content-Type`; any media type (default `application/octet-stream`). */
   contentType?: string;
+  /**
+   * The content's length in bytes. For a stream it lets the upload start at once, sending the stream as it is read
+   * (each piece also kept in a temporary file, for a resend) instead of reading it to its end first; a stream that
+   * gives another number of bytes fails the upload before its end. For other content it is checked.
+   */
+  contentLength?: number;
 }
 
 export interface ListOptions {
@@ -93,20 +97,19 @@ export const baseUrlExample = 'https://<host>/services/messaging/rest';
 
 /**
  * Client of the file exchange REST interface. Small exchanges (list, delete) go through openapi-fetch with the
- * contract's types, over undici loaded on first use; file bodies (upload, download) go through node:https streams, so
- * a file of any size flows through a bounded buffer. Both present the same client certificate.
+ * contract's types; file bodies (upload, download) are streamed, so a file of any size flows through a bounded
+ * buffer. Every request travels over node:https with one agent that presents the client certificate (one HTTP stack).
  */
 export class FileExchangeClient {
   private readonly base: string;
   private readonly material: TlsMaterial | undefined;
-  private readonly proxy: URL | undefined;
   private readonly transferAgent: HttpsAgent | HttpAgent;
   private readonly retryPolicy: RetryPolicy;
   private readonly timeoutMs: number | undefined;
   private readonly extraHeaders: Record<string, string>;
   private readonly uploads = new SerialQueue();
   private readonly spoolDir: string | undefined;
-  private api: Promise<{ client: Client<paths>; dispatcher: Dispatcher }> | undefined;
+  private readonly api: Client<paths>;
 
   private constructor(init: {
     base: string;
@@ -118,12 +121,16 @@ export class FileExchangeClient {
     this.base = init.base;
     // Plain http (a local Prism) cannot carry a client certificate: the material is checked but not used then.
     this.material = init.base.startsWith('https:') ? init.material : undefined;
-    this.proxy = init.proxy;
     this.retryPolicy = init.retryPolicy;
     this.timeoutMs = init.options.timeoutMs;
     this.spoolDir = init.options.spoolDir;
     this.extraHeaders = lowerCaseKeys(init.options.headers ?? {});
     this.transferAgent = this.material ? createHttpsAgent(this.material, init.proxy) : plainHttpAgent();
+    this.api = createOpenApiClient<paths>({
+      baseUrl: this.base,
+      headers: this.extraHeaders,
+      fetch: fetchThrough(this.transferAgent, this.timeoutMs) as typeof fetch,
+    });
   }
 
   /** Opens the client certificate now, so a wrong password or missing file fails here with TlsConfigurationError. */
@@ -144,8 +151,8 @@ export class FileExchangeClient {
   }
 
   /**
-   * Uploads one file. `content` is bytes, a file path or a stream; it is sent with `Content-Type` and
-   * `Content-Length`. Uploads through one client run one at a time. Network errors and 500s are retried with the
+   * Uploads one file. `content` is bytes, a file path, a file descriptor or a stream; it is sent with `Content-Type`
+   * and `Content-Length`. Uploads through one client run one at a time. Network errors and 500s are retried with the
    * same name and bytes (the service ignores a resent copy).
    */
   async upload(name: string, content: UploadContent, options: UploadOptions = {}): Promise<void> {
@@ -154,7 +161,7 @@ export class FileExchangeClient {
     if (!mediaTypePattern.test(contentType)) {
       throw new InvalidUploadContentError(`Invalid content type ${JSON.stringify(contentType)}: expected a media type such as text/plain.`, { fileName: name });
     }
-    const replayable = await toReplayableContent(content, this.spoolDir);
+    const replayable = await toReplayableContent(content, { spoolDir: this.spoolDir, contentLength: options.contentLength });
     try {
       await this.uploads.run(() =>
         withRetries(this.retryPolicy, { operation: 'uploadFile', fileName: name }, async () => {
@@ -179,10 +186,9 @@ export class FileExchangeClient {
     const format = options.format ?? 'text';
     const operation = 'listFilesForDownload';
     return withRetries(this.retryPolicy, { operation }, async () => {
-      const { client } = await this.openApi();
       let outcome;
       try {
-        outcome = await client.GET(listPath, { headers: { Accept: fileListMediaType[format] }, parseAs: 'text' });
+        outcome = await this.api.GET(listPath, { headers: { Accept: fileListMediaType[format] }, parseAs: 'text' });
       } catch (error) {
         throw errorForThrown({ operation }, error);
       }
@@ -212,25 +218,23 @@ export class FileExchangeClient {
     const context = { operation: 'downloadFile' as const, fileName: name };
     return withRetries(this.retryPolicy, context, async () => {
       // Opened first: a file that cannot be written fails before a download is spent on it.
-      const writer = await BatchedFileWriter.open(path).catch((error: unknown) => {
+      const sink = await FileSink.open(path).catch((error: unknown) => {
         throw localFileError(context, path, error);
       });
       let file: DownloadedFile;
       try {
         file = await this.openDownload(name);
       } catch (error) {
-        writer.destroy();
+        sink.close();
         throw error;
       }
+      const progress = progressReporter(options.onProgress, { operation: 'downloadFile', fileName: name, totalBytes: file.contentLength });
       try {
-        const done = pipeline(file.body, writer);
-        // Listening once the pipe is in place: a 'data' listener alone would start the flow without it.
-        reportProgress(file.body, options.onProgress, { operation: 'downloadFile', fileName: name, totalBytes: file.contentLength });
-        await done;
+        await sink.receive(file.body, progress);
       } catch (error) {
-        throw writer.errored ? localFileError(context, path, writer.errored) : errorForThrown(context, error);
+        throw (error as { fileFailed?: boolean }).fileFailed ? localFileError(context, path, error) : errorForThrown(context, error);
       }
-      const size = writer.bytesReceived;
+      const size = sink.bytesReceived;
       if (file.contentLength !== undefined && size !== file.contentLength) {
         throw new TransientFailureError(`downloadFile ${name}: received ${size} of ${file.contentLength} bytes.`, context);
       }
@@ -260,10 +264,9 @@ export class FileExchangeClient {
     assertValidFileName(name);
     const context = { operation: 'deleteFile' as const, fileName: name };
     await withRetries(this.retryPolicy, context, async () => {
-      const { client } = await this.openApi();
       let outcome;
       try {
-        outcome = await client.DELETE(filePath, { params: { path: { fileName: name } }, parseAs: 'text' });
+        outcome = await this.api.DELETE(filePath, { params: { path: { fileName: name } }, parseAs: 'text' });
       } catch (error) {
         throw errorForThrown(context, error);
       }
@@ -279,25 +282,6 @@ export class FileExchangeClient {
   /** Closes the connections. */
   async close(): Promise<void> {
     this.transferAgent.destroy();
-    if (this.api) await (await this.api).dispatcher.close();
-  }
-
-  /** openapi-fetch over undici, made on first use (see undiciDispatcherFor for why it waits). */
-  private openApi(): Promise<{ client: Client<paths>; dispatcher: Dispatcher }> {
-    this.api ??= (async () => {
-      const [undici, dispatcher] = await Promise.all([
-        import('undici'),
-        undiciDispatcherFor(this.material, this.proxy, this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs }),
-      ]);
-      const client = createOpenApiClient<paths>({
-        baseUrl: this.base,
-        headers: this.extraHeaders,
-        Request: undici.Request as unknown as typeof Request,
-        fetch: ((input: Request) => undici.fetch(input as never, { dispatcher })) as unknown as typeof fetch,
-      });
-      return { client, dispatcher };
-    })();
-    return this.api;
   }
 
   private async send(
@@ -322,18 +306,31 @@ export class FileExchangeClient {
   }
 }
 
-/** Tells `onProgress` about the bytes of `body` as they pass (a Buffer goes out in one piece). */
+/** At most this often (and at the first and the last byte), `onProgress` is told: progress output needs no more. */
+const progressEveryMs = 100;
+
+/** A function to call with the bytes moved so far, telling `onProgress` at the first and last byte and every 100 ms. */
+function progressReporter(onProgress: TransferOptions['onProgress'], transfer: Omit<TransferProgress, 'bytes'>): ((bytes: number) => void) | undefined {
+  if (!onProgress) return undefined;
+  let told = -Infinity;
+  return (bytes) => {
+    const now = performance.now();
+    if (now - told < progressEveryMs && bytes !== transfer.totalBytes) return;
+    told = now;
+    onProgress({ ...transfer, bytes });
+  };
+}
+
+/** Tells `onProgress` about the bytes of an upload's body as they pass (a Buffer goes out in one piece). */
 function reportProgress(body: Buffer | Readable, onProgress: TransferOptions['onProgress'], transfer: Omit<TransferProgress, 'bytes'>): void {
-  if (!onProgress) return;
+  const progress = progressReporter(onProgress, transfer);
+  if (!progress) return;
   if (Buffer.isBuffer(body)) {
-    onProgress({ ...transfer, bytes: body.length });
+    progress(body.length);
     return;
   }
   let bytes = 0;
-  body.on('data', (chunk: Buffer) => {
-    bytes += chunk.length;
-    onProgress({ ...transfer, bytes });
-  });
+  body.on('data', (chunk: Buffer) => progress((bytes += chunk.length)));
 }
 
 /** Reads a response to its end (its content is not needed) so the connection can be reused. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -48,16 +48,19 @@ function environment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   };
 }
 
-function cli(args: string[], options: { stdin?: Buffer | string; env?: NodeJS.ProcessEnv } = {}): Promise<Result> {
+/** Runs the built CLI; `stdin` is piped to it, or `stdinFile` is its standard input as a shell's `< file` makes it. */
+function cli(args: string[], options: { stdin?: Buffer | string; stdinFile?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: options.env ?? environment(), cwd: dir });
+    const stdinFd = options.stdinFile === undefined ? undefined : openSync(options.stdinFile, 'r');
+    const child = spawn(process.execPath, [bin, ...args], { env: options.env ?? environment(), cwd: dir, stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'] });
+    if (stdinFd !== undefined) closeSync(stdinFd);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
-    child.stdin.end(options.stdin ?? '');
+    child.stdin?.end(options.stdin ?? '');
   });
 }
 
@@ -90,6 +93,33 @@ describe('paykit-files upload', () => {
     expect(fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_UPLOAD_001.csv')).toEqual([
       expect.objectContaining({ content, mimeType: 'text/csv', via: 'rest' }),
     ]);
+  });
+
+  it('reads a file redirected to standard input in place: no temporary copy is made', async () => {
+    const content = Buffer.from('id,amount\n2,200\n'.repeat(5000));
+    const source = join(dir, 'redirected.csv');
+    await writeFile(source, content);
+    // No temporary folder exists: a copy of standard input would fail.
+    const result = await cli(['upload', 'CLI_REDIRECT_001.csv'], { stdinFile: source, env: environment({ TMPDIR: join(dir, 'absent') }) });
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_REDIRECT_001.csv')).toEqual([expect.objectContaining({ content })]);
+  });
+
+  it.each([
+    { title: 'with --size: sent as it is read', extra: ['--size', '16'] },
+    { title: 'without --size: read to its end first', extra: [] },
+  ])('uploads a pipe $title', async ({ extra }) => {
+    const name = `CLI_PIPE_${extra.length}.csv`;
+    const result = await cli(['upload', name, ...extra], { stdin: 'sixteen bytes!!\n' });
+    expect(result.code).toBe(0);
+    expect(fx.mock.store.uploads().filter((u) => u.fileName === name).map((u) => u.content.toString())).toEqual(['sixteen bytes!!\n']);
+  });
+
+  it('refuses a pipe shorter than --size with exit 2, and the service keeps nothing', async () => {
+    const result = await cli(['upload', 'CLI_PIPE_SHORT.csv', '--size', '100'], { stdin: 'only this' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/gave only 9 bytes where 100 were announced/);
+    expect(fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_PIPE_SHORT.csv')).toEqual([]);
   });
 
   it('works with a PEM certificate and key given as options', async () => {

@@ -1,3 +1,4 @@
+import { createReadStream, openSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
@@ -70,6 +71,14 @@ describe('upload', () => {
         return path;
       },
     },
+    {
+      kind: 'an open file descriptor',
+      content: async () => {
+        const path = join(scratch, 'upload-fd.csv');
+        await writeFile(path, bytes);
+        return { fd: openSync(path, 'r') };
+      },
+    },
     { kind: 'a Node stream', content: async () => Readable.from([bytes.subarray(0, 5), bytes.subarray(5)]) },
     {
       kind: 'an async iterable',
@@ -84,6 +93,49 @@ describe('upload', () => {
     const name = fresh('PAYMENTS');
     await client.upload(name, await content(), { contentType: 'text/csv' });
     expect(uploadsNamed(name)).toEqual([expect.objectContaining({ fileName: name, mimeType: 'text/csv', content: bytes, via: 'rest' })]);
+  });
+
+  it.each([
+    { kind: 'an open file descriptor (read again from its start)', content: async (path: string) => ({ fd: openSync(path, 'r') }), length: undefined },
+    { kind: 'a stream of announced length (sent as read, resent from its copy)', content: async (path: string) => createReadStream(path, { highWaterMark: 4096 }), length: 100_000 },
+  ])('resends $kind after a dropped connection; the service keeps one whole copy', async ({ content, length }) => {
+    const name = fresh('RESENT_IN_PLACE');
+    const path = join(scratch, `${name}.src`);
+    const data = Buffer.from(Array.from({ length: 100_000 }, (_, i) => i % 251));
+    await writeFile(path, data);
+    const retries: number[] = [];
+    const retrying = await fx.client({ retry: { ...quickRetry, onRetry: (event) => retries.push(event.attempt) } });
+    fx.mock.store.failNext('upload', { dropConnection: true });
+    await retrying.upload(name, await content(path), length === undefined ? {} : { contentLength: length });
+    expect(retries).toEqual([1]);
+    expect(uploadsNamed(name).map((upload) => Buffer.compare(upload.content, data))).toEqual([0]);
+  });
+
+  it.each([
+    { title: 'fewer bytes than announced', pieces: ['01234', '56789'], length: 11 },
+    { title: 'more bytes than announced', pieces: ['0123456789'], length: 9 },
+    // The surplus comes once the announced length could have been sent and the request completed with it.
+    { title: 'more bytes than announced, the surplus late', pieces: ['012345678', 'late:9'], length: 9 },
+  ])('stops a stream that gives $title before its end, and sends nothing the service keeps', async ({ pieces, length }) => {
+    const name = fresh('WRONG_LENGTH');
+    const stream = Readable.from(
+      (async function* () {
+        for (const piece of pieces) {
+          if (piece.startsWith('late:')) await new Promise((resolve) => setTimeout(resolve, 300));
+          yield Buffer.from(piece.replace('late:', ''));
+        }
+      })(),
+    );
+    const error = await client.upload(name, stream, { contentLength: length }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(InvalidUploadContentError);
+    expect((error as Error).message).toMatch(/were announced; the upload was stopped before its end/);
+    expect(uploadsNamed(name)).toEqual([]);
+  });
+
+  it('refuses a content length that is not the length of the bytes or file given, before sending', async () => {
+    const before = fx.mock.store.uploads().length;
+    await expect(client.upload(fresh('LENGTH'), Buffer.from('abc'), { contentLength: 4 })).rejects.toBeInstanceOf(InvalidUploadContentError);
+    expect(fx.mock.store.uploads().length).toBe(before);
   });
 
   it('defaults the content type to application/octet-stream', async () => {
@@ -338,7 +390,8 @@ describe('through an HTTP proxy', () => {
       await proxied.delete('PROXIED.txt');
       expect(uploadsNamed(name).map((upload) => upload.content.toString())).toEqual(['via proxy']);
       const target = new URL(fx.mock.restUrl).host;
-      expect(proxy.tunnels.length).toBeGreaterThanOrEqual(2);
+      // Every request, list and delete included, went through the tunnel (one keep-alive tunnel may carry them all).
+      expect(proxy.tunnels.length).toBeGreaterThanOrEqual(1);
       expect(new Set(proxy.tunnels)).toEqual(new Set([target]));
     } finally {
       await proxy.close();
@@ -347,7 +400,7 @@ describe('through an HTTP proxy', () => {
 
   it.each([
     { title: 'upload (node:https tunnel)', call: (c: FileExchangeClient) => c.upload(fresh('NOPROXY'), Buffer.from('x')) },
-    { title: 'list (undici tunnel)', call: (c: FileExchangeClient) => c.list() },
+    { title: 'list (openapi-fetch over the same tunnel)', call: (c: FileExchangeClient) => c.list() },
   ])('refuses wrong proxy credentials at once on $title, without showing them', async ({ call }) => {
     const proxy = await startConnectProxy({ user: 'merchant', password: 'right' });
     try {

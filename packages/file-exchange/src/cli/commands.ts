@@ -1,9 +1,12 @@
+import { fstatSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import type { FileExchangeClient } from '../client.js';
+import { isatty } from 'node:tty';
+import type { FileExchangeClient, TransferProgress } from '../client.js';
+import type { UploadContent } from '../upload-content.js';
 import { isValidFileName } from '../file-name.js';
 import { defaultLedgerPath, FileLedger } from '../ledger.js';
 import type { FileOutcome } from '../process-all.js';
-import { environmentVariables as envVars } from './config.js';
+import { environmentVariables as envVars, UsageError } from './config.js';
 import { printableName } from './printable-name.js';
 import { runProcessingCommand } from './processing-command.js';
 import { formatBytes, type Reporter } from './reporter.js';
@@ -12,6 +15,8 @@ import { saveToFolder } from './save-to-folder.js';
 export interface CliIo {
   /** Standard input, opened only when it is read as a stream. */
   stdin: () => NodeJS.ReadableStream;
+  /** Standard input's descriptor, when it is this process's own (0): a file redirected to it is read in place. */
+  stdinFd?: number;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
@@ -20,6 +25,7 @@ export interface CliIo {
 /** The options of the command line that the commands read (connection options are the client's). */
 export interface CommandOptions {
   'content-type'?: string | undefined;
+  size?: string | undefined;
   xml?: boolean | undefined;
   exec?: string | undefined;
   out?: string | undefined;
@@ -33,13 +39,36 @@ export interface CommandContext {
   reporter: Reporter;
 }
 
+function parseSize(size: string | undefined): number | undefined {
+  if (size === undefined) return undefined;
+  const bytes = Number(size);
+  if (!/^\d+$/.test(size) || !Number.isSafeInteger(bytes)) throw new UsageError(`--size must be a number of bytes, not ${JSON.stringify(size)}.`);
+  return bytes;
+}
+
+/**
+ * What to upload from standard input without copying it first, when possible: a file redirected to it (`< file`) is
+ * read in place (its size is known, and a resend reads it again); a pipe is read as a stream, sent as it comes when
+ * --size gives its length, read to its end first (into a temporary file) otherwise.
+ */
+function standardInput(io: CliIo): { content: UploadContent; interactive: boolean } {
+  if (io.stdinFd !== undefined) {
+    if (fstatSync(io.stdinFd).isFile()) return { content: { fd: io.stdinFd }, interactive: false };
+    return { content: io.stdin() as NodeJS.ReadableStream & AsyncIterable<Uint8Array>, interactive: isatty(io.stdinFd) };
+  }
+  const stream = io.stdin();
+  return { content: stream as NodeJS.ReadableStream & AsyncIterable<Uint8Array>, interactive: (stream as { isTTY?: boolean }).isTTY === true };
+}
+
 export async function uploadCommand({ client, options, io, reporter }: CommandContext, name: string): Promise<number> {
-  const stdin = io.stdin();
-  if ((stdin as { isTTY?: boolean }).isTTY) reporter.info(`reading the content of ${name} from standard input (end with Ctrl-D)`);
+  const contentLength = parseSize(options.size);
+  const { content, interactive } = standardInput(io);
+  if (interactive) reporter.info(`reading the content of ${name} from standard input (end with Ctrl-D)`);
   const started = Date.now();
   let size = 0;
-  await client.upload(name, stdin as NodeJS.ReadableStream & AsyncIterable<Uint8Array>, {
+  await client.upload(name, content, {
     ...(options['content-type'] === undefined ? {} : { contentType: options['content-type'] }),
+    ...(contentLength === undefined ? {} : { contentLength }),
     onProgress: (progress) => {
       size = progress.bytes;
       reporter.progress(progress);
@@ -81,7 +110,7 @@ export async function downloadCommand({ client, options, io, reporter }: Command
     {
       ledger,
       ...(out === undefined ? {} : { workDir: out }),
-      onProgress: (progress) => reporter.progress(progress),
+      ...(reporter.drawsProgress ? { onProgress: (progress: TransferProgress) => reporter.progress(progress) } : {}),
       onFile: (outcome) => (outcome.result === 'failed' ? reporter.error(describeOutcome(outcome)) : reporter.info(describeOutcome(outcome))),
     },
   );

@@ -37,6 +37,8 @@ Connection (each option falls back to the environment variable shown):
 
 Options:
   --content-type TYPE        upload: Content-Type to send (default application/octet-stream)
+  --size BYTES               upload: length of standard input when it is a pipe: sent as it is read
+                             (without it, a pipe is read to its end first); a redirected file needs none
   --xml                      list: ask for the XML list instead of plain text
   --exec CMD                 download: processing command, run through the shell
   --out DIR                  download: folder to save files into
@@ -65,6 +67,7 @@ function parse(argv: string[]) {
         'retry-interval': { type: 'string' },
         'retry-for': { type: 'string' },
         'content-type': { type: 'string' },
+        size: { type: 'string' },
         xml: { type: 'boolean' },
         exec: { type: 'string' },
         out: { type: 'string' },
@@ -145,7 +148,7 @@ function isEntryPoint(): boolean {
 
 if (isEntryPoint()) {
   exitCleanlyOnSignals();
-  runCli(process.argv.slice(2), { stdin: () => process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
+  runCli(process.argv.slice(2), { stdin: () => process.stdin, stdinFd: 0, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
     (code) => {
       process.exitCode = code;
     },

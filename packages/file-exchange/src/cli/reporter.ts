@@ -68,9 +68,14 @@ export class Reporter {
     this.transfer = undefined;
   }
 
+  /** Whether progress is drawn (a terminal, not --quiet): when not, nothing need be told about it. */
+  get drawsProgress(): boolean {
+    return !this.quiet && this.stderr.isTTY === true;
+  }
+
   /** Live progress of one transfer; drawn on a terminal only. */
   progress(progress: TransferProgress): void {
-    if (this.quiet || !this.stderr.isTTY) return;
+    if (!this.drawsProgress) return;
     const now = this.now();
     const key = `${progress.operation} ${progress.fileName}`;
     if (this.transfer?.key !== key || progress.bytes === 0) this.transfer = { key, started: now };

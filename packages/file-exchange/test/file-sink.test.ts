@@ -2,12 +2,9 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BatchedFileWriter } from '../src/transport/batched-file-writer.js';
+import { FileSink } from '../src/transport/file-sink.js';
 
-// A queue of 2 bytes makes the writer push back on every chunk, so the tests cover backpressure too.
-const tinyQueueBytes = 2;
 
 let dir: string;
 beforeEach(async () => {
@@ -17,7 +14,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('BatchedFileWriter', () => {
+describe('FileSink', () => {
   it.each([
     { title: 'no data', chunks: [] as number[], batch: 1024 },
     { title: 'less than one batch', chunks: [10, 20], batch: 1024 },
@@ -27,19 +24,31 @@ describe('BatchedFileWriter', () => {
     let offset = 0;
     const buffers = chunks.map((size) => Buffer.from(Array.from({ length: size }, () => offset++ % 251)));
     const path = join(dir, 'out.bin');
-    const writer = await BatchedFileWriter.open(path, batch, tinyQueueBytes);
-    await pipeline(Readable.from(buffers), writer);
+    const sink = await FileSink.open(path, batch);
+    const told: number[] = [];
+    await sink.receive(Readable.from(buffers), (total) => told.push(total));
     expect(await readFile(path)).toEqual(Buffer.concat(buffers));
-    expect(writer.bytesReceived).toBe(Buffer.concat(buffers).length);
+    expect(sink.bytesReceived).toBe(Buffer.concat(buffers).length);
+    expect(told.at(-1) ?? 0).toBe(sink.bytesReceived);
     expect((await stat(path)).mode & 0o777).toBe(0o600);
   });
 
-  it('fails the pipeline when a write fails (a full disk)', async () => {
-    const chunks = Array.from({ length: 20 }, () => Buffer.alloc(700, 1));
-    await expect(pipeline(Readable.from(chunks), await BatchedFileWriter.open('/dev/full', 1024, tinyQueueBytes))).rejects.toMatchObject({ code: 'ENOSPC', path: '/dev/full' });
+  it('fails, naming the file, and stops the source when a write fails (a full disk)', async () => {
+    const source = Readable.from(Array.from({ length: 20 }, () => Buffer.alloc(700, 1)));
+    await expect((await FileSink.open('/dev/full', 1024)).receive(source)).rejects.toMatchObject({ code: 'ENOSPC', path: '/dev/full', fileFailed: true });
+    expect(source.destroyed).toBe(true);
+  });
+
+  it("passes the source's error on as it is", async () => {
+    const broken = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    const source = new Readable({ read() {} });
+    const receiving = (await FileSink.open(join(dir, 'cut.bin'))).receive(source);
+    source.push(Buffer.from('part'));
+    source.destroy(broken);
+    await expect(receiving).rejects.toBe(broken);
   });
 
   it('fails to open, before any data, when the file cannot be created', async () => {
-    await expect(BatchedFileWriter.open(join(dir, 'missing', 'out.bin'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(FileSink.open(join(dir, 'missing', 'out.bin'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
