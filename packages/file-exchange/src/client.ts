@@ -211,7 +211,8 @@ export class FileExchangeClient {
 
   /**
    * Downloads a file into `path` (replaced if it exists). A network error part way restarts the download under the
-   * retry policy, so the file on disk is complete when this resolves. Each try counts towards the downloads the service allows per file.
+   * retry policy, so the file on disk is complete when this resolves. Each try counts towards the downloads the
+   * service allows per file; a local file failure (LocalFileError) is therefore never retried.
    */
   async downloadToFile(name: string, path: string, options: TransferOptions = {}): Promise<{ size: number }> {
     assertValidFileName(name);
