@@ -111,7 +111,8 @@ export async function clientOptionsFrom(flags: ConnectionFlags, env: NodeJS.Proc
   const intervalMs = seconds(pick(flags, env, 'retry-interval'), '--retry-interval');
   const maxDurationMs = seconds(pick(flags, env, 'retry-for'), '--retry-for');
   if (intervalMs !== undefined || maxDurationMs !== undefined) {
-    // Setting the interval on the command line is the explicit choice the library asks for before going below 5 min.
+    // Setting the interval on the command line is the explicit choice the library asks for before going below the
+    // reference's minimum wait.
     options.retry = { ...(intervalMs === undefined ? {} : { intervalMs, allowShortIntervals: true }), ...(maxDurationMs === undefined ? {} : { maxDurationMs }) };
   }
   return options;
