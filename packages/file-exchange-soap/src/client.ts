@@ -1,4 +1,4 @@
-import { createTlsAgent, type ClientTlsOptions } from '@paykit/file-exchange';
+import { classifyNetworkFailure, createTlsAgent, parseBaseUrl, SerialQueue, type ClientTlsOptions } from '@paykit/file-exchange/core';
 import type { Dispatcher } from 'undici';
 import { MalformedResponse, readResponse } from './codec/read-response.js';
 import { validateRequest } from './codec/validate-request.js';
@@ -16,8 +16,7 @@ import {
 } from './errors.js';
 import { operations, type OperationMessages, type OperationName } from './generated/contract.js';
 import type { DownloadedFile, UploadFile } from './generated/types.js';
-import { withRetry, type RetryOptions } from './retry-policy.js';
-import { classifyNetworkFailure } from './transport/network-failure.js';
+import { resolveRetryPolicy, withRetry, type RetryOptions, type RetryPolicy } from './retry-policy.js';
 import { postSoap, type SoapHttpResponse } from './transport/post-soap.js';
 
 export interface FileExchangeSoapClientOptions {
@@ -25,7 +24,7 @@ export interface FileExchangeSoapClientOptions {
   baseUrl: string;
   /** The same object as the REST client's: PKCS12 + password or PEM certificate + key, optional CA and proxy. */
   tls: ClientTlsOptions;
-  /** Retry rule for network errors and HTTP 500; `false` for a single try. Default: every 5 minutes for 4 hours. */
+  /** Retries of network errors and HTTP 500s: the reference's rule unless set; `false` for a single try. */
   retry?: RetryOptions | false;
   /** Milliseconds without data before a request fails. Default: undici's (300 s). */
   timeoutMs?: number;
@@ -37,18 +36,7 @@ export interface CallOptions {
   retry?: RetryOptions | false;
 }
 
-function normaliseBaseUrl(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new SoapClientOptionsError(`baseUrl must be an absolute address such as https://host/services/messaging, got "${baseUrl}"`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SoapClientOptionsError(`baseUrl must use https://, got ${url.protocol}`);
-  if (url.username || url.password) throw new SoapClientOptionsError('baseUrl must not carry credentials: the client certificate authenticates');
-  if (url.search || url.hash) throw new SoapClientOptionsError('baseUrl must not have a query or fragment');
-  return url.href.replace(/\/+$/, '');
-}
+const baseUrlExample = 'https://<host>/services/messaging';
 
 async function bodyStart(response: SoapHttpResponse): Promise<string> {
   const chunks: Buffer[] = [];
@@ -71,24 +59,18 @@ async function bodyStart(response: SoapHttpResponse): Promise<string> {
  */
 export class FileExchangeSoapClient {
   /** The service takes one upload at a time (503 otherwise): uploads of this client wait for the previous one. */
-  private uploadQueue: Promise<unknown> = Promise.resolve();
+  private readonly uploads = new SerialQueue();
 
   private constructor(
     private readonly dispatcher: Dispatcher,
     readonly baseUrl: string,
-    private readonly retry: RetryOptions | false,
+    private readonly retry: RetryPolicy,
   ) {}
 
   /** Opens the certificate now, so that a wrong password fails here (TlsConfigurationError) and not at the first call. */
   static async create(options: FileExchangeSoapClientOptions): Promise<FileExchangeSoapClient> {
-    const baseUrl = normaliseBaseUrl(options.baseUrl);
-    const retry = options.retry ?? {};
-    if (retry !== false) {
-      for (const key of ['waitMs', 'giveUpAfterMs'] as const) {
-        const value = retry[key];
-        if (value !== undefined && !(Number.isFinite(value) && value >= 0)) throw new SoapClientOptionsError(`retry.${key} must be a number of milliseconds, got ${value}`);
-      }
-    }
+    const baseUrl = parseBaseUrl(options.baseUrl, baseUrlExample, (message) => new SoapClientOptionsError(message));
+    const retry = resolveRetryPolicy(options.retry);
     const dispatcher = await createTlsAgent(options.tls, options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
     return new FileExchangeSoapClient(dispatcher, baseUrl, retry);
   }
@@ -111,7 +93,7 @@ export class FileExchangeSoapClient {
     const problems = validateRequest(descriptor.input, input);
     if (problems.length > 0) throw new InvalidRequestError(operation, problems);
     const encoded = encodeRequest(writeRequest(descriptor.input, input));
-    const retry = options.retry ?? this.retry;
+    const retry = options.retry === undefined ? this.retry : resolveRetryPolicy(options.retry);
     const output = await withRetry(operation, retry, () => this.exchange(operation, encoded, options.signal), options.signal);
     return output as OperationMessages[K]['output'];
   }
@@ -125,10 +107,8 @@ export class FileExchangeSoapClient {
     // Checked now, so that a bad request fails at once instead of after the uploads queued before it.
     const problems = validateRequest(operations.uploadFile.input, file);
     if (problems.length > 0) throw new InvalidRequestError('uploadFile', problems);
-    const retry = options.retry ?? (file.fileID === undefined ? false : this.retry);
-    const upload = this.uploadQueue.then(() => this.call('uploadFile', file, { ...options, retry }));
-    this.uploadQueue = upload.catch(() => undefined);
-    await upload;
+    const retry = options.retry ?? (file.fileID === undefined ? false : undefined);
+    await this.uploads.run(() => this.call('uploadFile', file, { ...options, ...(retry === undefined ? {} : { retry }) }));
   }
 
   /** One DownloadFiles exchange: some pending files, or none when the queue is drained. */
@@ -186,8 +166,12 @@ export class FileExchangeSoapClient {
   private networkError(operation: string, url: string, error: unknown, signal?: AbortSignal): Error {
     if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
     const failure = classifyNetworkFailure(error);
-    if (failure.kind === 'network') return new SoapNetworkError(operation, url, failure.code, { cause: error });
-    return new SoapTlsError(operation, url, failure.kind, failure.code);
+    const code = failure.code ?? (error instanceof Error ? error.name : 'unknown');
+    if (failure.kind === 'server-certificate-untrusted' || failure.kind === 'client-certificate-refused') {
+      return new SoapTlsError(operation, url, failure.kind, code);
+    }
+    // Other TLS failures and a refused proxy tunnel are retried as network errors, as they always were here.
+    return new SoapNetworkError(operation, url, code, { cause: error });
   }
 }
 

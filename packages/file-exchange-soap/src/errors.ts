@@ -1,3 +1,5 @@
+import { isRetriedStatus } from '@paykit/file-exchange/core';
+
 /**
  * Every failure of the SOAP client is one of these classes, so that callers can tell a configuration problem (do not
  * retry, read the message) from a passing one (network, server fault). No message ever carries a password, a key or
@@ -102,7 +104,7 @@ export class SoapHttpError extends FileExchangeSoapError {
     readonly bodyStart: string,
   ) {
     super(`${operation}: unexpected HTTP ${status} from ${url}${bodyStart ? `: ${bodyStart}` : ''}`);
-    this.retryable = status === 500;
+    this.retryable = isRetriedStatus(status);
   }
 }
 
@@ -126,7 +128,7 @@ export class SoapResponseError extends FileExchangeSoapError {
   }
 }
 
-/** Retrying stopped: the window of the retry policy (4 hours by default) is over. The last failure is the cause. */
+/** Retrying stopped: the window of the retry policy (the reference's by default) is over. The last failure is the cause. */
 export class RetriesExhaustedError extends FileExchangeSoapError {
   override readonly name = 'RetriesExhaustedError';
   readonly retryable = false;

@@ -14,7 +14,7 @@ export {
   SoapTlsError,
   type RequestProblem,
 } from './errors.js';
-export { DEFAULT_RETRY_WAIT_MS, DEFAULT_RETRY_WINDOW_MS, type RetryOptions } from './retry-policy.js';
+export type { RetryEvent, RetryOptions } from './retry-policy.js';
 export { operations, namespace, type OperationMessages, type OperationName } from './generated/contract.js';
 export type * from './generated/types.js';
-export { TlsConfigurationError, type ClientTlsOptions } from '@paykit/file-exchange';
+export { referenceRetryPolicy, TlsConfigurationError, type ClientTlsOptions } from '@paykit/file-exchange/core';

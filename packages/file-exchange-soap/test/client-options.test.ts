@@ -20,7 +20,8 @@ describe('client options', () => {
     ['an ftp base address', 'ftp://host/services/messaging', {}, 'https://'],
     ['credentials in the base address', 'https://user:secret@host/services/messaging', {}, 'must not carry credentials'],
     ['a query in the base address', 'https://host/services/messaging?x=1', {}, 'query'],
-    ['a negative retry wait', 'https://host/services/messaging', { retry: { waitMs: -1 } }, 'retry.waitMs'],
+    ['a negative retry wait', 'https://host/services/messaging', { retry: { intervalMs: -1, allowShortIntervals: true } }, 'retry.intervalMs'],
+    ['a retry wait under the reference minimum, not asked for', 'https://host/services/messaging', { retry: { intervalMs: 1000 } }, 'allowShortIntervals'],
   ];
 
   it.each(badOptions)('refuses %s with SoapClientOptionsError before opening the certificate', async (_name, baseUrl, extra, message) => {

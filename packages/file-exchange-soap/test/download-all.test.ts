@@ -6,7 +6,7 @@ import {
   SoapFaultError,
   type DownloadedFile,
 } from '../src/index.js';
-import { startMock, type MockFixture } from './support/mock.js';
+import { fastRetry, startMock, type MockFixture } from './support/mock.js';
 
 let fixture: MockFixture;
 beforeAll(async () => {
@@ -76,7 +76,7 @@ describe('downloadAll', () => {
     fixture.mock.store.failNext('soap-download', { dropConnection: true });
     fixture.mock.store.failNext('soap-download', { status: 500 });
     const retried: string[] = [];
-    const client = await fixture.client({ retry: { waitMs: 1, onRetry: ({ error }) => retried.push(error.name) } });
+    const client = await fixture.client({ retry: { ...fastRetry, intervalMs: 1, onRetry: ({ failure }) => retried.push(failure.name) } });
     expectSameFiles(await collect(client.downloadAll(fixture.mock.queueId)), contents);
     expect(retried).toEqual(['SoapNetworkError', 'SoapFaultError']);
   });
@@ -123,7 +123,7 @@ describe('downloadAll', () => {
 
   it('turns the fault for an unknown queue into SoapFaultError, not retried (a Client fault)', async () => {
     const retried: string[] = [];
-    const client = await fixture.client({ retry: { waitMs: 1, onRetry: ({ error }) => retried.push(error.name) } });
+    const client = await fixture.client({ retry: { ...fastRetry, intervalMs: 1, onRetry: ({ failure }) => retried.push(failure.name) } });
     const error = await collect(client.downloadAll('NO-SUCH-QUEUE')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SoapFaultError);
     expect((error as SoapFaultError).faultCode).toBe('soap:Client');

@@ -1,9 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { generateTestCertificates, type TestCertificates } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateXML } from 'xmllint-wasm';
 import {
   FileExchangeSoapClient,
   SoapHttpError,
@@ -52,6 +54,18 @@ describe('the SOAP 1.1 exchange on the wire', () => {
       expect(request.headers['transfer-encoding']).toBeUndefined();
     }
     expect(download!.body).toContain(`<downloadFiles xmlns="${NS}"><queueID>Q-1</queueID></downloadFiles>`);
+  });
+
+  it('uploads an empty file: an empty fileContent, as the XSD allows', async () => {
+    server.answerNext((res) => res.writeHead(200, xmlHeaders).end(soapEnvelope(`<uploadFileResponse xmlns="${NS}"/>`)));
+    await client.uploadFile({ fileName: 'empty.txt', fileContent: new Uint8Array(0) });
+    const upload = server.requests.at(-1)!;
+    expect(upload.body).toContain('<fileName>empty.txt</fileName><fileContent></fileContent></uploadFile>');
+    expect(Number(upload.headers['content-length'])).toBe(Buffer.byteLength(upload.body));
+    const body = /<soap:Body>([\s\S]*)<\/soap:Body>/.exec(upload.body)![1]!;
+    const xsd = await readFile(fileURLToPath(new URL('../wsdl/FileExchange.xsd', import.meta.url)), 'utf8');
+    const validation = await validateXML({ xml: { fileName: 'upload.xml', contents: body }, schema: { fileName: 'FileExchange.xsd', contents: xsd } });
+    expect(validation.errors).toEqual([]);
   });
 
   it('sends concurrent uploads one at a time, as the service takes only one', async () => {

@@ -43,6 +43,11 @@ describe('readResponse', () => {
       { kind: 'body', value: { file: [{ fileID: 'F1', fileName: 'a.txt', parameter: [{ name: 'a', value: '1' }, { name: 'b', value: '' }], fileContent: content }] } },
     ],
     [
+      'empty files (the XSD allows an empty base64Binary), written both ways',
+      envelope(`<downloadFilesResponse xmlns="${NS}"><file><fileID>E1</fileID><fileContent/></file><file><fileID>E2</fileID><fileContent></fileContent></file></downloadFilesResponse>`),
+      { kind: 'body', value: { file: [{ fileID: 'E1', fileContent: Buffer.alloc(0) }, { fileID: 'E2', fileContent: Buffer.alloc(0) }] } },
+    ],
+    [
       'a SOAP fault with a detail',
       envelope('<soap:Fault><faultcode>soap:Server</faultcode><faultstring>try later</faultstring><detail><code>E1</code> busy</detail></soap:Fault>'),
       { kind: 'fault', fault: { faultCode: 'soap:Server', faultString: 'try later', detail: 'E1 busy' } },

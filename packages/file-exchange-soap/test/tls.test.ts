@@ -1,11 +1,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TlsConfigurationError } from '@paykit/file-exchange';
+import { TlsConfigurationError } from '@paykit/file-exchange/core';
 import { generateTestCertificates } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SoapAccessDeniedError, SoapTlsError, type ClientTlsOptions } from '../src/index.js';
-import { startMock, type MockFixture } from './support/mock.js';
+import { fastRetry, startMock, type MockFixture } from './support/mock.js';
 
 let fixture: MockFixture;
 beforeAll(async () => {
@@ -31,7 +31,7 @@ describe('client-certificate TLS against the SOAP mock', () => {
     const retries: number[] = [];
     const client = await fixture.client({
       tls: { pfx: fixture.certificates.foreignClientPfxPath, passphrase: fixture.certificates.foreignClientPfxPassword, ca: fixture.certificates.caCertPem },
-      retry: { waitMs: 1, onRetry: ({ attempt }) => retries.push(attempt) },
+      retry: { ...fastRetry, intervalMs: 1, onRetry: ({ attempt }) => retries.push(attempt) },
     });
     const before = fixture.mock.store.uploads().length;
     const error = await client.uploadFile({ fileID: 'foreign', fileContent: Buffer.from('refused') }).catch((e: unknown) => e);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   InvalidRequestError,
   RetriesExhaustedError,
@@ -8,7 +8,7 @@ import {
   SoapNetworkError,
   type UploadFile,
 } from '../src/index.js';
-import { startMock, type MockFixture } from './support/mock.js';
+import { fastRetry, startMock, type MockFixture } from './support/mock.js';
 
 let fixture: MockFixture;
 beforeAll(async () => {
@@ -85,7 +85,7 @@ describe('uploadFile', () => {
 
   it('resends after an HTTP 500 fault when the file has a fileID', async () => {
     const retries: string[] = [];
-    const client = await fixture.client({ retry: { waitMs: 1, onRetry: ({ error }) => retries.push(error.name) } });
+    const client = await fixture.client({ retry: { ...fastRetry, intervalMs: 1, onRetry: ({ failure }) => retries.push(failure.name) } });
     const fileID = nextId('fault');
     fixture.mock.store.failNext('soap-upload', { status: 500 });
     await client.uploadFile({ fileID, fileContent: Buffer.from('after a fault') });
@@ -108,18 +108,20 @@ describe('uploadFile', () => {
   });
 
   it('gives up with RetriesExhaustedError once the retry window is over, carrying the last fault', async () => {
-    // The window must outlast a slow first attempt on a loaded machine, and more failures are queued than a fast
-    // machine can consume inside it (1000 ms / 20 ms waits), so the window ends first whatever the load.
-    const client = await fixture.client({ retry: { waitMs: 20, giveUpAfterMs: 1000 } });
-    for (let i = 0; i < 200; i++) fixture.mock.store.failNext('soap-upload', { status: 500 });
-    const error = await client.uploadFile({ fileID: nextId('exhausted'), fileContent: Buffer.from('x') }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RetriesExhaustedError);
-    expect((error as RetriesExhaustedError).attempts).toBeGreaterThanOrEqual(2);
-    expect((error as Error).cause).toBeInstanceOf(SoapFaultError);
-    // Leave no injected failure behind for the next test.
-    while (true) {
-      const drained = await client.uploadFile({ fileID: nextId('drain'), fileContent: Buffer.from('x') }, { retry: false }).then(() => true, () => false);
-      if (drained) break;
+    // Only the clock the retry loop reads is faked, and moved on by each retry: the window (10 ms) closes after
+    // exactly four tries whatever the machine's speed, while the sockets and the 1 ms waits stay real.
+    vi.useFakeTimers({ now: 0, toFake: ['Date'] });
+    try {
+      const client = await fixture.client({
+        retry: { intervalMs: 1, maxDurationMs: 10, allowShortIntervals: true, onRetry: () => vi.setSystemTime(Date.now() + 4) },
+      });
+      for (let i = 0; i < 4; i++) fixture.mock.store.failNext('soap-upload', { status: 500 });
+      const error = await client.uploadFile({ fileID: nextId('exhausted'), fileContent: Buffer.from('x') }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RetriesExhaustedError);
+      expect((error as RetriesExhaustedError).attempts).toBe(4);
+      expect((error as Error).cause).toBeInstanceOf(SoapFaultError);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

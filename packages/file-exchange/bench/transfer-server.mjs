@@ -1,6 +1,7 @@
 // The other end of the transfer benchmark, in its own process so that its work does not count against the client:
-// a client-certificate TLS server with the REST paths of the service that discards uploads (202) and streams one
-// file for downloads. Deliberately minimal and identical for both contenders (paykit client and curl).
+// a client-certificate TLS server with the REST paths of the service that discards uploads (202), lists one file,
+// streams it for downloads and answers 204 to its delete. Deliberately minimal and identical for both contenders
+// (paykit-files and curl).
 import { createReadStream, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:https';
@@ -24,6 +25,14 @@ const server = createServer(
         const expected = Number(request.headers['content-length']);
         response.writeHead(received === expected ? 202 : 400, { 'content-length': '0' }).end();
       });
+      return;
+    }
+    if (request.method === 'GET' && request.url === `${base}/filesForDownload/`) {
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('BENCH_1GIB.bin\n');
+      return;
+    }
+    if (request.method === 'DELETE' && request.url.startsWith(`${base}/filesForDownload/`)) {
+      response.writeHead(204).end();
       return;
     }
     if (request.method === 'GET' && request.url.startsWith(`${base}/filesForDownload/`)) {

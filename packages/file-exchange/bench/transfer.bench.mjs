@@ -1,10 +1,10 @@
 // Benchmark: upload and download of a large file (1 GiB by default) over client-certificate TLS on loopback, through
-// the paykit client and through `curl --cert`, measured side by side in one run. Each contender runs as its own
+// the paykit-files CLI and through `curl --cert`, measured side by side in one run. Each contender runs as its own
 // process under /usr/bin/time, which reports wall time and peak resident memory the same way for both.
-//   pnpm --filter @paykit/file-exchange bench          (BENCH_SIZE_MIB=64 BENCH_ROUNDS=1 for a quick look)
+//   pnpm --filter @paykit/file-exchange bench          (BENCH_SIZE_MIB=64 BENCH_ROUNDS=2 for a quick look)
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +14,12 @@ import { generateTestCertificates } from '@paykit/mock-server';
 
 const run = promisify(execFile);
 const here = (name) => fileURLToPath(new URL(name, import.meta.url));
+const cliPath = here('../dist/cli/main.js');
 const sizeMiB = Number(process.env.BENCH_SIZE_MIB ?? 1024);
 // An even number of rounds, so that each contender goes first equally often.
 const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
 const MiB = 1024 * 1024;
+const targets = { ratio: 1.3, peakMiB: 128 };
 
 async function writeRandomishFile(path, bytes) {
   // Incompressible-looking content without paying for 1 GiB of randomness: a random 1 MiB block, varied per MiB.
@@ -35,9 +37,10 @@ async function writeRandomishFile(path, bytes) {
   await handle.close();
 }
 
-/** Runs a command under /usr/bin/time; returns wall, user and system seconds and peak RSS in MiB. */
-async function measure(command, args, env) {
-  const { stderr } = await run('/usr/bin/time', ['-f', 'BENCH %e %U %S %M', command, ...args], { env, maxBuffer: 16 * MiB });
+/** Runs a shell command line under /usr/bin/time; returns wall, user and system seconds and peak RSS in MiB. */
+async function measure(commandLine, env) {
+  // `exec` puts the measured program in the shell's place (with a pipe, the peak is the largest process's).
+  const { stderr } = await run('/usr/bin/time', ['-f', 'BENCH %e %U %S %M', 'sh', '-c', commandLine], { env, maxBuffer: 16 * MiB });
   const match = /BENCH ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
   if (!match) throw new Error(`no measurement in: ${stderr}`);
   return { seconds: Number(match[1]), userSeconds: Number(match[2]), systemSeconds: Number(match[3]), peakMiB: Number(match[4]) / 1024 };
@@ -49,12 +52,45 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** Alternates the two contenders `rounds` times and prints medians, the paired ratio and peak memory. */
+async function compare(label, pair, afterEach) {
+  const results = { paykit: [], curl: [] };
+  for (let round = 0; round < rounds; round++) {
+    // Alternate who goes first so that cache warmth and background load fall on both alike.
+    const order = round % 2 === 0 ? ['curl', 'paykit'] : ['paykit', 'curl'];
+    for (const name of order) {
+      results[name].push(await pair[name]());
+      await afterEach?.(name);
+      await sleep(1000); // let the previous run's sockets and file system work settle
+    }
+  }
+  const summary = (name) => {
+    const of = (field) => median(results[name].map((r) => r[field]));
+    return { seconds: of('seconds'), userSeconds: of('userSeconds'), systemSeconds: of('systemSeconds'), peakMiB: Math.max(...results[name].map((r) => r.peakMiB)) };
+  };
+  const paykit = summary('paykit');
+  const curl = summary('curl');
+  // Each round's two runs are neighbours in time, so their ratio cancels most of the machine's background load.
+  const pairedRatio = median(results.paykit.map((r, i) => r.seconds / results.curl[i].seconds));
+  console.log(
+    `${label.padEnd(14)} paykit-files ${paykit.seconds.toFixed(2)} s, peak ${paykit.peakMiB.toFixed(1)} MiB | curl ${curl.seconds.toFixed(2)} s, ` +
+      `peak ${curl.peakMiB.toFixed(1)} MiB | time ratio ${pairedRatio.toFixed(2)}x (median of rounds; target <= ${targets.ratio}x), ` +
+      `peak memory ${paykit.peakMiB.toFixed(1)} MiB, highest of all rounds (target < ${targets.peakMiB} MiB) | ` +
+      `all rounds paykit-files ${results.paykit.map((r) => r.seconds.toFixed(2)).join('/')} s, curl ${results.curl.map((r) => r.seconds.toFixed(2)).join('/')} s | ` +
+      // CPU time shows where the time goes (system time is mostly the kernel copying into the page cache) and is
+      // steadier than wall time when other work shares the cores.
+      `cpu user/system paykit-files ${paykit.userSeconds.toFixed(2)}/${paykit.systemSeconds.toFixed(2)} s, curl ${curl.userSeconds.toFixed(2)}/${curl.systemSeconds.toFixed(2)} s`,
+  );
+}
+
 const dir = await mkdtemp(join(tmpdir(), 'paykit-bench-'));
 let server;
 try {
   const certs = await generateTestCertificates(join(dir, 'certs'));
   const source = join(dir, 'source.bin');
-  const target = join(dir, 'downloaded.bin');
+  const inbox = join(dir, 'inbox');
+  const ledger = join(dir, 'ledger.txt');
+  const curlTarget = join(inbox, 'curl.bin');
   await writeRandomishFile(source, sizeMiB * MiB);
 
   const env = {
@@ -63,8 +99,6 @@ try {
     BENCH_SERVER_CERT: certs.serverCertPath,
     BENCH_SERVER_KEY: certs.serverKeyPath,
     BENCH_DOWNLOAD_FILE: source,
-    BENCH_PFX: certs.clientPfxPath,
-    BENCH_PFX_PASSWORD: certs.clientPfxPassword,
   };
   server = spawn(process.execPath, [here('./transfer-server.mjs')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((resolve, reject) => {
@@ -72,55 +106,44 @@ try {
     server.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
   });
   const baseUrl = `https://127.0.0.1:${port}/services/messaging/rest`;
-  const curlTls = ['--silent', '--show-error', '--fail', '--cert', certs.clientCertPath, '--key', certs.clientKeyPath, '--cacert', certs.caCertPath];
-
-  const contenders = {
-    upload: {
-      paykit: () => measure(process.execPath, [here('./paykit-transfer.mjs'), 'upload', baseUrl, source], env),
-      // -T streams the file (as --data-binary @file would not: it reads the whole file into memory first).
-      curl: () => measure('curl', [...curlTls, '-X', 'POST', '-H', 'Content-Type: application/octet-stream', '-T', source, `${baseUrl}/uploadedFiles/BENCH_1GIB.bin`], env),
-    },
-    download: {
-      paykit: () => measure(process.execPath, [here('./paykit-transfer.mjs'), 'download', baseUrl, target], env),
-      curl: () => measure('curl', [...curlTls, '-o', target, `${baseUrl}/filesForDownload/BENCH_1GIB.bin`], env),
-    },
+  const cliEnv = {
+    PATH: process.env.PATH,
+    PAYKIT_FILES_BASE_URL: baseUrl,
+    PAYKIT_FILES_CERT_FILE: certs.clientPfxPath,
+    PAYKIT_FILES_CERT_PASSWORD: certs.clientPfxPassword,
+    PAYKIT_FILES_CA_FILE: certs.caCertPath,
+    PAYKIT_FILES_LEDGER: ledger,
   };
+  const cli = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)}`;
+  const curl = `curl --silent --show-error --fail --cert ${certs.clientCertPath} --key ${certs.clientKeyPath} --cacert ${certs.caCertPath}`;
+  const uploadUrl = `${baseUrl}/uploadedFiles/BENCH_1GIB.bin`;
 
   console.log(`transfer of ${sizeMiB} MiB over client-certificate TLS on loopback, ${rounds} round(s), median of each`);
-  for (const [direction, pair] of Object.entries(contenders)) {
-    const results = { paykit: [], curl: [] };
-    for (let round = 0; round < rounds; round++) {
-      // Alternate who goes first so that cache warmth and background load fall on both alike.
-      const order = round % 2 === 0 ? ['curl', 'paykit'] : ['paykit', 'curl'];
-      for (const name of order) {
-        results[name].push(await pair[name]());
-        if (direction === 'download') {
-          const { size } = await stat(target);
-          if (size !== sizeMiB * MiB) throw new Error(`${name} downloaded ${size} bytes, expected ${sizeMiB * MiB}`);
-          await rm(target);
-        }
-        await sleep(1000); // let the previous run's sockets and file system work settle
-      }
-    }
-    const summary = (name) => {
-      const of = (field) => median(results[name].map((r) => r[field]));
-      return { seconds: of('seconds'), userSeconds: of('userSeconds'), systemSeconds: of('systemSeconds'), peakMiB: of('peakMiB') };
-    };
-    const paykit = summary('paykit');
-    const curl = summary('curl');
-    // Each round's two runs are neighbours in time, so their ratio cancels most of the machine's background load.
-    const pairedRatio = median(results.paykit.map((r, i) => r.seconds / results.curl[i].seconds));
-    console.log(
-      `${direction.padEnd(8)} paykit ${paykit.seconds.toFixed(2)} s, peak ${paykit.peakMiB.toFixed(1)} MiB | ` +
-        `curl ${curl.seconds.toFixed(2)} s, peak ${curl.peakMiB.toFixed(1)} MiB | ` +
-        `time ratio ${(paykit.seconds / curl.seconds).toFixed(2)}x of medians, ${pairedRatio.toFixed(2)}x median of rounds (target <= 1.5x), ` +
-        `peak memory ${paykit.peakMiB.toFixed(1)} MiB (target <= 128 MiB; ${(paykit.peakMiB / curl.peakMiB).toFixed(1)}x curl's), ` +
-        `all rounds paykit ${results.paykit.map((r) => r.seconds.toFixed(2)).join('/')} s, curl ${results.curl.map((r) => r.seconds.toFixed(2)).join('/')} s | ` +
-        // CPU time shows where the time goes (system time is mostly the kernel copying into the page cache) and is
-        // steadier than wall time when other work shares the cores.
-        `cpu user/system paykit ${paykit.userSeconds.toFixed(2)}/${paykit.systemSeconds.toFixed(2)} s, curl ${curl.userSeconds.toFixed(2)}/${curl.systemSeconds.toFixed(2)} s`,
-    );
-  }
+  await compare('upload < file', {
+    paykit: () => measure(`${cli} upload BENCH_1GIB.bin --quiet < ${source}`, cliEnv),
+    // -T streams the file (as --data-binary @file would not: it reads the whole file into memory first).
+    curl: () => measure(`exec ${curl} -X POST -H 'Content-Type: application/octet-stream' -T ${source} ${uploadUrl}`, env),
+  });
+  await compare('upload | pipe', {
+    paykit: () => measure(`cat ${source} | ${cli} upload BENCH_1GIB.bin --quiet --size ${sizeMiB * MiB}`, cliEnv),
+    curl: () => measure(`cat ${source} | ${curl} -X POST -H 'Content-Type: application/octet-stream' -H 'Content-Length: ${sizeMiB * MiB}' -H 'Transfer-Encoding:' -T - ${uploadUrl}`, env),
+  });
+  await compare(
+    'download',
+    {
+      paykit: () => measure(`${cli} download --out ${inbox} --quiet`, cliEnv),
+      curl: async () => {
+        await mkdir(inbox, { recursive: true });
+        return measure(`exec ${curl} -o ${curlTarget} ${baseUrl}/filesForDownload/BENCH_1GIB.bin`, env);
+      },
+    },
+    async (name) => {
+      const { size } = await stat(name === 'curl' ? curlTarget : join(inbox, 'BENCH_1GIB.bin'));
+      if (size !== sizeMiB * MiB) throw new Error(`${name} downloaded ${size} bytes, expected ${sizeMiB * MiB}`);
+      await rm(inbox, { recursive: true, force: true });
+      await rm(ledger, { force: true });
+    },
+  );
 } finally {
   server?.kill('SIGTERM');
   await rm(dir, { recursive: true, force: true });

@@ -1,3 +1,5 @@
+import { classifyNetworkFailure, refusedCertificateHint } from './core/network-failure.js';
+import { fileExchangeRules as rules, isRetriedStatus } from './core/rules.js';
 import {
   AccessRefusedError,
   DownloadLimitReachedError,
@@ -5,6 +7,7 @@ import {
   FileNameAlreadyUsedError,
   FileNameNotAcceptedError,
   FileNotInListError,
+  LocalFileError,
   ProxyRefusedError,
   TlsHandshakeError,
   TransientFailureError,
@@ -12,6 +15,8 @@ import {
   UploadInProgressError,
   type FileExchangeOperation,
 } from './errors.js';
+
+export { refusedCertificateHint };
 
 type Context = { operation: FileExchangeOperation; fileName?: string };
 
@@ -23,7 +28,7 @@ function label(context: Context): string {
 export function errorForStatus(context: Context, status: number): FileExchangeError {
   const details = { ...context, status };
   const what = label(context);
-  if (status === 500) return new TransientFailureError(`${what}: the service answered 500 (internal error).`, details);
+  if (isRetriedStatus(status)) return new TransientFailureError(`${what}: the service answered ${status} (internal error).`, details);
   if (status === 403) {
     return new AccessRefusedError(`${what}: access refused (403); check the client certificate and the IP address whitelist.`, details);
   }
@@ -31,14 +36,21 @@ export function errorForStatus(context: Context, status: number): FileExchangeEr
     case 'uploadFile':
       if (status === 400) return new FileNameAlreadyUsedError(`${what}: the name is already used for a different file (400); choose a new name.`, details);
       if (status === 404) return new FileNameNotAcceptedError(`${what}: the service does not accept this file name (404).`, details);
-      if (status === 503) return new UploadInProgressError(`${what}: another upload is in progress (503); upload one file at a time.`, details);
+      if (status === rules.uploads.busyStatus) {
+        return new UploadInProgressError(`${what}: another upload is in progress (${status}); upload one file at a time.`, details);
+      }
       break;
     case 'listFilesForDownload':
       if (status === 404) return new UnexpectedResponseError(`${what}: 404, the list address is wrong; check the base address (it ends with /services/messaging/rest).`, details);
       break;
     case 'downloadFile':
       if (status === 404) return new FileNotInListError(`${what}: the file is not in the download list (404).`, details);
-      if (status === 429) return new DownloadLimitReachedError(`${what}: downloaded more than 50 times (429); the service refuses further downloads.`, details);
+      if (status === rules.downloads.exhaustedStatus) {
+        return new DownloadLimitReachedError(
+          `${what}: downloaded more than ${rules.downloads.maxAttemptsPerFile} times (${status}); the service refuses further downloads.`,
+          details,
+        );
+      }
       break;
     case 'deleteFile':
       if (status === 404) return new FileNotInListError(`${what}: not a name of the download list (404); copy it exactly from the list.`, details);
@@ -47,55 +59,43 @@ export function errorForStatus(context: Context, status: number): FileExchangeEr
   return new UnexpectedResponseError(`${what}: unexpected HTTP status ${status}.`, details);
 }
 
-function* causes(error: unknown): Generator<unknown> {
-  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 8; depth++) {
-    yield current;
-    current = (current as { cause?: unknown }).cause;
-  }
-}
-
 /**
- * A server that refuses a client certificate may just close the connection, with no TLS alert: the client cannot
- * tell that from a network failure, so it retries as the reference asks, but says what else it may be.
- */
-export const refusedCertificateHint =
-  'If this repeats at once on every try, the server may be refusing the client certificate (wrong or foreign certificate, or an IP address not on the whitelist).';
-
-function closedWithoutAnswer(code: unknown, reason: string): boolean {
-  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || /other side closed|before secure TLS connection/i.test(reason);
-}
-
-const tlsCode = /^(ERR_SSL_|ERR_TLS_|UNABLE_TO_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
-
-/**
- * Classifies an error thrown while talking to the service: certificate problems are final (retrying cannot fix
- * them), everything else that went wrong on the wire is a transient network failure the retry policy handles.
+ * Classifies an error thrown while talking to the service: certificate and proxy problems are final (retrying cannot
+ * fix them), everything else that went wrong on the wire is a transient network failure the retry policy handles.
  */
 export function errorForThrown(context: Context, error: unknown): FileExchangeError {
   if (error instanceof FileExchangeError) return error;
   const what = label(context);
-  for (const item of causes(error)) {
-    const code = (item as { code?: unknown }).code;
-    const message = item instanceof Error ? item.message : '';
-    if ((typeof code === 'string' && tlsCode.test(code)) || /alert|certificate/i.test(message)) {
+  const failure = classifyNetworkFailure(error);
+  switch (failure.kind) {
+    case 'server-certificate-untrusted':
+    case 'client-certificate-refused':
+    case 'tls':
       return new TlsHandshakeError(
-        `${what}: TLS handshake failed (${typeof code === 'string' ? code : message}); the server refused the client certificate or is not trusted (check ca).`,
-        { ...context, cause: item },
+        `${what}: TLS handshake failed (${failure.code ?? failure.reason}); the server refused the client certificate or is not trusted (check ca).`,
+        { ...context, cause: failure.source },
       );
+    case 'local-file':
+      return localFileError(context, undefined, failure.source);
+    case 'proxy-refused':
+      return new ProxyRefusedError(`${what}: the proxy refused the tunnel (${failure.proxyStatus}); check the proxy address and credentials (not shown).`, context);
+    default: {
+      const code = failure.code === undefined ? '' : `${failure.code}: `;
+      const hint = failure.closedWithoutAnswer ? ` ${refusedCertificateHint}` : '';
+      return new TransientFailureError(`${what}: network error (${code}${failure.reason}).${hint}`, { ...context, cause: error });
     }
   }
-  for (const item of causes(error)) {
-    const proxyStatus = /Proxy (?:response \(|refused the tunnel: )(\d{3})/.exec(item instanceof Error ? item.message : '')?.[1];
-    if (proxyStatus === '407' || proxyStatus === '403') {
-      return new ProxyRefusedError(`${what}: the proxy refused the tunnel (${proxyStatus}); check the proxy address and credentials (not shown).`, context);
-    }
-  }
-  const innermost = [...causes(error)].pop();
-  const code = (innermost as { code?: unknown }).code;
-  const reason = innermost instanceof Error ? innermost.message : String(innermost);
-  const hint = closedWithoutAnswer(code, reason) ? ` ${refusedCertificateHint}` : '';
-  return new TransientFailureError(`${what}: network error (${typeof code === 'string' ? `${code}: ` : ''}${reason}).${hint}`, {
+}
+
+/** A failure of a file of this machine: final, whatever the operation (see LocalFileError). */
+export function localFileError(context: Context, path: string | undefined, error: unknown): LocalFileError {
+  const failure = error as NodeJS.ErrnoException;
+  const file = path ?? failure.path;
+  const code = typeof failure.code === 'string' ? failure.code : undefined;
+  return new LocalFileError(`${label(context)}: the local file${file === undefined ? '' : ` ${file}`} failed (${failure.message ?? String(error)}); the request is not retried.`, {
     ...context,
+    ...(code === undefined ? {} : { code }),
+    ...(file === undefined ? {} : { path: file }),
     cause: error,
   });
 }

@@ -1,24 +1,23 @@
 import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import createOpenApiClient, { type Client } from 'openapi-fetch';
-import type { Dispatcher } from 'undici';
-import { errorForStatus, errorForThrown } from './classify-failure.js';
-import { FileExchangeError, InvalidUploadContentError, TransientFailureError, type FileExchangeOperation } from './errors.js';
+import { errorForStatus, errorForThrown, localFileError } from './classify-failure.js';
+import { ClientOptionsError, FileExchangeError, InvalidUploadContentError, TransientFailureError, type FileExchangeOperation } from './errors.js';
 import { parsePlainFileList, parseXmlFileList, fileListMediaType, type FileListFormat } from './file-list.js';
 import { assertValidFileName } from './file-name.js';
 import type { operations, paths } from './generated/openapi.js';
 import { processAll, type FileHandler, type ProcessAllOptions, type ProcessAllReport } from './process-all.js';
 import { resolveRetryPolicy, withRetries, type RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
-import { SerialQueue } from './serial-queue.js';
-import type { ClientTlsOptions } from './tls/client-tls-options.js';
-import { undiciDispatcherFor } from './tls/create-tls-agent.js';
-import { TlsConfigurationError } from './tls/errors.js';
-import { loadTlsMaterial, type TlsMaterial } from './tls/load-tls-material.js';
-import { parseProxyUrl } from './tls/proxy-url.js';
-import { createHttpsAgent } from './tls/tunnelling-agent.js';
-import { BatchedFileWriter } from './transport/batched-file-writer.js';
+import { parseBaseUrl } from './core/base-url.js';
+import { SerialQueue } from './core/serial-queue.js';
+import type { ClientTlsOptions } from './core/tls/client-tls-options.js';
+import { TlsConfigurationError } from './core/tls/errors.js';
+import { loadTlsMaterial, type TlsMaterial } from './core/tls/load-tls-material.js';
+import { parseProxyUrl } from './core/tls/proxy-url.js';
+import { FileSink } from './transport/file-sink.js';
+import { createHttpsAgent } from './transport/https-agent.js';
+import { fetchThrough } from './transport/node-fetch.js';
 import { plainHttpAgent, transfer } from './transport/node-transfer.js';
 import { toReplayableContent, type UploadContent } from './upload-content.js';
 
@@ -27,8 +26,8 @@ export interface FileExchangeClientOptions {
   baseUrl: string;
   /** Client certificate (and optional CA and proxy). Required for https; http is for local mocks only. */
   tls?: ClientTlsOptions;
-  /** Retries of network errors and 500s; the reference's 5 minutes / 4 hours unless set. */
-  retry?: RetryPolicyOptions;
+  /** Retries of network errors and 500s: the reference's rule unless set; `false` for a single try. */
+  retry?: RetryPolicyOptions | false;
   /** Milliseconds without progress (headers or body data) before a request counts as a network error. */
   timeoutMs?: number;
   /** Where uploads given as streams are kept while they are sent (default: the system temporary folder). */
@@ -40,9 +39,30 @@ export interface FileExchangeClientOptions {
   headers?: Record<string, string>;
 }
 
-export interface UploadOptions {
+/** How far a file's transfer is; told as data moves (a retried transfer starts again from 0). */
+export interface TransferProgress {
+  operation: 'uploadFile' | 'downloadFile';
+  fileName: string;
+  /** Bytes sent or received so far in this try. */
+  bytes: number;
+  /** The file's size, when known. */
+  totalBytes: number | undefined;
+}
+
+export interface TransferOptions {
+  /** Told as data moves, for progress output; called often, so keep it cheap. */
+  onProgress?: (progress: TransferProgress) => void;
+}
+
+export interface UploadOptions extends TransferOptions {
   /** Sent as `Content-Type`; any media type (default `application/octet-stream`). */
   contentType?: string;
+  /**
+   * The content's length in bytes. For a stream it lets the upload start at once, sending the stream as it is read
+   * (each piece also kept in a temporary file, for a resend) instead of reading it to its end first; a stream that
+   * gives another number of bytes fails the upload before its end. For other content it is checked.
+   */
+  contentLength?: number;
 }
 
 export interface ListOptions {
@@ -73,40 +93,26 @@ const deleted = 204 satisfies keyof operations['deleteFile']['responses'];
 
 const mediaTypePattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=("[^"\r\n]*"|[!#$%&'*+.^_`|~0-9A-Za-z-]+))*$/;
 
-function normaliseBaseUrl(baseUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new FileExchangeError(`The base address ${JSON.stringify(baseUrl)} is not a URL; it ends with /services/messaging/rest.`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new FileExchangeError(`The base address must use https:// (http:// only for a local mock), not ${url.protocol}`);
-  }
-  if (url.username || url.password) throw new FileExchangeError('The base address must not carry credentials; the client certificate authenticates.');
-  url.pathname = url.pathname.replace(/\/+$/, '');
-  return url;
-}
+export const baseUrlExample = 'https://<host>/services/messaging/rest';
 
 /**
  * Client of the file exchange REST interface. Small exchanges (list, delete) go through openapi-fetch with the
- * contract's types, over undici loaded on first use; file bodies (upload, download) go through node:https streams, so
- * a file of any size flows through a bounded buffer. Both present the same client certificate.
+ * contract's types; file bodies (upload, download) are streamed, so a file of any size flows through a bounded
+ * buffer. Every request travels over node:https with one agent that presents the client certificate (one HTTP stack).
  */
 export class FileExchangeClient {
-  private readonly base: URL;
+  private readonly base: string;
   private readonly material: TlsMaterial | undefined;
-  private readonly proxy: URL | undefined;
   private readonly transferAgent: HttpsAgent | HttpAgent;
   private readonly retryPolicy: RetryPolicy;
   private readonly timeoutMs: number | undefined;
   private readonly extraHeaders: Record<string, string>;
   private readonly uploads = new SerialQueue();
   private readonly spoolDir: string | undefined;
-  private api: Promise<{ client: Client<paths>; dispatcher: Dispatcher }> | undefined;
+  private readonly api: Client<paths>;
 
   private constructor(init: {
-    base: URL;
+    base: string;
     material: TlsMaterial | undefined;
     proxy: URL | undefined;
     retryPolicy: RetryPolicy;
@@ -114,20 +120,24 @@ export class FileExchangeClient {
   }) {
     this.base = init.base;
     // Plain http (a local Prism) cannot carry a client certificate: the material is checked but not used then.
-    this.material = init.base.protocol === 'https:' ? init.material : undefined;
-    this.proxy = init.proxy;
+    this.material = init.base.startsWith('https:') ? init.material : undefined;
     this.retryPolicy = init.retryPolicy;
     this.timeoutMs = init.options.timeoutMs;
     this.spoolDir = init.options.spoolDir;
     this.extraHeaders = lowerCaseKeys(init.options.headers ?? {});
     this.transferAgent = this.material ? createHttpsAgent(this.material, init.proxy) : plainHttpAgent();
+    this.api = createOpenApiClient<paths>({
+      baseUrl: this.base,
+      headers: this.extraHeaders,
+      fetch: fetchThrough(this.transferAgent, this.timeoutMs) as typeof fetch,
+    });
   }
 
   /** Opens the client certificate now, so a wrong password or missing file fails here with TlsConfigurationError. */
   static async create(options: FileExchangeClientOptions): Promise<FileExchangeClient> {
-    const base = normaliseBaseUrl(options.baseUrl);
+    const base = parseBaseUrl(options.baseUrl, baseUrlExample, (message) => new ClientOptionsError(message));
     const retryPolicy = resolveRetryPolicy(options.retry);
-    if (!options.tls && base.protocol === 'https:') {
+    if (!options.tls && base.startsWith('https:')) {
       throw new TlsConfigurationError('invalid-options', 'The service requires a client certificate: give tls.pfx and tls.passphrase, or tls.cert and tls.key.');
     }
     const material = options.tls ? await loadTlsMaterial(options.tls) : undefined;
@@ -136,13 +146,13 @@ export class FileExchangeClient {
   }
 
   /** The retry policy in force (the reference's unless overridden). */
-  get retry(): Readonly<RetryPolicy> {
+  get retry(): RetryPolicy {
     return this.retryPolicy;
   }
 
   /**
-   * Uploads one file. `content` is bytes, a file path or a stream; it is sent with `Content-Type` and
-   * `Content-Length`. Uploads through one client run one at a time. Network errors and 500s are retried with the
+   * Uploads one file. `content` is bytes, a file path, a file descriptor or a stream; it is sent with `Content-Type`
+   * and `Content-Length`. Uploads through one client run one at a time. Network errors and 500s are retried with the
    * same name and bytes (the service ignores a resent copy).
    */
   async upload(name: string, content: UploadContent, options: UploadOptions = {}): Promise<void> {
@@ -151,14 +161,16 @@ export class FileExchangeClient {
     if (!mediaTypePattern.test(contentType)) {
       throw new InvalidUploadContentError(`Invalid content type ${JSON.stringify(contentType)}: expected a media type such as text/plain.`, { fileName: name });
     }
-    const replayable = await toReplayableContent(content, this.spoolDir);
+    const replayable = await toReplayableContent(content, { spoolDir: this.spoolDir, contentLength: options.contentLength });
     try {
       await this.uploads.run(() =>
         withRetries(this.retryPolicy, { operation: 'uploadFile', fileName: name }, async () => {
+          const body = replayable.open();
           const response = await this.send('uploadFile', name, uploadPath, {
             method: 'POST',
             headers: { 'content-type': contentType, 'content-length': String(replayable.length) },
-            body: replayable.open(),
+            body,
+            onBodyPiped: () => reportProgress(body, options.onProgress, { operation: 'uploadFile', fileName: name, totalBytes: replayable.length }),
           });
           await discard(response);
           if (response.statusCode !== uploadAccepted) throw errorForStatus({ operation: 'uploadFile', fileName: name }, response.statusCode ?? 0);
@@ -174,10 +186,9 @@ export class FileExchangeClient {
     const format = options.format ?? 'text';
     const operation = 'listFilesForDownload';
     return withRetries(this.retryPolicy, { operation }, async () => {
-      const { client } = await this.openApi();
       let outcome;
       try {
-        outcome = await client.GET(listPath, { headers: { Accept: fileListMediaType[format] }, parseAs: 'text' });
+        outcome = await this.api.GET(listPath, { headers: { Accept: fileListMediaType[format] }, parseAs: 'text' });
       } catch (error) {
         throw errorForThrown({ operation }, error);
       }
@@ -200,20 +211,31 @@ export class FileExchangeClient {
 
   /**
    * Downloads a file into `path` (replaced if it exists). A network error part way restarts the download under the
-   * retry policy, so the file on disk is complete when this resolves. Each try counts towards the 50 allowed.
+   * retry policy, so the file on disk is complete when this resolves. Each try counts towards the downloads the
+   * service allows per file; a local file failure (LocalFileError) is therefore never retried.
    */
-  async downloadToFile(name: string, path: string): Promise<{ size: number }> {
+  async downloadToFile(name: string, path: string, options: TransferOptions = {}): Promise<{ size: number }> {
     assertValidFileName(name);
     const context = { operation: 'downloadFile' as const, fileName: name };
     return withRetries(this.retryPolicy, context, async () => {
-      const file = await this.openDownload(name);
-      const writer = new BatchedFileWriter(path);
+      // Opened first: a file that cannot be written fails before a download is spent on it.
+      const sink = await FileSink.open(path).catch((error: unknown) => {
+        throw localFileError(context, path, error);
+      });
+      let file: DownloadedFile;
       try {
-        await pipeline(file.body, writer);
+        file = await this.openDownload(name);
       } catch (error) {
-        throw errorForThrown(context, error);
+        sink.close();
+        throw error;
       }
-      const size = writer.bytesReceived;
+      const progress = progressReporter(options.onProgress, { operation: 'downloadFile', fileName: name, totalBytes: file.contentLength });
+      try {
+        await sink.receive(file.body, progress);
+      } catch (error) {
+        throw (error as { fileFailed?: boolean }).fileFailed ? localFileError(context, path, error) : errorForThrown(context, error);
+      }
+      const size = sink.bytesReceived;
       if (file.contentLength !== undefined && size !== file.contentLength) {
         throw new TransientFailureError(`downloadFile ${name}: received ${size} of ${file.contentLength} bytes.`, context);
       }
@@ -243,10 +265,9 @@ export class FileExchangeClient {
     assertValidFileName(name);
     const context = { operation: 'deleteFile' as const, fileName: name };
     await withRetries(this.retryPolicy, context, async () => {
-      const { client } = await this.openApi();
       let outcome;
       try {
-        outcome = await client.DELETE(filePath, { params: { path: { fileName: name } }, parseAs: 'text' });
+        outcome = await this.api.DELETE(filePath, { params: { path: { fileName: name } }, parseAs: 'text' });
       } catch (error) {
         throw errorForThrown(context, error);
       }
@@ -262,46 +283,55 @@ export class FileExchangeClient {
   /** Closes the connections. */
   async close(): Promise<void> {
     this.transferAgent.destroy();
-    if (this.api) await (await this.api).dispatcher.close();
-  }
-
-  /** openapi-fetch over undici, made on first use (see undiciDispatcherFor for why it waits). */
-  private openApi(): Promise<{ client: Client<paths>; dispatcher: Dispatcher }> {
-    this.api ??= (async () => {
-      const [undici, dispatcher] = await Promise.all([
-        import('undici'),
-        undiciDispatcherFor(this.material, this.proxy, this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs }),
-      ]);
-      const client = createOpenApiClient<paths>({
-        baseUrl: this.base.href,
-        headers: this.extraHeaders,
-        Request: undici.Request as unknown as typeof Request,
-        fetch: ((input: Request) => undici.fetch(input as never, { dispatcher })) as unknown as typeof fetch,
-      });
-      return { client, dispatcher };
-    })();
-    return this.api;
   }
 
   private async send(
     operation: FileExchangeOperation,
     name: string,
     path: typeof uploadPath | typeof filePath,
-    init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer | Readable },
+    init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer | Readable; onBodyPiped?: () => void },
   ): Promise<IncomingMessage> {
-    const url = new URL(this.base.href + path.replace('{fileName}', encodeURIComponent(name)));
+    const url = new URL(this.base + path.replace('{fileName}', encodeURIComponent(name)));
     try {
       return await transfer(this.transferAgent, {
         url,
         method: init.method,
         headers: { ...this.extraHeaders, ...init.headers },
         ...(init.body === undefined ? {} : { body: init.body }),
+        ...(init.onBodyPiped === undefined ? {} : { onBodyPiped: init.onBodyPiped }),
         ...(this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs }),
       });
     } catch (error) {
       throw errorForThrown({ operation, fileName: name }, error);
     }
   }
+}
+
+/** At most this often (and at the first and the last byte), `onProgress` is told: progress output needs no more. */
+const progressEveryMs = 100;
+
+/** A function to call with the bytes moved so far, telling `onProgress` at the first and last byte and every 100 ms. */
+function progressReporter(onProgress: TransferOptions['onProgress'], transfer: Omit<TransferProgress, 'bytes'>): ((bytes: number) => void) | undefined {
+  if (!onProgress) return undefined;
+  let told = -Infinity;
+  return (bytes) => {
+    const now = performance.now();
+    if (now - told < progressEveryMs && bytes !== transfer.totalBytes) return;
+    told = now;
+    onProgress({ ...transfer, bytes });
+  };
+}
+
+/** Tells `onProgress` about the bytes of an upload's body as they pass (a Buffer goes out in one piece). */
+function reportProgress(body: Buffer | Readable, onProgress: TransferOptions['onProgress'], transfer: Omit<TransferProgress, 'bytes'>): void {
+  const progress = progressReporter(onProgress, transfer);
+  if (!progress) return;
+  if (Buffer.isBuffer(body)) {
+    progress(body.length);
+    return;
+  }
+  let bytes = 0;
+  body.on('data', (chunk: Buffer) => progress((bytes += chunk.length)));
 }
 
 /** Reads a response to its end (its content is not needed) so the connection can be reused. */

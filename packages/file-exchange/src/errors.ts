@@ -20,6 +20,11 @@ export class FileExchangeError extends Error {
   }
 }
 
+/** The client's own options are wrong (base address, retry settings): raised by `create`, before any request. */
+export class ClientOptionsError extends FileExchangeError {
+  override name = 'ClientOptionsError';
+}
+
 /** The name breaks the service's naming rule; raised before anything is sent. */
 export class InvalidFileNameError extends FileExchangeError {
   override name = 'InvalidFileNameError';
@@ -58,7 +63,7 @@ export class UploadInProgressError extends FileExchangeError {
   override name = 'UploadInProgressError';
 }
 
-/** 429 on download: the file was downloaded more than 50 times. */
+/** 429 on download: the file was downloaded more often than the service allows (`fileExchangeRules.downloads`). */
 export class DownloadLimitReachedError extends FileExchangeError {
   override name = 'DownloadLimitReachedError';
 }
@@ -78,12 +83,28 @@ export class UnexpectedResponseError extends FileExchangeError {
   override name = 'UnexpectedResponseError';
 }
 
+/**
+ * A file of this machine failed (a full disk, a name too long for the file system, no permission): retrying the
+ * request cannot help, and each download retried would spend one of the downloads the service allows per file.
+ */
+export class LocalFileError extends FileExchangeError {
+  override name = 'LocalFileError';
+  /** The system's code, e.g. `ENOSPC`, `ENAMETOOLONG`, `EACCES`. */
+  readonly code: string | undefined;
+  readonly path: string | undefined;
+  constructor(message: string, details: { operation?: FileExchangeOperation; fileName?: string; code?: string; path?: string; cause?: unknown }) {
+    super(message, details);
+    this.code = details.code;
+    this.path = details.path;
+  }
+}
+
 /** A network error or a 500, before any retry decision. */
 export class TransientFailureError extends FileExchangeError {
   override name = 'TransientFailureError';
 }
 
-/** Network errors or 500s went on past the retry window (4 hours by default): investigate by hand. */
+/** Network errors or 500s went on past the retry window (the reference's by default): investigate by hand. */
 export class RetriesExhaustedError extends FileExchangeError {
   override name = 'RetriesExhaustedError';
   readonly attempts: number;

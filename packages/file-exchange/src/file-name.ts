@@ -1,11 +1,12 @@
+import { fileNamePattern } from './core/rules.js';
 import { InvalidFileNameError } from './errors.js';
 
-/** The reference's rule: letters, digits, underscores, dashes and full stops. Same pattern as the contract's FileName. */
-export const fileNamePattern = /^[A-Za-z0-9_.-]+$/;
+export { fileNamePattern };
 
 /**
- * Throws InvalidFileNameError unless `name` may be sent. `.` and `..` match the character rule but a URL path would
- * resolve them to another resource, so they are refused too.
+ * Throws InvalidFileNameError unless `name` may be sent: the contract's pattern (letters, digits, underscores,
+ * dashes and full stops). `.` and `..` match it but a URL path would resolve them to another resource, so they are
+ * refused too.
  */
 export function assertValidFileName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || name.length === 0) {
@@ -16,5 +17,14 @@ export function assertValidFileName(name: unknown): asserts name is string {
   }
   if (name === '.' || name === '..') {
     throw new InvalidFileNameError(name, 'a name made only of full stops would address another resource');
+  }
+}
+
+export function isValidFileName(name: unknown): name is string {
+  try {
+    assertValidFileName(name);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,10 +1,12 @@
-export * from './tls/index.js';
+export * from './core/tls/index.js';
 export {
   createFileExchangeClient,
   FileExchangeClient,
   type DownloadedFile,
   type FileExchangeClientOptions,
   type ListOptions,
+  type TransferOptions,
+  type TransferProgress,
   type UploadOptions,
 } from './client.js';
 export * from './errors.js';

@@ -1,13 +1,14 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { FileExchangeClient } from './client.js';
-import { FileExchangeError, FileNotInListError } from './errors.js';
+import type { FileExchangeClient, TransferOptions } from './client.js';
+import { FileExchangeError, FileNotInListError, LocalFileError } from './errors.js';
 import type { FileListFormat } from './file-list.js';
 import { assertValidFileName } from './file-name.js';
 import { FileLedger, type ProcessedFileLedger } from './ledger.js';
+import { makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
 
 /** A downloaded file handed to the processing handler; `path` is a private temporary copy removed afterwards. */
 export interface ReceivedFile {
@@ -23,12 +24,17 @@ export type FileHandler = (file: ReceivedFile) => Promise<void> | void;
 export interface ProcessAllOptions {
   /** Where processed names are remembered; default a FileLedger at `.paykit/file-exchange-processed.txt`. */
   ledger?: ProcessedFileLedger;
-  /** Folder for the temporary copies handed to the handler (default: the system temporary folder). */
+  /**
+   * Folder in which a private folder (`~paykit-download-<pid>-…`) holds the copies handed to the handler (default: the
+   * system temporary folder). Such folders left by a killed run are removed by the next one.
+   */
   workDir?: string;
   /** List format to ask for (default `text`). */
   listFormat?: FileListFormat;
   /** Told about each file as it is settled; for progress output. */
   onFile?: (outcome: FileOutcome) => void;
+  /** Told as each file downloads; for progress output. */
+  onProgress?: TransferOptions['onProgress'];
 }
 
 export type FileOutcome =
@@ -61,20 +67,22 @@ export async function processAll(client: FileExchangeClient, handler: FileHandle
     else report.failed.push(outcome);
     options.onFile?.(outcome);
   };
-  const workDir = await mkdtemp(join(options.workDir ?? tmpdir(), 'paykit-download-'));
+  const parent = options.workDir ?? tmpdir();
+  await removeStaleTemporaries(parent);
+  const workDir = await makeTemporaryFolder(parent, 'download');
   const seen = new Set<string>();
   try {
-    // The list shows at most 1000 names; deleting processed files lets the next listing show the rest.
+    // The list is capped (fileExchangeRules.downloads.listCap); deleting processed files lets the next listing show the rest.
     for (;;) {
       const names = (await client.list({ format: options.listFormat ?? 'text' })).filter((name) => !seen.has(name));
       if (names.length === 0) break;
       for (const name of names) {
         seen.add(name);
-        settle(await processOne(client, handler, ledger, name, workDir));
+        settle(await processOne(client, handler, ledger, name, workDir, options.onProgress));
       }
     }
   } finally {
-    await rm(workDir, { recursive: true, force: true });
+    await removeTemporary(workDir);
   }
   return report;
 }
@@ -94,6 +102,7 @@ async function processOne(
   ledger: ProcessedFileLedger,
   name: string,
   workDir: string,
+  onProgress: TransferOptions['onProgress'],
 ): Promise<FileOutcome> {
   if (await ledger.has(name)) {
     try {
@@ -103,39 +112,62 @@ async function processOne(
       return failed(name, 'delete', error);
     }
   }
+  let copy: { path: string; size: number };
   try {
     // The name comes from the service: check it before it becomes part of a local path.
     assertValidFileName(name);
+    copy = await downloadWorkCopy(client, name, workDir, onProgress === undefined ? {} : { onProgress });
   } catch (error) {
     return failed(name, 'download', error);
   }
-  const path = join(workDir, name);
   try {
-    let size: number;
-    try {
-      ({ size } = await client.downloadToFile(name, path));
-    } catch (error) {
-      return failed(name, 'download', error);
-    }
-    try {
-      await handler({ name, path, size, open: () => createReadStream(path) });
-    } catch (error) {
-      return failed(name, 'handler', error);
-    }
-    try {
-      await ledger.record(name);
-    } catch (error) {
-      return failed(name, 'ledger', error);
-    }
-    try {
-      await deleteProcessed(client, name);
-    } catch (error) {
-      return failed(name, 'delete', error);
-    }
-    return { name, result: 'processed' };
+    return await handOver(client, handler, ledger, name, copy);
   } finally {
-    await rm(path, { force: true });
+    // A copy that cannot be removed must not stop the run: it is in the private work folder, removed at the end.
+    await rm(copy.path, { force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * The private copy is named after the file, unless the name is too long for this file system (the service's names
+ * have no length limit): then it gets a short name of its own, so that the file can still be handled.
+ */
+async function downloadWorkCopy(client: FileExchangeClient, name: string, workDir: string, options: TransferOptions): Promise<{ path: string; size: number }> {
+  try {
+    const path = join(workDir, name);
+    return { path, ...(await client.downloadToFile(name, path, options)) };
+  } catch (error) {
+    if (!(error instanceof LocalFileError && error.code === 'ENAMETOOLONG')) throw error;
+    const path = join(workDir, `~long-name-${++longNames}`);
+    return { path, ...(await client.downloadToFile(name, path, options)) };
+  }
+}
+let longNames = 0;
+
+/** Handler, ledger, delete: each step only once the one before succeeded. */
+async function handOver(
+  client: FileExchangeClient,
+  handler: FileHandler,
+  ledger: ProcessedFileLedger,
+  name: string,
+  copy: { path: string; size: number },
+): Promise<FileOutcome> {
+  try {
+    await handler({ name, path: copy.path, size: copy.size, open: () => createReadStream(copy.path) });
+  } catch (error) {
+    return failed(name, 'handler', error);
+  }
+  try {
+    await ledger.record(name);
+  } catch (error) {
+    return failed(name, 'ledger', error);
+  }
+  try {
+    await deleteProcessed(client, name);
+  } catch (error) {
+    return failed(name, 'delete', error);
+  }
+  return { name, result: 'processed' };
 }
 
 function failed(name: string, stage: 'download' | 'handler' | 'ledger' | 'delete', error: unknown): FileOutcome {

@@ -36,6 +36,8 @@ describe('errorForThrown', () => {
     { title: 'socket closed', thrown: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }), name: 'TransientFailureError' },
     { title: 'fetch wrapper', thrown: new TypeError('fetch failed', { cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) }), name: 'TransientFailureError' },
     { title: 'untrusted server', thrown: Object.assign(new Error('self-signed certificate in certificate chain'), { code: 'SELF_SIGNED_CERT_IN_CHAIN' }), name: 'TlsHandshakeError' },
+    { title: 'a local file that cannot be read', thrown: Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', syscall: 'read', path: '/data/out.csv' }), name: 'LocalFileError' },
+    { title: 'a proxy refusing the tunnel', thrown: new Error('Proxy refused the tunnel: 407 Proxy Authentication Required'), name: 'ProxyRefusedError' },
     { title: 'certificate refused by the server', thrown: Object.assign(new Error('tlsv13 alert certificate required'), { code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' }), name: 'TlsHandshakeError' },
   ])('$title -> $name', ({ thrown, name }) => {
     expect(errorForThrown({ operation: 'listFilesForDownload' }, thrown).name).toBe(name);

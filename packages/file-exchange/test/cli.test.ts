@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startMock, type MockFixture } from './support/mock.js';
+import { startMtlsServer } from './support/mtls-server.js';
 
 // The CLI as a user runs it: the built bin in its own process, configured by environment and options.
 const bin = new URL('../dist/cli/main.js', import.meta.url).pathname;
@@ -45,17 +48,36 @@ function environment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   };
 }
 
-function cli(args: string[], options: { stdin?: Buffer | string; env?: NodeJS.ProcessEnv } = {}): Promise<Result> {
+/** Runs the built CLI; `stdin` is piped to it, or `stdinFile` is its standard input as a shell's `< file` makes it. */
+function cli(args: string[], options: { stdin?: Buffer | string; stdinFile?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: options.env ?? environment(), cwd: dir });
+    const stdinFd = options.stdinFile === undefined ? undefined : openSync(options.stdinFile, 'r');
+    const child = spawn(process.execPath, [bin, ...args], { env: options.env ?? environment(), cwd: dir, stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'] });
+    if (stdinFd !== undefined) closeSync(stdinFd);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
-    child.stdin.end(options.stdin ?? '');
+    child.stdin?.end(options.stdin ?? '');
   });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The process id of a process that has exited (so, free unless the system reuses it at once). */
+async function exitedProcessId(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await once(child, 'exit');
+  return child.pid!;
 }
 
 const enqueue = (...names: string[]) => {
@@ -71,6 +93,33 @@ describe('paykit-files upload', () => {
     expect(fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_UPLOAD_001.csv')).toEqual([
       expect.objectContaining({ content, mimeType: 'text/csv', via: 'rest' }),
     ]);
+  });
+
+  it('reads a file redirected to standard input in place: no temporary copy is made', async () => {
+    const content = Buffer.from('id,amount\n2,200\n'.repeat(5000));
+    const source = join(dir, 'redirected.csv');
+    await writeFile(source, content);
+    // No temporary folder exists: a copy of standard input would fail.
+    const result = await cli(['upload', 'CLI_REDIRECT_001.csv'], { stdinFile: source, env: environment({ TMPDIR: join(dir, 'absent') }) });
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_REDIRECT_001.csv').map((u) => u.content.equals(content))).toEqual([true]);
+  });
+
+  it.each([
+    { title: 'with --size: sent as it is read', extra: ['--size', '16'] },
+    { title: 'without --size: read to its end first', extra: [] },
+  ])('uploads a pipe $title', async ({ extra }) => {
+    const name = `CLI_PIPE_${extra.length}.csv`;
+    const result = await cli(['upload', name, ...extra], { stdin: 'sixteen bytes!!\n' });
+    expect(result.code).toBe(0);
+    expect(fx.mock.store.uploads().filter((u) => u.fileName === name).map((u) => u.content.toString())).toEqual(['sixteen bytes!!\n']);
+  });
+
+  it('refuses a pipe shorter than --size with exit 2, and the service keeps nothing', async () => {
+    const result = await cli(['upload', 'CLI_PIPE_SHORT.csv', '--size', '100'], { stdin: 'only this' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/gave only 9 bytes where 100 were announced/);
+    expect(fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_PIPE_SHORT.csv')).toEqual([]);
   });
 
   it('works with a PEM certificate and key given as options', async () => {
@@ -89,11 +138,46 @@ describe('paykit-files upload', () => {
   });
 });
 
+describe('paykit-files retry lines', () => {
+  it('says what failed and when the next try is, also when standard error is not a terminal', async () => {
+    fx.mock.store.failNext('upload', { status: 500 });
+    // A window long enough for a slow first try on a busy machine; only one failure is queued.
+    const result = await cli(['upload', 'CLI_RETRY_001.csv'], { stdin: 'x', env: environment({ PAYKIT_FILES_RETRY_FOR: '30' }) });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(
+      /^paykit-files: uploadFile CLI_RETRY_001\.csv: the service answered 500 \(internal error\)\. Try 1 failed; next try at \d\d:\d\d:\d\d \(in 20 ms\), retrying until \d\d:\d\d:\d\d\.\n/,
+    );
+    expect(result.stderr).not.toContain('\r');
+  });
+
+  it('says nothing with --quiet', async () => {
+    fx.mock.store.failNext('upload', { status: 500 });
+    const result = await cli(['upload', 'CLI_RETRY_002.csv', '--quiet'], { stdin: 'x', env: environment({ PAYKIT_FILES_RETRY_FOR: '30' }) });
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+});
+
 describe('paykit-files list', () => {
   it.each([[[]], [['--xml']]])('prints the names, one per line %j', async (extra) => {
     enqueue('B.csv', 'A.csv');
     const result = await cli(['list', ...extra]);
     expect(result).toMatchObject({ code: 0, stdout: 'A.csv\nB.csv\n' });
+  });
+});
+
+describe('paykit-files list with names that are not file names', () => {
+  it('escapes control characters and backslashes, and says so on standard error', async () => {
+    const names = ['A.csv', 'nul\u0000byte', 'esc\u001b[31mred', 'back\\slash', 'caf\u00e9', 'tab\there'];
+    const server = await startMtlsServer(fx.certificates, (_, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end(names.join('\n')));
+    try {
+      const result = await cli(['list'], { env: environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` }) });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(['A.csv', 'nul\\x00byte', 'esc\\x1b[31mred', 'back\\x5cslash', 'caf\\u{e9}', 'tab\\x09here', ''].join('\n'));
+      expect(result.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\uffff]/u);
+      expect(result.stderr).toMatch(/5 names from the service are not valid file names \(printed with escapes\)/);
+    } finally {
+      await server.close();
+    }
   });
 });
 
@@ -118,6 +202,28 @@ describe('paykit-files download', () => {
     expect(fx.mock.store.pendingDownloads()).toEqual([]);
   });
 
+  it('keeps a saved file named X.partial when X arrives later (temporary names cannot be service names)', async () => {
+    const inbox = join(dir, 'inbox');
+    enqueue('REPORT.xml.partial');
+    expect((await cli(['download', '--out', inbox])).code).toBe(0);
+    enqueue('REPORT.xml');
+    expect((await cli(['download', '--out', inbox])).code).toBe(0);
+    expect((await readdir(inbox)).sort()).toEqual(['REPORT.xml', 'REPORT.xml.partial']);
+    expect(await readFile(join(inbox, 'REPORT.xml.partial'), 'utf8')).toBe('content of REPORT.xml.partial\n');
+    expect(await readFile(join(inbox, 'REPORT.xml'), 'utf8')).toBe('content of REPORT.xml\n');
+  });
+
+  it('carries on after a name too long for the local file system, and still prints the summary', async () => {
+    const long = `${'L'.repeat(300)}.csv`;
+    enqueue('A.csv', long, 'C.csv');
+    const result = await cli(['download', '--out', join(dir, 'inbox')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`${long} failed at handler and stays in the queue: .*ENAMETOOLONG`));
+    expect(result.stderr).toContain('2 file(s) done, 1 failed');
+    expect((await readdir(join(dir, 'inbox'))).sort()).toEqual(['A.csv', 'C.csv']);
+    expect(fx.mock.store.pendingDownloads()).toEqual([long]);
+  });
+
   it('exits 1 and keeps a file whose processing failed, naming it on stderr', async () => {
     enqueue('A.csv', 'BAD.csv', 'C.csv');
     const result = await cli(['download', '--exec', 'cat > /dev/null; test "$PAYKIT_FILE_NAME" != BAD.csv']);
@@ -132,6 +238,45 @@ describe('paykit-files download', () => {
   });
 });
 
+describe('paykit-files download stopped by a signal', () => {
+  it.each([
+    { signal: 'SIGTERM' as const, code: 143 },
+    { signal: 'SIGINT' as const, code: 130 },
+  ])('removes its temporary files, stops the processing command and exits $code on $signal', async ({ signal, code }) => {
+    enqueue('SLOW.csv');
+    const inbox = join(dir, 'inbox');
+    const marker = join(dir, 'marker');
+    // The command notes its process id and the downloaded file's path, then waits to be stopped.
+    const command = `echo "$$ $PAYKIT_FILE_PATH" > "${marker}.tmp" && mv "${marker}.tmp" "${marker}" && exec sleep 30`;
+    const child = spawn(process.execPath, [bin, 'download', '--out', inbox, '--exec', command], { env: environment({ TMPDIR: dir }), cwd: dir });
+    const [commandPid, workPath] = await vi.waitUntil(() => readFile(marker, 'utf8').then((text) => text.trim().split(' '), () => undefined), { timeout: 20_000, interval: 50 });
+    expect(existsSync(workPath!)).toBe(true);
+    child.kill(signal);
+    const [exitCode] = (await once(child, 'exit')) as [number | null];
+    expect(exitCode).toBe(code);
+    expect(existsSync(dirname(workPath!))).toBe(false);
+    expect((await readdir(inbox)).filter((name) => name.startsWith('~'))).toEqual([]);
+    await vi.waitUntil(() => !isRunning(Number(commandPid)), { timeout: 5_000, interval: 50 });
+    // Stopped before the delete: the file is still queued, for the next run.
+    expect(fx.mock.store.pendingDownloads()).toEqual(['SLOW.csv']);
+  });
+
+  it('removes, on the next run, what a killed run (SIGKILL) left, and only that', async () => {
+    const inbox = join(dir, 'inbox');
+    await mkdir(inbox);
+    const deadPid = await exitedProcessId();
+    const left = [`~paykit-download-${deadPid}-a1b2c3`, `~paykit-saving-${deadPid}-d4e5f6a7`];
+    const running = `~paykit-download-${process.pid}-g7h8i9`;
+    await mkdir(join(inbox, left[0]!));
+    await writeFile(join(inbox, left[0]!, 'A.csv'), 'half');
+    await writeFile(join(inbox, left[1]!), 'half');
+    await mkdir(join(inbox, running));
+    enqueue('A.csv');
+    expect((await cli(['download', '--out', inbox])).code).toBe(0);
+    expect((await readdir(inbox)).sort()).toEqual(['A.csv', running]);
+  });
+});
+
 describe('failures', () => {
   const cases: Array<{ title: string; args: string[]; env?: () => NodeJS.ProcessEnv; code: number; stderr: RegExp; before?: () => void }> = [
     { title: 'no command', args: [], code: 2, stderr: /usage: paykit-files/ },
@@ -142,6 +287,16 @@ describe('failures', () => {
     { title: 'an invalid file name', args: ['upload', 'bad name.csv'], code: 2, stderr: /Invalid file name "bad name\.csv"/ },
     { title: 'no base address', args: ['list'], env: () => environment({ PAYKIT_FILES_BASE_URL: '' }), code: 2, stderr: /--base-url or PAYKIT_FILES_BASE_URL/ },
     { title: 'no certificate', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_FILE: '' }), code: 2, stderr: /needs the client certificate/ },
+    { title: 'a base address that is not a URL', args: ['list'], env: () => environment({ PAYKIT_FILES_BASE_URL: 'files.example/services' }), code: 2, stderr: /--base-url must be an absolute address/ },
+    { title: 'a base address that is not https', args: ['list'], env: () => environment({ PAYKIT_FILES_BASE_URL: 'ftp://127.0.0.1/services/messaging/rest' }), code: 2, stderr: /must use https:\/\// },
+    { title: 'plain http to another machine', args: ['list'], env: () => environment({ PAYKIT_FILES_BASE_URL: 'http://files.example/services/messaging/rest' }), code: 2, stderr: /http:\/\/ only for a mock on this machine/ },
+    {
+      title: 'a PEM certificate without its key',
+      args: ['list'],
+      env: () => environment({ PAYKIT_FILES_CERT_FILE: fx.certificates.clientCertPath, PAYKIT_FILES_CERT_PASSWORD: '' }),
+      code: 2,
+      stderr: /client\.pem holds no private key.*--key/,
+    },
     { title: 'no password for the PKCS12 file', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_PASSWORD: '' }), code: 2, stderr: /needs its password/ },
     { title: 'a wrong password', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_PASSWORD: 'Cwrong-password-42' }), code: 2, stderr: /password does not open the PKCS12 file/ },
     { title: 'a short retry interval given badly', args: ['list', '--retry-interval', 'soon'], code: 2, stderr: /--retry-interval must be a number of seconds/ },
@@ -161,5 +316,6 @@ describe('failures', () => {
     expect(result.stderr).toMatch(stderr);
     expect(result.stderr + result.stdout).not.toContain(fx.certificates.clientPfxPassword);
     expect(result.stderr + result.stdout).not.toContain('Cwrong-password-42');
+    expect(result.stderr).not.toMatch(/legacy algorithm/);
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InvalidFileNameError, processAll, type FileExchangeClient } from '../src/index.js';
 
-// processAll keeps its copies in <workDir>/paykit-download-XXXX, so ../../precious.txt would be the file above.
+// processAll keeps its copies in <workDir>/~paykit-download-<pid>-XXXX, so ../../precious.txt would be the file above.
 // Unit test of processAll alone, with a stand-in for the client: the service is trusted for bytes, not for names.
 let dir: string;
 beforeEach(async () => {

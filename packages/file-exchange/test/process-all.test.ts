@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -90,6 +90,24 @@ describe('processAll', () => {
     expect(report.failed).toMatchObject([{ name: 'A.csv', stage: 'download' }]);
     expect(report.failed[0]?.error).toBeInstanceOf(FileNotInListError);
     expect(fx.mock.store.pendingDownloads()).toEqual(['A.csv']);
+  });
+
+  it('processes a name valid for the service but too long for a local file name, and carries on after one it cannot', async () => {
+    const long = `${'L'.repeat(300)}.csv`;
+    enqueue('A.csv', long, 'C.csv');
+    const handled: Array<{ name: string; text: string }> = [];
+    const report = await client.processAll(
+      async (file) => {
+        handled.push({ name: file.name, text: await readFile(file.path, 'utf8') });
+        // A handler that keeps files under their names cannot keep this one: that file alone fails.
+        await writeFile(join(dir, file.name), 'saved');
+      },
+      { ledger: memoryLedger(), workDir: dir },
+    );
+    expect(handled).toEqual(['A.csv', 'C.csv', long].sort().map((name) => ({ name, text: `content of ${name}` })));
+    expect(report.processed).toEqual(['A.csv', 'C.csv']);
+    expect(report.failed).toMatchObject([{ name: long, stage: 'handler', error: { code: 'ENAMETOOLONG' } }]);
+    expect(fx.mock.store.pendingDownloads()).toEqual([long]);
   });
 
   it('does not delete when the ledger cannot record the file', async () => {

@@ -1,60 +1,34 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AccessRefusedError, FileExchangeError, RetriesExhaustedError, TransientFailureError } from '../src/index.js';
-import { referenceRetryPolicy, resolveRetryPolicy, withRetries, type RetryEvent } from '../src/retry-policy.js';
+import { resolveRetryPolicy, withRetries } from '../src/retry-policy.js';
 
+// The REST client's use of the shared retry loop (tested itself in core/retry.test.ts): which errors are retried,
+// and what the final error says.
 const context = { operation: 'deleteFile' as const, fileName: 'A.csv' };
 const transient = () => new TransientFailureError('deleteFile A.csv: the service answered 500 (internal error).', { ...context, status: 500 });
 
-describe('resolveRetryPolicy', () => {
-  it('defaults to the reference: 5 minutes apart for at most 4 hours', () => {
-    expect(resolveRetryPolicy()).toMatchObject({ intervalMs: 300_000, maxDurationMs: 14_400_000 });
-    expect(referenceRetryPolicy).toEqual({ intervalMs: 300_000, maxDurationMs: 14_400_000 });
-  });
-
-  it.each([
-    { options: { intervalMs: 1000 }, error: /shorter than the service's minimum of 5 minutes/ },
-    { options: { intervalMs: -1, allowShortIntervals: true }, error: /non-negative/ },
-    { options: { maxDurationMs: Number.NaN }, error: /non-negative/ },
-  ])('refuses $options', ({ options, error }) => {
-    expect(() => resolveRetryPolicy(options)).toThrow(error);
-  });
-
-  it('accepts short waits only when asked explicitly', () => {
-    expect(resolveRetryPolicy({ intervalMs: 10, allowShortIntervals: true }).intervalMs).toBe(10);
-  });
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
 });
 
-describe('withRetries', () => {
-  it('retries transient failures until one try succeeds, telling onRetry before each wait', async () => {
-    const events: RetryEvent[] = [];
-    const policy = resolveRetryPolicy({ intervalMs: 5, maxDurationMs: 10_000, allowShortIntervals: true, onRetry: (event) => events.push(event) });
-    let tries = 0;
-    const result = await withRetries(policy, context, async () => {
-      tries += 1;
-      if (tries < 3) throw transient();
-      return 'done';
-    });
-    expect(result).toBe('done');
-    expect(tries).toBe(3);
-    expect(events.map((event) => [event.attempt, event.waitMs, event.failure.status])).toEqual([
-      [1, 5, 500],
-      [2, 5, 500],
-    ]);
-  });
-
-  it('gives up with RetriesExhaustedError once the next wait would pass the window', async () => {
+describe('withRetries (REST)', () => {
+  it('gives up with RetriesExhaustedError carrying the operation, the name, the status and the last failure', async () => {
     const policy = resolveRetryPolicy({ intervalMs: 20, maxDurationMs: 70, allowShortIntervals: true });
     let tries = 0;
-    const error = await withRetries(policy, context, async () => {
+    const last = transient();
+    const outcome = withRetries(policy, context, async () => {
       tries += 1;
-      throw transient();
+      throw tries === 4 ? last : transient();
     }).catch((thrown: unknown) => thrown);
+    await vi.advanceTimersByTimeAsync(70);
+    const error = await outcome;
     expect(error).toBeInstanceOf(RetriesExhaustedError);
-    expect(error).toMatchObject({ attempts: tries, operation: 'deleteFile', fileName: 'A.csv', status: 500 });
-    // 70 ms allows at most 3 waits of 20 ms after the first try; a loaded machine may fit fewer.
-    expect(tries).toBeGreaterThanOrEqual(2);
-    expect(tries).toBeLessThanOrEqual(4);
-    expect((error as Error).message).toMatch(/giving up \(investigate by hand\)\. Last failure: .*500/);
+    // 70 ms hold the tries at 0, 20, 40 and 60 ms; a fifth would start after the window.
+    expect(error).toMatchObject({ attempts: 4, operation: 'deleteFile', fileName: 'A.csv', status: 500, cause: last });
+    expect((error as Error).message).toMatch(/^deleteFile A\.csv still failing after 4 tries over 0 min; giving up \(investigate by hand\)\. Last failure: .*500/);
   });
 
   it.each([
@@ -71,5 +45,9 @@ describe('withRetries', () => {
       }),
     ).rejects.toBe(error);
     expect(tries).toBe(1);
+  });
+
+  it('refuses wrong options with FileExchangeError', () => {
+    expect(() => resolveRetryPolicy({ intervalMs: 1000 })).toThrow(FileExchangeError);
   });
 });

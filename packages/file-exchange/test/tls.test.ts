@@ -90,6 +90,20 @@ describe('configuration errors are typed, early and free of secrets', () => {
       secret: () => '-----BEGIN',
     },
     {
+      name: 'a PEM certificate given as its own key (no key in it)',
+      options: () => ({ cert: certs.clientCertPath, key: certs.clientCertPath }),
+      reason: 'missing-key',
+      mentions: /private key file .*client\.pem holds no private key/,
+      secret: () => 'legacy algorithm',
+    },
+    {
+      name: 'a key given as the certificate',
+      options: () => ({ cert: certs.clientKeyPath, key: certs.clientKeyPath }),
+      reason: 'missing-certificate',
+      mentions: /certificate file .*client-key\.pem holds no certificate/,
+      secret: () => '-----BEGIN',
+    },
+    {
       name: 'a PEM file given as PKCS12',
       options: () => ({ pfx: certs.clientCertPath, passphrase: certs.clientPfxPassword }),
       reason: 'invalid-certificate',

@@ -75,6 +75,166 @@ function checkRequired(frame: Extract<Frame, { kind: 'complex' }>): void {
   }
 }
 
+/** Whether a value of this complex type can hold bytes (a base64Binary field, at any depth). */
+function holdsBytes(typeName: string, seen = new Set<string>()): boolean {
+  if (seen.has(typeName)) return false;
+  seen.add(typeName);
+  return complexTypes[typeName]!.some((f) => f.kind === 'base64Binary' || (f.kind === 'complex' && holdsBytes(f.typeName, seen)));
+}
+
+/**
+ * The state of one response being read: a stack of frames, one per open element, each knowing what its text and
+ * children become. sax calls the `on*` methods; every contract violation throws MalformedResponse at once.
+ */
+class ResponseReader {
+  private readonly stack: Frame[] = [];
+  private result: ParsedResponse | undefined;
+  private closedEnvelope = false;
+
+  constructor(
+    private readonly outputElement: string,
+    private readonly outputType: string,
+    private readonly arena: DecodeArena | undefined,
+  ) {}
+
+  onOpenTag(tag: sax.QualifiedTag): void {
+    const top = this.stack.at(-1);
+    this.stack.push(top ? this.childFrame(top, tag) : this.rootFrame(tag));
+  }
+
+  onText(text: string): void {
+    const top = this.stack.at(-1);
+    if (!top) return;
+    if (top.kind === 'scalar' || top.kind === 'fault-part') top.text += text;
+    else if (top.kind === 'skip') top.sink?.(text);
+    else if (top.kind === 'base64') {
+      try {
+        top.decoder.write(text);
+      } catch (error) {
+        throw new MalformedResponse(`<${top.field.name}>: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  onCloseTag(): void {
+    const frame = this.stack.pop()!;
+    const parent = this.stack.at(-1);
+    switch (frame.kind) {
+      case 'envelope':
+        this.closedEnvelope = true;
+        return;
+      case 'body':
+        if (!this.result) throw new MalformedResponse('the Body is empty');
+        return;
+      case 'complex':
+        checkRequired(frame);
+        if (frame.field) assign(parent, frame.field, frame.value);
+        else this.result = { kind: 'body', value: frame.value };
+        return;
+      case 'scalar':
+        assign(parent, frame.field, convert(frame.field, frame.text));
+        return;
+      case 'base64':
+        assign(parent, frame.field, endBase64(frame));
+        return;
+      case 'fault-part':
+        if (parent?.kind === 'fault') parent.fault[frame.part] = frame.part === 'detail' ? frame.text.trim() : frame.text;
+        return;
+      case 'fault':
+        this.result = { kind: 'fault', fault: completeFault(frame.fault) };
+        return;
+      case 'skip':
+        return;
+    }
+  }
+
+  /** The parsed response, once the whole body was read. */
+  finish(): ParsedResponse {
+    if (!this.closedEnvelope) {
+      throw new MalformedResponse(this.stack.length === 0 ? 'the response is empty' : 'the response ends before the Envelope is closed');
+    }
+    if (!this.result) throw new MalformedResponse('the Envelope has no Body');
+    return this.result;
+  }
+
+  private rootFrame(tag: sax.QualifiedTag): Frame {
+    if (tag.uri !== SOAP_ENVELOPE_NS || tag.local !== 'Envelope') throw new MalformedResponse(`the root element <${tag.name}> is not a SOAP 1.1 Envelope`);
+    return { kind: 'envelope' };
+  }
+
+  private childFrame(top: Frame, tag: sax.QualifiedTag): Frame {
+    switch (top.kind) {
+      case 'envelope':
+        if (tag.uri === SOAP_ENVELOPE_NS && tag.local === 'Body') return { kind: 'body', seenChild: false };
+        if (tag.uri === SOAP_ENVELOPE_NS && tag.local === 'Header') return { kind: 'skip' };
+        throw new MalformedResponse(`unexpected <${tag.name}> in the Envelope`);
+      case 'body':
+        return this.bodyChildFrame(top, tag);
+      case 'complex':
+        return this.fieldFrame(top, tag);
+      case 'fault': {
+        const part = tag.uri === '' ? faultParts[tag.local] : undefined;
+        return part ? { kind: 'fault-part', part, text: '' } : { kind: 'skip' };
+      }
+      case 'fault-part':
+        return { kind: 'skip', sink: (text) => (top.text += text) };
+      case 'skip':
+        return top.sink ? { kind: 'skip', sink: top.sink } : { kind: 'skip' };
+      default:
+        throw new MalformedResponse(`unexpected <${tag.name}> inside <${top.field.name}>, which holds text`);
+    }
+  }
+
+  /** The one element of the Body: the operation's response element or a Fault. */
+  private bodyChildFrame(body: Extract<Frame, { kind: 'body' }>, tag: sax.QualifiedTag): Frame {
+    if (body.seenChild) throw new MalformedResponse(`more than one element in the Body`);
+    body.seenChild = true;
+    if (tag.uri === SOAP_ENVELOPE_NS && tag.local === 'Fault') return { kind: 'fault', fault: {} };
+    if (tag.uri === namespace && tag.local === this.outputElement) return { kind: 'complex', typeName: this.outputType, value: {} };
+    throw new MalformedResponse(`expected <${this.outputElement}> in ${namespace}, got <${tag.local}> in ${tag.uri || 'no namespace'}`);
+  }
+
+  /** A child of a complex value: one of its type's fields, or an unknown element skipped (a newer server's). */
+  private fieldFrame(parent: Extract<Frame, { kind: 'complex' }>, tag: sax.QualifiedTag): Frame {
+    const field = tag.uri === namespace || tag.uri === '' ? complexTypes[parent.typeName]!.find((f) => f.name === tag.local) : undefined;
+    if (!field) return { kind: 'skip' };
+    if (field.kind === 'complex') return { kind: 'complex', typeName: field.typeName, value: {}, field };
+    if (field.kind === 'base64Binary') return { kind: 'base64', field, decoder: new Base64Decoder(this.arena) };
+    return { kind: 'scalar', field, text: '' };
+  }
+}
+
+function endBase64(frame: Extract<Frame, { kind: 'base64' }>): Buffer {
+  try {
+    return frame.decoder.end();
+  } catch (error) {
+    throw new MalformedResponse(`<${frame.field.name}>: ${(error as Error).message}`);
+  }
+}
+
+function completeFault(fault: Partial<SoapFault>): SoapFault {
+  const { faultCode, faultString } = fault;
+  if (faultCode === undefined || faultString === undefined) throw new MalformedResponse('a Fault without faultcode or faultstring');
+  return { ...fault, faultCode: faultCode.trim(), faultString };
+}
+
+/** The body as text, decoded as it arrives; bytes that are not UTF-8 make a MalformedResponse. */
+async function* utf8Text(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for await (const chunk of body) {
+      const text = decoder.decode(chunk, { stream: true });
+      if (text !== '') yield text;
+    }
+    yield decoder.decode();
+  } catch (error) {
+    if (error instanceof TypeError && (error as { code?: string }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
+      throw new MalformedResponse('the response is not valid UTF-8');
+    }
+    throw error;
+  }
+}
+
 /**
  * Reads a SOAP 1.1 response body as it streams in: the expected document/literal element, checked against the
  * generated contract (unknown child elements are skipped so that a newer server does not break an older client), or
@@ -88,135 +248,20 @@ export async function readResponse(
 ): Promise<ParsedResponse> {
   const outputType = elements[outputElement];
   if (!outputType) throw new Error(`no element ${outputElement} in the generated contract`);
-  const hasBytes = (typeName: string, seen = new Set<string>()): boolean =>
-    !seen.has(typeName) &&
-    complexTypes[typeName]!.some((f) => f.kind === 'base64Binary' || (f.kind === 'complex' && hasBytes(f.typeName, seen.add(typeName))));
-  const useArena = contentLength !== undefined && contentLength > 0 && contentLength <= MAX_ARENA_RESPONSE_BYTES && hasBytes(outputType);
-  const arena = useArena ? DecodeArena.forResponseLength(contentLength) : undefined;
+  const useArena = contentLength !== undefined && contentLength > 0 && contentLength <= MAX_ARENA_RESPONSE_BYTES && holdsBytes(outputType);
+  const reader = new ResponseReader(outputElement, outputType, useArena ? DecodeArena.forResponseLength(contentLength) : undefined);
   // Position tracking stays on: without it sax never flushes a long text node, and a file's base64 would pile up
   // in one string instead of reaching the decoder in pieces of at most 64 KiB.
   const parser = sax.parser(true, { xmlns: true, position: true });
-  const stack: Frame[] = [];
-  let result: ParsedResponse | undefined;
-  let closedEnvelope = false;
-
   parser.onerror = (error) => {
     throw new MalformedResponse(`not well-formed XML: ${error.message.split('\n')[0]}`);
   };
-  parser.onopentag = (raw) => {
-    const tag = raw as sax.QualifiedTag;
-    const top = stack.at(-1);
-    if (!top) {
-      if (tag.uri !== SOAP_ENVELOPE_NS || tag.local !== 'Envelope') throw new MalformedResponse(`the root element <${tag.name}> is not a SOAP 1.1 Envelope`);
-      stack.push({ kind: 'envelope' });
-      return;
-    }
-    switch (top.kind) {
-      case 'envelope':
-        if (tag.uri === SOAP_ENVELOPE_NS && tag.local === 'Body') stack.push({ kind: 'body', seenChild: false });
-        else if (tag.uri === SOAP_ENVELOPE_NS && tag.local === 'Header') stack.push({ kind: 'skip' });
-        else throw new MalformedResponse(`unexpected <${tag.name}> in the Envelope`);
-        return;
-      case 'body':
-        if (top.seenChild) throw new MalformedResponse(`more than one element in the Body`);
-        top.seenChild = true;
-        if (tag.uri === SOAP_ENVELOPE_NS && tag.local === 'Fault') stack.push({ kind: 'fault', fault: {} });
-        else if (tag.uri === namespace && tag.local === outputElement) stack.push({ kind: 'complex', typeName: outputType, value: {} });
-        else throw new MalformedResponse(`expected <${outputElement}> in ${namespace}, got <${tag.local}> in ${tag.uri || 'no namespace'}`);
-        return;
-      case 'complex': {
-        const field = tag.uri === namespace || tag.uri === '' ? complexTypes[top.typeName]!.find((f) => f.name === tag.local) : undefined;
-        if (!field) stack.push({ kind: 'skip' });
-        else if (field.kind === 'complex') stack.push({ kind: 'complex', typeName: field.typeName, value: {}, field });
-        else if (field.kind === 'base64Binary') stack.push({ kind: 'base64', field, decoder: new Base64Decoder(arena) });
-        else stack.push({ kind: 'scalar', field, text: '' });
-        return;
-      }
-      case 'fault': {
-        const part = tag.uri === '' ? faultParts[tag.local] : undefined;
-        stack.push(part ? { kind: 'fault-part', part, text: '' } : { kind: 'skip' });
-        return;
-      }
-      case 'fault-part':
-        stack.push({ kind: 'skip', sink: (text) => (top.text += text) });
-        return;
-      case 'skip':
-        stack.push(top.sink ? { kind: 'skip', sink: top.sink } : { kind: 'skip' });
-        return;
-      default:
-        throw new MalformedResponse(`unexpected <${tag.name}> inside <${top.field.name}>, which holds text`);
-    }
-  };
-  parser.ontext = (text) => {
-    const top = stack.at(-1);
-    if (!top) return;
-    if (top.kind === 'scalar' || top.kind === 'fault-part') top.text += text;
-    else if (top.kind === 'base64') {
-      try {
-        top.decoder.write(text);
-      } catch (error) {
-        throw new MalformedResponse(`<${top.field.name}>: ${(error as Error).message}`);
-      }
-    } else if (top.kind === 'skip') top.sink?.(text);
-  };
+  parser.onopentag = (tag) => reader.onOpenTag(tag as sax.QualifiedTag);
+  parser.ontext = (text) => reader.onText(text);
   parser.oncdata = parser.ontext;
-  parser.onclosetag = () => {
-    const frame = stack.pop()!;
-    const parent = stack.at(-1);
-    switch (frame.kind) {
-      case 'envelope':
-        closedEnvelope = true;
-        return;
-      case 'body':
-        if (!result) throw new MalformedResponse('the Body is empty');
-        return;
-      case 'complex':
-        checkRequired(frame);
-        if (frame.field) assign(parent, frame.field, frame.value);
-        else result = { kind: 'body', value: frame.value };
-        return;
-      case 'scalar':
-        assign(parent, frame.field, convert(frame.field, frame.text));
-        return;
-      case 'base64':
-        try {
-          assign(parent, frame.field, frame.decoder.end());
-        } catch (error) {
-          if (error instanceof MalformedResponse) throw error;
-          throw new MalformedResponse(`<${frame.field.name}>: ${(error as Error).message}`);
-        }
-        return;
-      case 'fault-part':
-        if (parent?.kind === 'fault') parent.fault[frame.part] = frame.part === 'detail' ? frame.text.trim() : frame.text;
-        return;
-      case 'fault': {
-        const { faultCode, faultString } = frame.fault;
-        if (faultCode === undefined || faultString === undefined) throw new MalformedResponse('a Fault without faultcode or faultstring');
-        result = { kind: 'fault', fault: { ...frame.fault, faultCode: faultCode.trim(), faultString } };
-        return;
-      }
-      case 'skip':
-        return;
-    }
-  };
-
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  try {
-    for await (const chunk of body) {
-      const text = decoder.decode(chunk, { stream: true });
-      if (text !== '') parser.write(text);
-    }
-    parser.write(decoder.decode());
-  } catch (error) {
-    if (error instanceof TypeError && (error as { code?: string }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') {
-      throw new MalformedResponse('the response is not valid UTF-8');
-    }
-    throw error;
-  }
-  if (!closedEnvelope) {
-    throw new MalformedResponse(stack.length === 0 ? 'the response is empty' : 'the response ends before the Envelope is closed');
-  }
+  parser.onclosetag = () => reader.onCloseTag();
+  for await (const text of utf8Text(body)) parser.write(text);
+  const result = reader.finish();
   parser.close();
-  if (!result) throw new MalformedResponse('the Envelope has no Body');
   return result;
 }

@@ -11,7 +11,7 @@ import {
 import { FileExchangeSoapClient, type FileExchangeSoapClientOptions } from '../../src/index.js';
 
 /** Retries in tests wait milliseconds, not the reference's 5 minutes. */
-export const fastRetry = { waitMs: 10, giveUpAfterMs: 5_000 };
+export const fastRetry = { intervalMs: 10, maxDurationMs: 5_000, allowShortIntervals: true };
 
 export interface MockFixture {
   mock: FileExchangeMock;

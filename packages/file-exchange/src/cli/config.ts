@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { FileExchangeClientOptions } from '../client.js';
-import type { ClientTlsOptions } from '../tls/client-tls-options.js';
-import { TlsConfigurationError } from '../tls/errors.js';
+import { baseUrlExample, type FileExchangeClientOptions } from '../client.js';
+import { parseBaseUrl } from '../core/base-url.js';
+import type { ClientTlsOptions } from '../core/tls/client-tls-options.js';
+import { TlsConfigurationError } from '../core/tls/errors.js';
 
 /** A problem with the command line or the environment: exit code 2, with the message on standard error. */
 export class UsageError extends Error {
@@ -58,20 +59,28 @@ async function password(flags: ConnectionFlags, env: NodeJS.ProcessEnv): Promise
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** A PEM file starts with `-----BEGIN`; anything else is taken as PKCS12, the format the operator issues. */
-async function isPem(path: string): Promise<boolean> {
+async function readCertificateFile(path: string): Promise<string> {
   try {
-    const head = (await readFile(path)).subarray(0, 4096).toString('latin1');
-    return head.includes('-----BEGIN ');
+    return (await readFile(path)).toString('latin1');
   } catch (error) {
     throw new TlsConfigurationError('file-unreadable', `Cannot read the certificate file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
   }
 }
 
+/** A PEM file starts with `-----BEGIN`; anything else is taken as PKCS12, the format the operator issues. */
+async function isPem(path: string): Promise<boolean> {
+  return (await readCertificateFile(path)).slice(0, 4096).includes('-----BEGIN ');
+}
+
+async function holdsPrivateKey(path: string): Promise<boolean> {
+  return /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(await readCertificateFile(path));
+}
+
 /** Builds the client options from flags and environment; the password is read from the environment or a file only. */
 export async function clientOptionsFrom(flags: ConnectionFlags, env: NodeJS.ProcessEnv): Promise<FileExchangeClientOptions> {
-  const baseUrl = pick(flags, env, 'base-url');
-  if (!baseUrl) throw new UsageError(`Give the service address with --base-url or ${environmentVariables['base-url']}.`);
+  const given = pick(flags, env, 'base-url');
+  if (!given) throw new UsageError(`Give the service address with --base-url or ${environmentVariables['base-url']}.`);
+  const baseUrl = parseBaseUrl(given, baseUrlExample, (message) => new UsageError(message.replace(/^baseUrl/, '--base-url')));
   const options: FileExchangeClientOptions = { baseUrl };
 
   const cert = pick(flags, env, 'cert');
@@ -82,8 +91,12 @@ export async function clientOptionsFrom(flags: ConnectionFlags, env: NodeJS.Proc
     const extras = { ...(ca === undefined ? {} : { ca }), ...(proxy === undefined ? {} : { proxy }) };
     let tls: ClientTlsOptions;
     if (await isPem(cert)) {
-      const key = pick(flags, env, 'key') ?? cert; // a PEM bundle may hold the key next to the certificate
-      tls = { cert, key, ...(passphrase === undefined ? {} : { passphrase }), ...extras };
+      const key = pick(flags, env, 'key');
+      if (key === undefined && !(await holdsPrivateKey(cert))) {
+        throw new TlsConfigurationError('missing-key', `The PEM certificate ${cert} holds no private key: give its key with --key or ${environmentVariables.key}.`);
+      }
+      // A PEM bundle may hold the key next to the certificate.
+      tls = { cert, key: key ?? cert, ...(passphrase === undefined ? {} : { passphrase }), ...extras };
     } else {
       if (passphrase === undefined) {
         throw new UsageError(`The PKCS12 certificate ${cert} needs its password: set ${environmentVariables.password} or --cert-password-file.`);
@@ -91,14 +104,15 @@ export async function clientOptionsFrom(flags: ConnectionFlags, env: NodeJS.Proc
       tls = { pfx: cert, passphrase, ...extras };
     }
     options.tls = tls;
-  } else if (new URL(baseUrl).protocol === 'https:') {
+  } else if (baseUrl.startsWith('https:')) {
     throw new UsageError(`The service needs the client certificate: give --cert or ${environmentVariables.cert}.`);
   }
 
   const intervalMs = seconds(pick(flags, env, 'retry-interval'), '--retry-interval');
   const maxDurationMs = seconds(pick(flags, env, 'retry-for'), '--retry-for');
   if (intervalMs !== undefined || maxDurationMs !== undefined) {
-    // Setting the interval on the command line is the explicit choice the library asks for before going below 5 min.
+    // Setting the interval on the command line is the explicit choice the library asks for before going below the
+    // reference's minimum wait.
     options.retry = { ...(intervalMs === undefined ? {} : { intervalMs, allowShortIntervals: true }), ...(maxDurationMs === undefined ? {} : { maxDurationMs }) };
   }
   return options;

@@ -3,13 +3,17 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FileExchangeClient } from '../client.js';
-import { FileExchangeError, InvalidFileNameError, InvalidUploadContentError } from '../errors.js';
-import { defaultLedgerPath, FileLedger } from '../ledger.js';
-import type { FileOutcome } from '../process-all.js';
-import { TlsConfigurationError } from '../tls/errors.js';
+import { referenceRetryPolicy } from '../core/rules.js';
+import { TlsConfigurationError } from '../core/tls/errors.js';
+import { ClientOptionsError, FileExchangeError, InvalidFileNameError, InvalidUploadContentError } from '../errors.js';
+import { defaultLedgerPath } from '../ledger.js';
+import type { RetryEvent } from '../retry-policy.js';
+import { downloadCommand, listCommand, uploadCommand, type CliIo } from './commands.js';
 import { clientOptionsFrom, environmentVariables as envVars, UsageError, type ConnectionFlags } from './config.js';
-import { runProcessingCommand } from './processing-command.js';
-import { saveToFolder } from './save-to-folder.js';
+import { Reporter } from './reporter.js';
+import { exitCleanlyOnSignals } from './signals.js';
+
+export type { CliIo };
 
 export const usage = `usage: paykit-files <command> [options]
 
@@ -28,24 +32,24 @@ Connection (each option falls back to the environment variable shown):
                              (never on the command line, where other users could read it)
   --ca FILE                  ${envVars.ca}  CA certificate to trust (PEM)
   --proxy URL                ${envVars.proxy}  http://[user:password@]host:port
-  --retry-interval SECONDS   ${envVars['retry-interval']}  wait between retries (default 300)
-  --retry-for SECONDS        ${envVars['retry-for']}  give up after (default 14400)
+  --retry-interval SECONDS   ${envVars['retry-interval']}  wait between retries (default ${referenceRetryPolicy.intervalMs / 1000})
+  --retry-for SECONDS        ${envVars['retry-for']}  give up after (default ${referenceRetryPolicy.maxDurationMs / 1000})
 
 Options:
   --content-type TYPE        upload: Content-Type to send (default application/octet-stream)
+  --size BYTES               upload: length of standard input when it is a pipe: sent as it is read
+                             (without it, a pipe is read to its end first); a redirected file needs none
   --xml                      list: ask for the XML list instead of plain text
   --exec CMD                 download: processing command, run through the shell
   --out DIR                  download: folder to save files into
   --ledger FILE              download: processed-files record (${envVars.ledger}, default ${defaultLedgerPath})
+  -q, --quiet                say nothing but errors: no progress, no retry lines, no summary
 
-Exit status: 0 success; 1 the service or a file failed (details on standard error); 2 bad usage or configuration.`;
+Standard output carries only list's names and the processing command's output. Standard error says what happens:
+a line per retry (what failed, when the next try is) and, on a terminal, the progress of each transfer.
 
-export interface CliIo {
-  stdin: NodeJS.ReadableStream;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  env: NodeJS.ProcessEnv;
-}
+Exit status: 0 success; 1 the service or a file failed (details on standard error); 2 bad usage or configuration;
+128 + N stopped by signal N (130 for Ctrl-C).`;
 
 function parse(argv: string[]) {
   try {
@@ -63,10 +67,12 @@ function parse(argv: string[]) {
         'retry-interval': { type: 'string' },
         'retry-for': { type: 'string' },
         'content-type': { type: 'string' },
+        size: { type: 'string' },
         xml: { type: 'boolean' },
         exec: { type: 'string' },
         out: { type: 'string' },
         ledger: { type: 'string' },
+        quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -75,76 +81,58 @@ function parse(argv: string[]) {
   }
 }
 
-function describeFailure(outcome: Extract<FileOutcome, { result: 'failed' }>): string {
-  const reason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
-  return `paykit-files: ${outcome.name} failed at ${outcome.stage} and stays in the queue: ${reason}`;
+type Command = 'upload' | 'list' | 'download';
+
+/** The command and its argument, once the command line is known to be complete. */
+function checkCommand(positionals: string[], values: ReturnType<typeof parse>['values']): { command: Command; name: string | undefined } {
+  const [command, ...rest] = positionals;
+  if (command !== 'upload' && command !== 'list' && command !== 'download') throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  if (rest.length !== (command === 'upload' ? 1 : 0)) {
+    throw new UsageError(command === 'upload' ? 'upload takes exactly one file name' : `${command} takes no arguments`);
+  }
+  if (command === 'download' && values.exec === undefined && values.out === undefined) {
+    throw new UsageError('download needs --exec CMD and/or --out DIR to process each file');
+  }
+  return { command, name: rest[0] };
+}
+
+/** The exit status for an error, after saying what it is: 2 for usage and configuration, 1 for the rest. */
+function exitStatusFor(error: unknown, reporter: Reporter): number {
+  if (error instanceof UsageError) {
+    reporter.error(`${error.message}\n\n${usage}`);
+    return 2;
+  }
+  const configuration = [TlsConfigurationError, ClientOptionsError, InvalidFileNameError, InvalidUploadContentError];
+  if (configuration.some((type) => error instanceof type)) {
+    reporter.error((error as Error).message);
+    return 2;
+  }
+  const kind = error instanceof FileExchangeError ? `${error.name}: ` : '';
+  reporter.error(`${kind}${error instanceof Error ? error.message : String(error)}`);
+  return 1;
 }
 
 /** Runs one CLI invocation and returns its exit status; the bin wrapper below only wires it to the process. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const line = (stream: NodeJS.WritableStream, text: string) => stream.write(`${text}\n`);
+  let reporter = new Reporter(io.stderr, false);
   let client: FileExchangeClient | undefined;
   try {
     const { values, positionals } = parse(argv);
-    const [command, ...rest] = positionals;
-    if (values.help || command === undefined) {
-      line(values.help ? io.stdout : io.stderr, usage);
+    reporter = new Reporter(io.stderr, values.quiet === true);
+    if (values.help || positionals.length === 0) {
+      (values.help ? io.stdout : io.stderr).write(`${usage}\n`);
       return values.help ? 0 : 2;
     }
-    const expectedArguments = command === 'upload' ? 1 : 0;
-    if (!['upload', 'list', 'download'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-    if (rest.length !== expectedArguments) {
-      throw new UsageError(command === 'upload' ? 'upload takes exactly one file name' : `${command} takes no arguments`);
-    }
-    if (command === 'download' && values.exec === undefined && values.out === undefined) {
-      throw new UsageError('download needs --exec CMD and/or --out DIR to process each file');
-    }
-
-    client = await FileExchangeClient.create(await clientOptionsFrom(values as ConnectionFlags, io.env));
-
-    if (command === 'upload') {
-      const name = rest[0]!;
-      if ((io.stdin as { isTTY?: boolean }).isTTY) line(io.stderr, `paykit-files: reading the content of ${name} from standard input (end with Ctrl-D)`);
-      await client.upload(name, io.stdin as NodeJS.ReadableStream & AsyncIterable<Uint8Array>, {
-        ...(values['content-type'] === undefined ? {} : { contentType: values['content-type'] }),
-      });
-      line(io.stderr, `paykit-files: uploaded ${name}`);
-      return 0;
-    }
-    if (command === 'list') {
-      for (const name of await client.list({ format: values.xml ? 'xml' : 'text' })) line(io.stdout, name);
-      return 0;
-    }
-
-    const ledger = new FileLedger(values.ledger ?? io.env[envVars.ledger] ?? defaultLedgerPath);
-    const report = await client.processAll(
-      async (file) => {
-        if (values.out !== undefined) await saveToFolder(values.out, file);
-        if (values.exec !== undefined) await runProcessingCommand(values.exec, file, io.env);
-      },
-      {
-        ledger,
-        onFile: (outcome) => {
-          if (outcome.result === 'failed') line(io.stderr, describeFailure(outcome));
-          else line(io.stderr, `paykit-files: ${outcome.name} ${outcome.result === 'processed' ? 'processed and deleted' : 'was already processed; deleted'}`);
-        },
-      },
-    );
-    const total = report.processed.length + report.alreadyProcessed.length;
-    line(io.stderr, `paykit-files: ${total} file(s) done, ${report.failed.length} failed`);
-    return report.failed.length === 0 ? 0 : 1;
+    const { command, name } = checkCommand(positionals, values);
+    const clientOptions = await clientOptionsFrom(values as ConnectionFlags, io.env);
+    const onRetry = (event: RetryEvent) => reporter.retry(event);
+    client = await FileExchangeClient.create({ ...clientOptions, retry: { ...clientOptions.retry, onRetry } });
+    const context = { client, options: values, io, reporter };
+    if (command === 'upload') return await uploadCommand(context, name!);
+    if (command === 'list') return await listCommand(context);
+    return await downloadCommand(context);
   } catch (error) {
-    if (error instanceof UsageError) {
-      line(io.stderr, `paykit-files: ${error.message}\n\n${usage}`);
-      return 2;
-    }
-    if (error instanceof TlsConfigurationError || error instanceof InvalidFileNameError || error instanceof InvalidUploadContentError) {
-      line(io.stderr, `paykit-files: ${error.message}`);
-      return 2;
-    }
-    const kind = error instanceof FileExchangeError ? `${error.name}: ` : '';
-    line(io.stderr, `paykit-files: ${kind}${error instanceof Error ? error.message : String(error)}`);
-    return 1;
+    return exitStatusFor(error, reporter);
   } finally {
     await client?.close();
   }
@@ -159,7 +147,8 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  runCli(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
+  exitCleanlyOnSignals();
+  runCli(process.argv.slice(2), { stdin: () => process.stdin, stdinFd: 0, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
     (code) => {
       process.exitCode = code;
     },

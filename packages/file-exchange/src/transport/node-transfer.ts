@@ -4,17 +4,19 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 export interface TransferRequest {
-  method: 'GET' | 'POST';
+  method: string;
   url: URL;
   headers: Record<string, string>;
   body?: Buffer | Readable;
+  /** Called once the body is being sent (a stream is piped): listeners added then cannot start its flow early. */
+  onBodyPiped?: () => void;
   timeoutMs?: number;
 }
 
 /**
- * File bodies travel over node:http(s): its built-in HTTP parser keeps a transfer's memory to the data in flight,
- * where undici's WebAssembly parser adds about 37 MiB to the process on first use (measured, see the README).
- * Resolves with the response once its head arrived; the caller reads or discards the body.
+ * Every request of the client travels over node:http(s): its built-in HTTP parser keeps a transfer's memory to the
+ * data in flight, where undici's WebAssembly parser adds about 37 MiB to the process on first use (measured, see the
+ * README). Resolves with the response once its head arrived; the caller reads or discards the body.
  */
 export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -29,8 +31,16 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
     const body = request.body;
     if (body === undefined) outgoing.end();
     else if (Buffer.isBuffer(body)) outgoing.end(body);
-    // The server may answer (and close) before it read everything, e.g. 503: the answer is what counts then.
-    else pipeline(body, outgoing).catch((error: unknown) => (outgoing.destroyed ? undefined : reject(error)));
+    else {
+      pipeline(body, outgoing).catch((error: unknown) => {
+        // A body that failed (a file that cannot be read, a stream of the wrong length) is the cause, not the
+        // connection reset that follows. Otherwise the server may have answered (and closed) before it read
+        // everything, e.g. 503: the answer is what counts then.
+        if (body.errored) reject(body.errored);
+        else if (!outgoing.destroyed) reject(error);
+      });
+    }
+    request.onBodyPiped?.();
   });
 }
 

@@ -1,6 +1,6 @@
 import type { Agent, ProxyAgent } from 'undici';
 import type { ClientTlsOptions } from './client-tls-options.js';
-import { loadTlsMaterial, type TlsMaterial } from './load-tls-material.js';
+import { loadTlsMaterial } from './load-tls-material.js';
 import { parseProxyUrl } from './proxy-url.js';
 
 export interface TlsAgentTuning {
@@ -12,21 +12,14 @@ export interface TlsAgentTuning {
 
 /**
  * An undici dispatcher that presents the client certificate (TLS 1.2 or newer), trusts `ca` when given and tunnels
- * through `proxy` when given. The certificate is opened here, so a wrong password fails now, not at the first call.
+ * through `proxy` when given: the SOAP client's transport. The certificate is opened here, so a wrong password fails
+ * now, not at the first call. undici is imported here, on first use: the REST client (node:https only) never loads it.
  */
 export async function createTlsAgent(options: ClientTlsOptions, tuning: TlsAgentTuning = {}): Promise<Agent | ProxyAgent> {
   const material = await loadTlsMaterial(options);
   const proxy = options.proxy === undefined ? undefined : parseProxyUrl(options.proxy);
-  return undiciDispatcherFor(material, proxy, tuning);
-}
-
-/**
- * The dispatcher for already loaded material; `material` undefined means plain HTTP (local mocks only). undici is
- * imported here, on first use, because loading it costs about 19 MiB of memory that a pure file transfer never needs.
- */
-export async function undiciDispatcherFor(material: TlsMaterial | undefined, proxy: URL | undefined, tuning: TlsAgentTuning = {}): Promise<Agent | ProxyAgent> {
   const undici = await import('undici');
-  const connect = material ? { ...material, minVersion: 'TLSv1.2' as const } : {};
+  const connect = { ...material, minVersion: 'TLSv1.2' as const };
   const timeouts = tuning.timeoutMs === undefined ? {} : { headersTimeout: tuning.timeoutMs, bodyTimeout: tuning.timeoutMs };
   const pool = tuning.connections === undefined ? {} : { connections: tuning.connections };
   if (proxy) return new undici.ProxyAgent({ uri: proxy.href, requestTls: connect, ...timeouts, ...pool });

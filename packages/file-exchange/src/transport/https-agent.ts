@@ -2,7 +2,7 @@ import { request as httpRequest, type Agent as HttpAgent, type IncomingMessage }
 import { Agent as HttpsAgent, request as httpsRequest, type AgentOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
-import type { TlsMaterial } from './load-tls-material.js';
+import type { TlsMaterial } from '../core/tls/load-tls-material.js';
 
 /** Basic proxy credentials from the address, or nothing. */
 function proxyAuthorization(proxy: URL): Record<string, string> {

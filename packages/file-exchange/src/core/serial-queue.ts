@@ -1,4 +1,7 @@
-/** Runs tasks one after another, in call order: the service accepts one upload at a time. */
+/**
+ * Runs tasks one after another, in call order, whatever became of the one before: the service takes one upload at a
+ * time (`fileExchangeRules.uploads`), for REST and SOAP alike.
+ */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
 

@@ -16,6 +16,8 @@ export type TlsConfigurationProblem =
   | 'file-unreadable'
   | 'wrong-passphrase'
   | 'invalid-certificate'
+  | 'missing-key'
+  | 'missing-certificate'
   | 'key-mismatch'
   | 'invalid-ca'
   | 'invalid-proxy'

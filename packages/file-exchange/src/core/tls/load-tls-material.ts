@@ -66,6 +66,23 @@ function safeReason(text: string): string {
 }
 
 /**
+ * PEM text names what it holds: a key file without a `PRIVATE KEY` block (a certificate given for both, say) or a
+ * certificate file without a `CERTIFICATE` block would otherwise reach OpenSSL and come back as a puzzling decoder
+ * error. Bytes that are not PEM text are left to OpenSSL.
+ */
+function checkPemBlocks(options: { cert: CertificateSource; key: CertificateSource }, cert: Buffer, key: Buffer): void {
+  const text = (bytes: Buffer) => bytes.subarray(0, 1 << 20).toString('latin1');
+  const keyText = text(key);
+  if (looksLikePem(keyText) && !/-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/.test(keyText)) {
+    throw new TlsConfigurationError('missing-key', `The ${describe(options.key, 'private key file')} holds no private key (no PEM PRIVATE KEY block).`);
+  }
+  const certText = text(cert);
+  if (looksLikePem(certText) && !certText.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new TlsConfigurationError('missing-certificate', `The ${describe(options.cert, 'certificate file')} holds no certificate (no PEM CERTIFICATE block).`);
+  }
+}
+
+/**
  * Reads every path of the options and proves, before any connection, that the password opens the certificate and
  * that the key matches it: a wrong password then fails here with a clear message instead of as a handshake error.
  */
@@ -83,6 +100,7 @@ export async function loadTlsMaterial(options: ClientTlsOptions): Promise<TlsMat
   } else if ('cert' in options && 'key' in options && options.cert && options.key) {
     material.cert = await readSource(options.cert, 'certificate', true);
     material.key = await readSource(options.key, 'private key', true);
+    checkPemBlocks(options, material.cert, material.key);
     if (options.passphrase !== undefined) material.passphrase = options.passphrase;
   } else {
     throw new TlsConfigurationError('invalid-options', 'TLS options need either `pfx` and `passphrase`, or `cert` and `key`.');

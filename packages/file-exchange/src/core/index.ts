@@ -1,0 +1,20 @@
+/**
+ * `@paykit/file-exchange/core`: what the REST client (`@paykit/file-exchange`) and the SOAP client
+ * (`@paykit/file-exchange-soap`) share, so that both follow the reference the same way with the same options:
+ * client-certificate TLS, the base address, the reference's rules and its retry window, one upload at a time, and the
+ * sorting of network and TLS failures. Each client turns these into its own typed errors.
+ */
+export * from './tls/index.js';
+export { parseBaseUrl } from './base-url.js';
+export { classifyNetworkFailure, refusedCertificateHint, type NetworkFailure, type NetworkFailureKind } from './network-failure.js';
+export {
+  resolveRetryPolicy,
+  withRetries,
+  type RetryContext,
+  type RetryEvent,
+  type RetryHooks,
+  type RetryOptions,
+  type RetryPolicy,
+} from './retry.js';
+export { fileExchangeRules, fileNamePattern, isRetriedStatus, referenceRetryPolicy } from './rules.js';
+export { SerialQueue } from './serial-queue.js';

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Temporary files and folders of this process. Their names start with `~`, which no service file name may contain,
+ * so they never collide with a file the service sends (or one saved by an earlier run), and carry the process id, so
+ * that a later run can recognise the leftovers of a run that was killed (SIGKILL) and remove them. Each is recorded
+ * while it exists, so that a signal handler can remove them all synchronously before the process exits.
+ */
+export type TemporaryKind = 'download' | 'saving' | 'upload';
+
+const live = new Set<string>();
+const leftover = /^~paykit-(?:download|saving|upload)-(\d+)-/;
+
+/** A name for a temporary entry of this process (not created). */
+export function temporaryName(kind: TemporaryKind): string {
+  return `~paykit-${kind}-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Creates a private folder (mode 0700) in `parent`, recorded until `removeTemporary`. */
+export async function makeTemporaryFolder(parent: string, kind: TemporaryKind): Promise<string> {
+  const path = await mkdtemp(join(parent, `~paykit-${kind}-${process.pid}-`));
+  live.add(path);
+  return path;
+}
+
+/** Records a temporary file about to be created, so that a signal removes it. */
+export function recordTemporary(path: string): void {
+  live.add(path);
+}
+
+/** Forgets a temporary entry that became something else (renamed into place). */
+export function forgetTemporary(path: string): void {
+  live.delete(path);
+}
+
+export async function removeTemporary(path: string): Promise<void> {
+  await rm(path, { recursive: true, force: true });
+  live.delete(path);
+}
+
+/** For signal handlers: removes every temporary entry of this process, synchronously, ignoring failures. */
+export function removeAllTemporariesSync(): void {
+  for (const path of live) {
+    try {
+      rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Nothing more can be done on the way out; the next run removes it.
+    }
+  }
+  live.clear();
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary entries in `parent` left by runs of this program that were killed and no longer run (their
+ * process id is not in use); an entry of a running process is left alone. Failures are ignored: this is tidying.
+ */
+export async function removeStaleTemporaries(parent: string): Promise<void> {
+  const names = await readdir(parent).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const pid = Number(leftover.exec(name)?.[1]);
+      if (!pid || pid === process.pid || isRunning(pid)) return;
+      await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
+    }),
+  );
+}

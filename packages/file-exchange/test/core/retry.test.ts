@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resolveRetryPolicy, withRetries, type RetryEvent, type RetryOptions } from '../../src/core/index.js';
+
+class Transient extends Error {}
+class Exhausted extends Error {
+  constructor(readonly attempts: number, readonly last: Transient) {
+    super(`gave up after ${attempts}`);
+  }
+}
+const hooks = {
+  isTransient: (error: unknown): error is Transient => error instanceof Transient,
+  exhausted: ({ attempts, last }: { attempts: number; last: Transient }) => new Exhausted(attempts, last),
+};
+const context = { operation: 'uploadFile', fileName: 'A.csv' };
+const invalid = (message: string) => new RangeError(message);
+const minute = 60_000;
+
+/** An attempt that fails with Transient until `succeedOn` (never when undefined), noting the clock at each try. */
+function attempts(succeedOn?: number) {
+  const startedAt: number[] = [];
+  const run = async () => {
+    startedAt.push(Date.now());
+    if (startedAt.length === succeedOn) return 'done';
+    throw new Transient(`try ${startedAt.length} failed`);
+  };
+  return { startedAt, run };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the default retry policy is the reference rule', () => {
+  // The reference: after a network error or a 500, retry waiting at least 5 minutes between tries, for no more than
+  // 4 hours in all, then investigate by hand.
+  it('waits 5 minutes between tries, never less', async () => {
+    const tries = attempts(3);
+    const result = withRetries(resolveRetryPolicy(undefined, invalid), context, tries.run, hooks);
+    await vi.advanceTimersByTimeAsync(5 * minute - 1);
+    expect(tries.startedAt).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(tries.startedAt).toEqual([0, 5 * minute]);
+    await vi.advanceTimersByTimeAsync(5 * minute);
+    await expect(result).resolves.toBe('done');
+    expect(tries.startedAt).toEqual([0, 5 * minute, 10 * minute]);
+  });
+
+  it('gives up when another wait would pass 4 hours after the first try', async () => {
+    const tries = attempts();
+    const outcome = withRetries(resolveRetryPolicy(undefined, invalid), context, tries.run, hooks).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(4 * 60 * minute);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(Exhausted);
+    // Tries at 0, 5, ..., 240 minutes: 49 of them, the last one exactly at the end of the window.
+    expect(tries.startedAt).toHaveLength(49);
+    expect(tries.startedAt.at(-1)).toBe(4 * 60 * minute);
+    expect((error as Exhausted).attempts).toBe(49);
+    expect((error as Exhausted).last.message).toBe('try 49 failed');
+  });
+});
+
+describe('resolveRetryPolicy', () => {
+  it.each<{ options: RetryOptions; error: RegExp }>([
+    { options: { intervalMs: 1000 }, error: /shorter than the service's minimum of 5 minutes/ },
+    { options: { intervalMs: -1, allowShortIntervals: true }, error: /retry\.intervalMs must be a non-negative number/ },
+    { options: { maxDurationMs: Number.NaN }, error: /retry\.maxDurationMs must be a non-negative number/ },
+    { options: { intervalMs: '10' as unknown as number, allowShortIntervals: true }, error: /retry\.intervalMs/ },
+  ])('refuses $options', ({ options, error }) => {
+    expect(() => resolveRetryPolicy(options, invalid)).toThrow(RangeError);
+    expect(() => resolveRetryPolicy(options, invalid)).toThrow(error);
+  });
+
+  it('accepts short waits only when asked explicitly', () => {
+    expect(resolveRetryPolicy({ intervalMs: 10, allowShortIntervals: true }, invalid)).toMatchObject({ intervalMs: 10 });
+  });
+});
+
+describe('withRetries', () => {
+  it('tells onRetry which try failed, why, and when the next one starts and the window ends', async () => {
+    const events: RetryEvent[] = [];
+    const policy = resolveRetryPolicy({ intervalMs: 50, maxDurationMs: 1000, allowShortIntervals: true, onRetry: (event) => events.push(event) }, invalid);
+    const tries = attempts(3);
+    const result = withRetries(policy, context, tries.run, hooks);
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(result).resolves.toBe('done');
+    expect(events.map(({ attempt, waitMs, nextAttemptAt, giveUpAt, failure, operation, fileName }) => ({
+      attempt, waitMs, next: nextAttemptAt.getTime(), end: giveUpAt.getTime(), failure: failure.message, operation, fileName,
+    }))).toEqual([
+      { attempt: 1, waitMs: 50, next: 50, end: 1000, failure: 'try 1 failed', operation: 'uploadFile', fileName: 'A.csv' },
+      { attempt: 2, waitMs: 50, next: 100, end: 1000, failure: 'try 2 failed', operation: 'uploadFile', fileName: 'A.csv' },
+    ]);
+  });
+
+  it.each([
+    { title: 'a failure the rule does not cover', error: new Error('403') },
+    { title: 'a thrown non-error', error: 'bug' },
+  ])('does not retry $title', async ({ error }) => {
+    let tries = 0;
+    const policy = resolveRetryPolicy({ intervalMs: 1, maxDurationMs: 1000, allowShortIntervals: true }, invalid);
+    await expect(withRetries(policy, context, async () => {
+      tries += 1;
+      throw error;
+    }, hooks)).rejects.toBe(error);
+    expect(tries).toBe(1);
+  });
+
+  it('tries once with the policy false, and gives the failure as it is', async () => {
+    const tries = attempts();
+    const error = await withRetries(resolveRetryPolicy(false, invalid), context, tries.run, hooks).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(Transient);
+    expect(tries.startedAt).toHaveLength(1);
+  });
+
+  it('stops waiting when the signal is aborted, with its reason', async () => {
+    const controller = new AbortController();
+    const tries = attempts();
+    const outcome = withRetries(resolveRetryPolicy(undefined, invalid), context, tries.run, { ...hooks, signal: controller.signal }).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(minute);
+    controller.abort(new Error('stopped by the caller'));
+    expect(await outcome).toEqual(new Error('stopped by the caller'));
+    expect(tries.startedAt).toEqual([0]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
