@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +72,10 @@ function expectKnown(check: string, problems: string[]): void {
 }
 
 beforeAll(async () => {
+  // A few minutes of builds, installs and type checks, run beside the other packages' tests in `pnpm test`: at a
+  // lower priority (inherited by everything started from here) it takes the CPU they leave instead of pushing their
+  // servers past their start-up timeouts.
+  setPriority(10);
   work = await realpath(await mkdtemp(join(tmpdir(), 'paykit-release-check-')));
   copyRoot = join(work, 'workspace');
   const copied = await copyWorkingTree(copyRoot);
