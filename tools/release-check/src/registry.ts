@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cleanEnvironment, killGroup } from './commands.js';
 
 export interface LocalRegistry {
@@ -55,10 +56,11 @@ export async function startRegistry(dir: string): Promise<LocalRegistry> {
   const bin = join(dirname(manifestPath), typeof manifest.bin === 'string' ? manifest.bin : manifest.bin.verdaccio!);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
-  const child = spawn(process.execPath, [bin, '--config', configPath, '--listen', `127.0.0.1:${port}`], {
+  const exitWithParent = fileURLToPath(new URL('../scripts/exit-with-parent.cjs', import.meta.url));
+  const child = spawn(process.execPath, ['--require', exitWithParent, bin, '--config', configPath, '--listen', `127.0.0.1:${port}`], {
     cwd: dir,
     env: cleanEnvironment(),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
   let output = '';
