@@ -1,3 +1,6 @@
+// Our declarations use Node's types (streams, Buffer, http). This brings them into a merchant's program from the
+// @types/node peer dependency, so that they need no `types` setting (and pnpm's layout hides it otherwise).
+/// <reference types="node" preserve="true" />
 export { startPrismMock, type PrismMockOptions, type RunningMock } from './prism.js';
 export { mockSpecPath, type RestContract } from './specs.js';
 export { services, type MockService, type StartedMock } from './services.js';
