@@ -1,0 +1,130 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsPlugin from 'ajv-formats';
+import { nodeAt, resolvePointer, type OpenApiDocument } from './contract.js';
+
+// ajv-formats is CommonJS with a `default` property; under NodeNext the default import is the module object.
+const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ??
+  addFormatsPlugin) as unknown as (ajv: Ajv2020) => void;
+
+/** One problem with a value, as the error body's field errors name it. */
+export interface FieldProblem {
+  fieldName: string;
+  fieldValue: string;
+  messages: string[];
+}
+
+type Node = Record<string, unknown>;
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Card details are never echoed in full, even by a sandbox. */
+const masked: Record<string, (text: string) => string> = {
+  cardNumber: (text) => (text.length > 4 ? `${'x'.repeat(text.length - 4)}${text.slice(-4)}` : text),
+  cvn: (text) => 'x'.repeat(text.length),
+};
+
+function valueAt(value: unknown, segments: string[]): unknown {
+  return segments.reduce<unknown>((at, key) => (isNode(at) || Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined), value);
+}
+
+function describeValue(name: string, value: unknown): string {
+  if (value === undefined) return '';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return masked[name]?.(text) ?? text;
+}
+
+/** Messages a payer or developer can read, from ajv's keywords. */
+function messageOf(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+    case 'false schema':
+      return 'is not allowed here';
+    case 'enum':
+      return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/**
+ * Checks values against the schemas of the contract with ajv (JSON Schema 2020-12 and formats). The whole document is
+ * registered once, so every `$ref` resolves; each schema is compiled the first time it is used. A schema with a
+ * `discriminator` is checked against the branch its mapping names, so that problems name that branch's fields rather
+ * than every branch's.
+ */
+export class SchemaValidator {
+  private readonly ajv: Ajv2020;
+  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly documentId = 'https://sandbox.paykit.test/payments.json';
+
+  constructor(private readonly document: OpenApiDocument) {
+    // strict off: OpenAPI keeps its own keywords (discriminator, example, x-...) beside JSON Schema's.
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema({ ...document, $id: this.documentId });
+  }
+
+  /** Problems of `value` against the schema at `pointer` (empty when valid). */
+  check(pointer: string, value: unknown): FieldProblem[] {
+    const target = this.narrow(resolvePointer(this.document, pointer), value);
+    if (typeof target !== 'string') return [target];
+    const validate = this.validatorAt(target);
+    if (validate(value)) return [];
+    return this.problems(validate.errors ?? [], value);
+  }
+
+  /** Whether `value` is valid, without building messages (response checks). */
+  isValid(pointer: string, value: unknown): { valid: boolean; problems: FieldProblem[] } {
+    const problems = this.check(pointer, value);
+    return { valid: problems.length === 0, problems };
+  }
+
+  private narrow(pointer: string, value: unknown): string | FieldProblem {
+    for (let hops = 0; hops < 8; hops++) {
+      const schema = nodeAt(this.document, pointer);
+      const discriminator = isNode(schema) ? schema.discriminator : undefined;
+      if (!isNode(discriminator) || !isNode(discriminator.mapping) || !isNode(value)) return pointer;
+      const property = String(discriminator.propertyName);
+      const chosen = value[property];
+      const target = typeof chosen === 'string' ? discriminator.mapping[chosen] : undefined;
+      if (typeof target !== 'string') {
+        const allowed = Object.keys(discriminator.mapping).map((v) => JSON.stringify(v)).join(', ');
+        return { fieldName: property, fieldValue: describeValue(property, chosen), messages: [chosen === undefined ? 'is required' : `must be one of ${allowed}`] };
+      }
+      pointer = resolvePointer(this.document, target);
+    }
+    return pointer;
+  }
+
+  private validatorAt(pointer: string): ValidateFunction {
+    let validate = this.compiled.get(pointer);
+    if (!validate) {
+      // Segments are percent-encoded: path templates put `{` and `}` in pointers, which a URI fragment may not hold.
+      const fragment = pointer.replace(/^#/, '').split('/').map(encodeURIComponent).join('/');
+      validate = this.ajv.compile({ $ref: `${this.documentId}#${fragment}` });
+      this.compiled.set(pointer, validate);
+    }
+    return validate;
+  }
+
+  private problems(errors: ErrorObject[], value: unknown): FieldProblem[] {
+    // `if`, `oneOf` and `anyOf` only say that their branches failed: the branches' own errors say why.
+    const specific = errors.filter((e) => !['if', 'oneOf', 'anyOf', 'allOf'].includes(e.keyword));
+    const byField = new Map<string, FieldProblem>();
+    for (const error of specific.length ? specific : errors) {
+      const segments = error.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const extra = (error.params as { missingProperty?: string; additionalProperty?: string }).missingProperty ??
+        (error.params as { additionalProperty?: string }).additionalProperty;
+      if (extra !== undefined) segments.push(extra);
+      const fieldName = segments.join('.');
+      const problem = byField.get(fieldName) ?? { fieldName, fieldValue: describeValue(segments.at(-1) ?? '', valueAt(value, segments)), messages: [] };
+      const message = messageOf(error);
+      if (!problem.messages.includes(message)) problem.messages.push(message);
+      byField.set(fieldName, problem);
+    }
+    return [...byField.values()];
+  }
+}
