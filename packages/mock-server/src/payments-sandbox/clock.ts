@@ -38,6 +38,11 @@ export class SandboxClock {
     return task;
   }
 
+  has(kind: TaskKind, ref: string): boolean {
+    for (const task of this.state().tasks.values()) if (task.kind === kind && task.ref === ref) return true;
+    return false;
+  }
+
   /** Cancels the tasks of a kind for one record (a deleted subscription's deliveries, say). */
   cancel(kind: TaskKind, ref: string): void {
     for (const task of this.state().tasks.values()) if (task.kind === kind && task.ref === ref) this.state().tasks.delete(task.id);

@@ -1,10 +1,24 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsPlugin from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { nodeAt, resolvePointer, type OpenApiDocument } from './contract.js';
 
-// ajv-formats is CommonJS with a `default` property; under NodeNext the default import is the module object.
-const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ??
-  addFormatsPlugin) as unknown as (ajv: Ajv2020) => void;
+const require = createRequire(import.meta.url);
+
+/**
+ * ajv and its formats are loaded on the first check rather than at start-up (they take a few hundred milliseconds
+ * to load and set up): a sandbox answers its first requests in well under a second. Both are CommonJS, so they can
+ * be required synchronously when first needed.
+ */
+function createAjv(): Ajv2020 {
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const formats = require('ajv-formats') as { default?: unknown };
+  const addFormats = (formats.default ?? formats) as (ajv: Ajv2020) => void;
+  // strict off: OpenAPI keeps its own keywords (discriminator, example, x-...) beside JSON Schema's. The contract's
+  // components are not themselves a JSON Schema document, so they are not checked against the meta-schema.
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true, validateSchema: false });
+  addFormats(ajv);
+  return ajv;
+}
 
 /** One problem with a value, as the error body's field errors name it. */
 export interface FieldProblem {
@@ -56,17 +70,20 @@ function messageOf(error: ErrorObject): string {
  * than every branch's.
  */
 export class SchemaValidator {
-  private readonly ajv: Ajv2020;
+  private instance: Ajv2020 | undefined;
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly documentId = 'https://sandbox.paykit.test/payments.json';
 
-  constructor(private readonly document: OpenApiDocument) {
-    // strict off: OpenAPI keeps its own keywords (discriminator, example, x-...) beside JSON Schema's.
-    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-    addFormats(this.ajv);
-    // Only the components are registered: every reference of the contract points into them, and ajv resolves and
-    // compiles far faster without the paths around them (the first answers of the sandbox wait for it).
-    this.ajv.addSchema({ $id: this.documentId, components: document.components });
+  constructor(private readonly document: OpenApiDocument) {}
+
+  private get ajv(): Ajv2020 {
+    if (!this.instance) {
+      this.instance = createAjv();
+      // Only the components are registered: every reference of the contract points into them, and ajv resolves and
+      // compiles far faster without the paths around them.
+      this.instance.addSchema({ $id: this.documentId, components: this.document.components });
+    }
+    return this.instance;
   }
 
   /** Problems of `value` against the schema at `pointer` (empty when valid). */
@@ -76,12 +93,6 @@ export class SchemaValidator {
     const validate = this.validatorAt(target);
     if (validate(value)) return [];
     return this.problems(validate.errors ?? [], value);
-  }
-
-  /** Whether `value` is valid, without building messages (response checks). */
-  isValid(pointer: string, value: unknown): { valid: boolean; problems: FieldProblem[] } {
-    const problems = this.check(pointer, value);
-    return { valid: problems.length === 0, problems };
   }
 
   private narrow(pointer: string, value: unknown): string | FieldProblem {

@@ -87,7 +87,9 @@ export class WebhookDispatcher implements EventSink {
         attempts: [],
       };
       this.state().deliveries.set(delivery.id, delivery);
-      this.clock.schedule('webhook.deliver', delivery.id, 0);
+      // The redelivery is scheduled before the first attempt, so that a crash during the attempt does not lose it.
+      this.clock.schedule('webhook.deliver', delivery.id, this.delayAfter(1));
+      this.attempt(delivery.id);
     }
   }
 
@@ -121,10 +123,16 @@ export class WebhookDispatcher implements EventSink {
     } catch (error) {
       delivery.attempts.push({ at, error: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error) });
     }
-    if (!delivery.delivered && this.state().deliveries.get(delivery.id) === delivery) {
-      const delays = this.settings.webhookRetryDelaysMs;
-      this.clock.schedule('webhook.deliver', delivery.id, delays[Math.min(delivery.attempts.length, delays.length) - 1] ?? 60_000);
+    if (delivery.delivered) this.clock.cancel('webhook.deliver', delivery.id);
+    else if (this.state().deliveries.get(delivery.id) === delivery && !this.clock.has('webhook.deliver', delivery.id)) {
+      this.clock.schedule('webhook.deliver', delivery.id, this.delayAfter(delivery.attempts.length));
     }
     this.changed();
+  }
+
+  /** The wait before the next attempt after `attempts` attempts: the last configured wait repeats. */
+  private delayAfter(attempts: number): number {
+    const delays = this.settings.webhookRetryDelaysMs;
+    return delays[Math.min(attempts, delays.length) - 1]!;
   }
 }
