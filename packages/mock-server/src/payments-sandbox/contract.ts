@@ -56,7 +56,7 @@ export interface SandboxContract {
   basePath: string;
   paths: PathSpec[];
   operations: Map<string, OperationSpec>;
-  /** `x-paykit-*` and other root data, for the readers that need it. */
+  /** The named examples of the contract (the default payment methods come from one). */
   examples: Record<string, Node>;
 }
 
