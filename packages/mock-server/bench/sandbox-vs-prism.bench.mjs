@@ -140,7 +140,7 @@ try {
   const prismStart = median(firstAnswer.prism) / 1000;
   const sandboxStart = median(firstAnswer.sandbox) / 1000;
   console.log(
-    `${'first answer after start (median of ' + starts + ')'.padEnd(0)}`.padEnd(44) +
+    `first answer after start (median of ${starts})`.padEnd(44) +
       ` Prism ${prismStart.toFixed(2).padStart(6)} s       sandbox ${sandboxStart.toFixed(2).padStart(6)} s       ratio ${(prismStart / sandboxStart).toFixed(1)}x faster (target < 1 s)`,
   );
   console.log(`non-2xx answers during the runs: Prism GET ${results['GET prism'].failed}, POST ${results['POST prism'].failed}; sandbox GET ${results['GET sandbox'].failed}, POST ${results['POST sandbox'].failed}`);
