@@ -6,6 +6,7 @@ const describePorts = (service: (typeof services)[number]) =>
   [`port ${service.defaultPort}`, ...Object.entries(service.extraPorts ?? {}).map(([role, port]) => `${role} ${port}`)].join(', ');
 
 const help = `usage: paykit-mock [service ...] [--host 127.0.0.1] [--port-<service>[-<role>] N] [--dynamic]
+                   [--state FILE] [--secret-key KEY ...] [--publishable-key KEY ...]
 
 Starts the local mocks (all of them when no service is named) and prints their base addresses.
 Services:
@@ -13,11 +14,28 @@ ${services.map((s) => `  ${s.name.padEnd(24)} ${describePorts(s).padEnd(20)} ${s
 Options:
   --host H            address to listen on (default 127.0.0.1)
   --port-<service> N  override a service's port (--port-<service>-<role> N for its other ports, e.g. soap)
-  --dynamic           generate responses from schemas instead of serving examples (REST mocks)`;
+  --dynamic           generate responses from schemas instead of serving examples (REST mocks)
+  --state FILE        keep the payments sandbox's state in FILE across restarts (written atomically)
+  --secret-key KEY    a secret key the payments sandbox takes (repeatable; one is generated and printed if none)
+  --publishable-key KEY  a publishable key the payments sandbox takes (repeatable; likewise)`;
+
+/** The values of a repeatable string option (parseArgs with `strict: false` may also give `true` for a bare flag). */
+function strings(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  if (list.some((item) => typeof item !== 'string')) throw new Error('--secret-key and --publishable-key need a value');
+  return list as string[];
+}
 
 async function main(): Promise<void> {
   const { values, tokens } = parseArgs({
-    options: { host: { type: 'string', default: '127.0.0.1' }, dynamic: { type: 'boolean', default: false }, help: { type: 'boolean' } },
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      dynamic: { type: 'boolean', default: false },
+      help: { type: 'boolean' },
+      state: { type: 'string' },
+      'secret-key': { type: 'string', multiple: true },
+      'publishable-key': { type: 'string', multiple: true },
+    },
     allowPositionals: true,
     strict: false,
     tokens: true,
@@ -60,7 +78,15 @@ async function main(): Promise<void> {
     const extraPorts = Object.fromEntries(
       Object.entries(service.extraPorts ?? {}).map(([role, fixed]) => [role, ports.get(`${service.name}-${role}`) ?? fixed]),
     );
-    const mock = await service.start({ host: String(values.host), port, extraPorts, dynamic: Boolean(values.dynamic) });
+    const mock = await service.start({
+      host: String(values.host),
+      port,
+      extraPorts,
+      dynamic: Boolean(values.dynamic),
+      ...(typeof values.state === 'string' ? { state: values.state } : {}),
+      secretKeys: strings(values['secret-key']),
+      publishableKeys: strings(values['publishable-key']),
+    });
     running.push(mock);
     console.log(`${service.name} mock: ${mock.url}  (${service.description})`);
     for (const note of mock.notes ?? []) console.log(`  ${note}`);

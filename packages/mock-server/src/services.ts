@@ -1,5 +1,3 @@
-import { startFileExchangeMock } from './file-exchange/mock.js';
-import { soapPortUrls } from './file-exchange/soap-service.js';
 import { mockSettings as fileExchangeSoap } from './generated/file-exchange-soap/mock-settings.js';
 import { mockSettings as fileExchange } from './generated/file-exchange/mock-settings.js';
 import { mockSettings as payments } from './generated/payments/mock-settings.js';
@@ -20,7 +18,19 @@ export interface MockService {
   defaultPort: number;
   /** Further ports by role (e.g. `soap`), each overridable with `--port-<service>-<role>`. */
   extraPorts?: Record<string, number>;
-  start(options: { host: string; port: number; extraPorts: Record<string, number>; dynamic: boolean }): Promise<StartedMock>;
+  start(options: MockStartOptions): Promise<StartedMock>;
+}
+
+export interface MockStartOptions {
+  host: string;
+  port: number;
+  extraPorts: Record<string, number>;
+  dynamic: boolean;
+  /** A file that keeps the state of a stateful mock across restarts. */
+  state?: string;
+  /** API keys for the payments sandbox (generated and printed when none is given). */
+  secretKeys?: string[];
+  publishableKeys?: string[];
 }
 
 export const services: MockService[] = [
@@ -37,11 +47,40 @@ export const services: MockService[] = [
     start: ({ host, port, dynamic }) => startPrismMock({ contract: 'file-exchange', host, port, dynamic }),
   },
   {
+    name: 'payments-sandbox',
+    description: 'stateful payments API sandbox (behaves like the reference; control at /__sandbox)',
+    defaultPort: payments.ports.stateful,
+    start: async ({ host, port, state, secretKeys, publishableKeys }) => {
+      // Loaded on demand, like the file exchange: each service pays only for what it uses at start-up.
+      const { startPaymentsSandbox } = await import('./payments-sandbox/sandbox.js');
+      const sandbox = await startPaymentsSandbox({
+        host,
+        port,
+        ...(state ? { stateFile: state } : {}),
+        keys: { ...(secretKeys?.length ? { secret: secretKeys } : {}), ...(publishableKeys?.length ? { publishable: publishableKeys } : {}) },
+      });
+      const shown = (generated: boolean, keys: string[]) => (generated ? keys.join(', ') : `${keys.length} given (not printed)`);
+      return {
+        url: sandbox.url,
+        origin: sandbox.origin,
+        close: () => sandbox.close(),
+        notes: [
+          `secret key: ${shown(sandbox.generatedKeys.secret, sandbox.keys.secret)}`,
+          `publishable key: ${shown(sandbox.generatedKeys.publishable, sandbox.keys.publishable)}`,
+          `control: ${sandbox.controlUrl}`,
+          sandbox.stateFile ? `state: ${sandbox.stateFile}` : 'state: in memory (--state FILE keeps it)',
+        ],
+      };
+    },
+  },
+  {
     name: 'file-exchange-stateful',
     description: 'stateful file exchange, REST and SOAP over client-certificate TLS',
     defaultPort: fileExchange.ports.stateful,
     extraPorts: { soap: fileExchangeSoap.ports.stateful },
     start: async ({ host, port, extraPorts }) => {
+      const { startFileExchangeMock } = await import('./file-exchange/mock.js');
+      const { soapPortUrls } = await import('./file-exchange/soap-service.js');
       const mock = await startFileExchangeMock({ host, restPort: port, soapPort: extraPorts.soap ?? fileExchangeSoap.ports.stateful });
       const certificates = mock.certificates;
       return {

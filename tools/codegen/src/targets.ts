@@ -4,6 +4,7 @@ import { fileExchangeRulesGenerator } from './generators/file-exchange-rules.js'
 import { mockSettingsGenerator } from './generators/mock-settings.js';
 import { paymentsClientGenerators } from './generators/payments-client.js';
 import { paymentsRulesGenerator } from './generators/payments-rules.js';
+import { stateMachinesGenerator } from './generators/state-machines.js';
 import { typesGenerator } from './generators/types.js';
 
 export interface GeneratedFile {
@@ -33,12 +34,13 @@ export interface Target {
  * The mock server's generated folder for a contract: the mocks enforce the same rules the clients follow, at the
  * address the registry gives.
  */
-const mockServerOutput = (contract: OpenApiContract, rules: (path: string) => Generator): Output => ({
+const mockServerOutput = (contract: OpenApiContract, rules: (path: string) => Generator, ...more: Generator[]): Output => ({
   packageDir: mockServerPackage.dir,
   generatedDirs: [`src/generated/${contract.name}`],
   generators: [
     rules(`src/generated/${contract.name}/rules.ts`),
     mockSettingsGenerator(contract, `src/generated/${contract.name}/mock-settings.ts`),
+    ...more,
   ],
 });
 
@@ -57,7 +59,12 @@ export const targets: Record<string, Target> = {
           paymentsRulesGenerator('src/generated/rules.ts'),
         ],
       },
-      mockServerOutput(paymentsContract, paymentsRulesGenerator),
+      // The payments sandbox enforces the reference's state tables.
+      mockServerOutput(
+        paymentsContract,
+        paymentsRulesGenerator,
+        stateMachinesGenerator(paymentsContract.name, `src/generated/${paymentsContract.name}/state-machines.ts`),
+      ),
     ],
   },
   [fileExchangeContract.name]: {

@@ -1,5 +1,6 @@
 import { startPrismMock, type RunningMock } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveredBody } from '../src/delivered-body.js';
 import { mutationContext } from '../src/json-mutations.js';
 import { firstSuccessCases, matrixCases, type MatrixCase } from '../src/matrix-cases.js';
 import { MutatingProxy } from '../src/mutating-proxy.js';
@@ -81,10 +82,7 @@ describe('payments tolerance suite: @paykit/payments under every change the serv
     proxy.assertHealthy();
 
     const outcome = report();
-    const last = proxy.exchanges.at(-1)?.delivered;
-    const wireText = last?.body.toString('utf8') ?? '';
-    const delivered = outcome.delivered ?? (wireText && /json/.test(String(last?.headers['content-type'])) ? JSON.parse(wireText) : wireText || undefined);
-    expect(compareUnderMutation(baseline, mutated, delivered, outcome.restore)).toEqual([]);
+    expect(compareUnderMutation(baseline, mutated, deliveredBody(proxy, outcome), outcome.restore)).toEqual([]);
     // The new parameter must reach the server: a client that drops or refuses it fails here or above.
     if (extended && rule.newRequestParameter) expect(outcome.applied).toBe(true);
     if (outcome.applied) record({ contract: 'payments', kind: 'mutation', operationId: operation.operationId, rule: rule.name });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Agent } from 'undici';
 import { describe, expect, test } from 'vitest';
 import { services } from '../../src/index.js';
+import { startPaykitMock } from '../support/paykit-mock-process.js';
 import { send } from './helpers.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -21,22 +22,11 @@ describe('paykit-mock with the file exchange mocks', () => {
 
   test('starts the stateful mock, prints where it listens and where the certificates are, never the password', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'paykit-cli-'));
-    const child = spawn(
-      process.execPath,
-      [cli, 'file-exchange-stateful', '--port-file-exchange-stateful', '0', '--port-file-exchange-stateful-soap=0'],
-      { cwd, stdio: ['ignore', 'pipe', 'pipe'] },
+    const { child, output, exited } = await startPaykitMock(
+      ['file-exchange-stateful', '--port-file-exchange-stateful', '0', '--port-file-exchange-stateful-soap=0'],
+      { cwd },
     );
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      let output = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          if (output.includes('mocks ready')) resolve();
-        });
-        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        child.once('exit', () => reject(new Error(`paykit-mock exited early:\n${output}`)));
-      });
       const restUrl = /file-exchange-stateful mock: (https:\/\/127\.0\.0\.1:\d+\/services\/messaging\/rest)/.exec(output)?.[1];
       expect(restUrl).toBeDefined();
       expect(output).toMatch(/SOAP: https:\/\/127\.0\.0\.1:\d+\/services\/messaging\/UploadFile/);

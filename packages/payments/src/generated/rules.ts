@@ -36,4 +36,6 @@ export const rules = {
    * the API keys resource before then.
    */
   secretKeys: { lifetimeMs: 63072000000 },
+  /** The payment file list holds the files of the previous 365 days. */
+  paymentFiles: { listWindowMs: 31536000000 },
 } as const;

@@ -21,6 +21,8 @@ export const paymentsRuleShapes = {
   recentTransactions: { count: 'count' },
   /** Secret key lifetime. */
   secretKeys: { lifetime: 'duration' },
+  /** How far back the payment file list reaches. */
+  paymentFiles: { listWindow: 'duration' },
 } as const;
 
 export type PaymentsRules = Rules<typeof paymentsRuleShapes>;

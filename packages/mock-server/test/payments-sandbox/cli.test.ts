@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { mockSettings } from '../../src/generated/payments/mock-settings.js';
+import { services } from '../../src/index.js';
+import { startPaykitMock } from '../support/paykit-mock-process.js';
+import { basic } from './support.js';
+
+/** Runs `paykit-mock` until it says it is ready, does `whileRunning`, then stops it; resolves with what it printed. */
+async function runUntilReady(args: string[], whileRunning: (output: string) => Promise<void>): Promise<string> {
+  const { child, output, exited } = await startPaykitMock(args);
+  try {
+    await whileRunning(output);
+  } finally {
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }
+  return output;
+}
+
+describe('paykit-mock payments-sandbox', () => {
+  it('is a service of its own on the sandbox port of the contract registry', () => {
+    const sandbox = services.find((s) => s.name === 'payments-sandbox');
+    expect(sandbox?.defaultPort).toBe(mockSettings.ports.stateful);
+  });
+
+  it('prints its address, the keys it generated, its control address and where its state is', async () => {
+    const output = await runUntilReady(['payments-sandbox', '--port-payments-sandbox', '0'], async (printed) => {
+      const url = /payments-sandbox mock: (http:\/\/127\.0\.0\.1:\d+\/rest\/v1)/.exec(printed)![1]!;
+      const secret = /secret key: (sk_sandbox_\w+)/.exec(printed)![1]!;
+      const response = await fetch(`${url}/`, { headers: { authorization: basic(secret), accept: 'application/json' } });
+      expect(response.status).toBe(200);
+    });
+    expect(output).toMatch(/publishable key: pk_sandbox_\w+/);
+    expect(output).toMatch(/control: http:\/\/127\.0\.0\.1:\d+\/__sandbox/);
+    expect(output).toContain('state: in memory');
+  });
+
+  it('takes keys from the command line and never prints them', async () => {
+    const output = await runUntilReady(
+      ['payments-sandbox', '--port-payments-sandbox', '0', '--secret-key', 'sk_given_secret', '--publishable-key', 'pk_given_key'],
+      async (printed) => {
+        const url = /payments-sandbox mock: (\S+)/.exec(printed)![1]!;
+        expect((await fetch(`${url}/`, { headers: { authorization: basic('sk_given_secret'), accept: 'application/json' } })).status).toBe(200);
+      },
+    );
+    expect(output).not.toContain('sk_given_secret');
+    expect(output).not.toContain('pk_given_key');
+    expect(output).toContain('secret key: 1 given (not printed)');
+  });
+});
