@@ -56,6 +56,15 @@ function text(value: unknown): string | undefined {
   return typeof value === 'object' ? '' : String(value);
 }
 
+/**
+ * The base64 text of `fileContent`, or undefined when the element is absent. node-soap gives an empty element
+ * (`<fileContent/>`, or only whitespace) as null: that is an empty file, which `xs:base64Binary` allows.
+ */
+function fileContentText(args: Record<string, unknown>): string | undefined {
+  if (!Object.hasOwn(args, 'fileContent')) return undefined;
+  return text(args.fileContent) ?? '';
+}
+
 function parametersOf(value: unknown): Array<{ name: string; value: string }> | undefined {
   if (value === undefined) return undefined;
   const list = Array.isArray(value) ? value : [value];
@@ -91,7 +100,7 @@ type Handler = (args: Record<string, unknown>, callback: unknown, headers: unkno
 function operationHandlers(state: FileExchangeState, options: SoapServiceOptions): Record<OperationName, Handler> {
   return {
     uploadFile(args, _callback, _headers, _req, res) {
-      const fileContent = text(args.fileContent);
+      const fileContent = fileContentText(args ?? {});
       if (fileContent === undefined) throw fault('soap:Client', 'fileContent is required');
       if (!isBase64(fileContent)) throw fault('soap:Client', 'fileContent is not base64');
       const fileName = text(args.fileName);
