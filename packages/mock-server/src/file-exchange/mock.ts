@@ -92,18 +92,21 @@ export async function startFileExchangeMock(options: FileExchangeMockOptions = {
     }
     servers.push(restServer, soapServer);
     const queueId = options.queueId ?? 'PAYKIT-TEST-QUEUE';
+    let soapUrl = '';
     await attachSoapService(soapServer, state, {
       queueId,
       maxResponseBytes: options.soapMaxResponseBytes ?? 1024 * 1024,
       requireClientCertificate: useTls,
+      soapUrl: () => soapUrl,
     });
     const restPort = await listen(restServer, host, options.restPort ?? 0);
     const soapPort = await listen(soapServer, host, options.soapPort ?? 0);
     const scheme = useTls ? 'https' : 'http';
     const origin = (port: number) => `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    soapUrl = origin(soapPort) + SOAP_BASE_PATH;
     return {
       restUrl: origin(restPort) + REST_BASE_PATH,
-      soapUrl: origin(soapPort) + SOAP_BASE_PATH,
+      soapUrl,
       queueId,
       certificates,
       store: state,
