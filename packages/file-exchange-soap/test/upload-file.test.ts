@@ -23,6 +23,7 @@ const nextId = (label: string) => `${label}-${++sequence}`;
 describe('uploadFile', () => {
   const accepted: Array<[string, Omit<UploadFile, 'fileID'>]> = [
     ['content only (every other field is optional)', { fileContent: Buffer.from('only content') }],
+    ['an empty file (an empty xs:base64Binary)', { fileName: 'empty.txt', fileContent: new Uint8Array(0) }],
     ['binary bytes of every value', { fileContent: Uint8Array.from({ length: 256 }, (_, i) => i) }],
     ['a Uint8Array view into a larger buffer', { fileContent: new Uint8Array(Buffer.from('xxPAYLOADxx').buffer, 2, 7) }],
     ['content over several base64 slices (200 KiB)', { fileContent: randomBytes(200 * 1024 + 1) }],

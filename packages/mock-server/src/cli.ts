@@ -6,7 +6,7 @@ const describePorts = (service: (typeof services)[number]) =>
   [`port ${service.defaultPort}`, ...Object.entries(service.extraPorts ?? {}).map(([role, port]) => `${role} ${port}`)].join(', ');
 
 const help = `usage: paykit-mock [service ...] [--host 127.0.0.1] [--port-<service>[-<role>] N] [--dynamic]
-                   [--state FILE] [--secret-key KEY ...] [--publishable-key KEY ...]
+                   [--state FILE] [--secret-key KEY ...] [--publishable-key KEY ...] [--inbox DIR]
 
 Starts the local mocks (all of them when no service is named) and prints their base addresses.
 Services:
@@ -17,7 +17,10 @@ Options:
   --dynamic           generate responses from schemas instead of serving examples (REST mocks)
   --state FILE        keep the payments sandbox's state in FILE across restarts (written atomically)
   --secret-key KEY    a secret key the payments sandbox takes (repeatable; one is generated and printed if none)
-  --publishable-key KEY  a publishable key the payments sandbox takes (repeatable; likewise)`;
+  --publishable-key KEY  a publishable key the payments sandbox takes (repeatable; likewise)
+  --inbox DIR         file-exchange-stateful: files put into DIR join the download queue under their own name,
+                      once they stop changing, and move to DIR/queued/ (names the service refuses: DIR/refused/);
+                      names starting with a dot are left alone (write under one, then rename)`;
 
 /** The values of a repeatable string option (parseArgs with `strict: false` may also give `true` for a bare flag). */
 function strings(value: unknown): string[] {
@@ -35,6 +38,7 @@ async function main(): Promise<void> {
       state: { type: 'string' },
       'secret-key': { type: 'string', multiple: true },
       'publishable-key': { type: 'string', multiple: true },
+      inbox: { type: 'string' },
     },
     allowPositionals: true,
     strict: false,
@@ -64,6 +68,10 @@ async function main(): Promise<void> {
   const unknown = named.filter((p) => !services.some((s) => s.name === p));
   if (unknown.length > 0) throw new Error(`unknown service ${unknown.join(', ')}\n\n${help}`);
   const chosen = named.length > 0 ? services.filter((s) => named.includes(s.name)) : services;
+  if (values.inbox !== undefined) {
+    if (typeof values.inbox !== 'string' || values.inbox === '') throw new Error('--inbox needs a folder');
+    if (!chosen.some((s) => s.name === 'file-exchange-stateful')) throw new Error('--inbox is an option of file-exchange-stateful, which is not started');
+  }
 
   const running: StartedMock[] = [];
   const shutdown = async () => {
@@ -86,6 +94,8 @@ async function main(): Promise<void> {
       ...(typeof values.state === 'string' ? { state: values.state } : {}),
       secretKeys: strings(values['secret-key']),
       publishableKeys: strings(values['publishable-key']),
+      ...(typeof values.inbox === 'string' ? { inbox: values.inbox } : {}),
+      log: (line) => console.log(line),
     });
     running.push(mock);
     console.log(`${service.name} mock: ${mock.url}  (${service.description})`);

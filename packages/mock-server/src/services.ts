@@ -1,6 +1,7 @@
 import { mockSettings as fileExchangeSoap } from './generated/file-exchange-soap/mock-settings.js';
 import { mockSettings as fileExchange } from './generated/file-exchange/mock-settings.js';
 import { mockSettings as payments } from './generated/payments/mock-settings.js';
+import type { InboxEvent } from './file-exchange/inbox.js';
 import { startPrismMock, type RunningMock } from './prism.js';
 
 /** A started mock; `notes` are extra lines the CLI prints under its address (other ports, credentials' paths). */
@@ -31,6 +32,10 @@ export interface MockStartOptions {
   /** API keys for the payments sandbox (generated and printed when none is given). */
   secretKeys?: string[];
   publishableKeys?: string[];
+  /** A folder whose files join the stateful file exchange's download queue. */
+  inbox?: string;
+  /** Where a mock reports what happens while it runs (the CLI prints it). */
+  log?: (line: string) => void;
 }
 
 export const services: MockService[] = [
@@ -78,10 +83,16 @@ export const services: MockService[] = [
     description: 'stateful file exchange, REST and SOAP over client-certificate TLS',
     defaultPort: fileExchange.ports.stateful,
     extraPorts: { soap: fileExchangeSoap.ports.stateful },
-    start: async ({ host, port, extraPorts }) => {
+    start: async ({ host, port, extraPorts, inbox, log = () => {} }) => {
       const { startFileExchangeMock } = await import('./file-exchange/mock.js');
       const { soapPortUrls } = await import('./file-exchange/soap-service.js');
-      const mock = await startFileExchangeMock({ host, restPort: port, soapPort: extraPorts.soap ?? fileExchangeSoap.ports.stateful });
+      const { INBOX_QUEUED } = await import('./file-exchange/inbox.js');
+      const mock = await startFileExchangeMock({
+        host,
+        restPort: port,
+        soapPort: extraPorts.soap ?? fileExchangeSoap.ports.stateful,
+        ...(inbox === undefined ? {} : { inbox: { dir: inbox, onEvent: (event) => log(`file-exchange-stateful inbox: ${describeInboxEvent(event)}`) } }),
+      });
       const certificates = mock.certificates;
       return {
         url: mock.restUrl,
@@ -89,6 +100,7 @@ export const services: MockService[] = [
         close: () => mock.close(),
         notes: [
           `SOAP: ${soapPortUrls(mock.soapUrl).join(' and ')}, queueID ${mock.queueId}`,
+          ...(mock.inbox ? [`inbox: ${mock.inbox.dir} (files put there join the download queue, then move to ${INBOX_QUEUED}/)`] : []),
           ...(certificates
             ? [
                 `CA: ${certificates.caCertPath}`,
@@ -101,3 +113,14 @@ export const services: MockService[] = [
     },
   },
 ];
+
+function describeInboxEvent(event: InboxEvent): string {
+  switch (event.kind) {
+    case 'queued':
+      return `queued ${event.fileName} for download`;
+    case 'refused':
+      return `not queued ${JSON.stringify(event.fileName)}: ${event.reason}; moved to ${event.path}`;
+    case 'error':
+      return event.message;
+  }
+}

@@ -11,15 +11,15 @@ export interface FileExchangeHarness {
 
 /**
  * Prism serving the REST file exchange contract behind the recording proxy, and our client pointed at the proxy
- * with retries that give up at once. The client cannot add headers, so the proxy is also what asks Prism for each
- * case (`Prefer`).
+ * with retries off (`retry: false`: one try, its failure reported as it is). The client cannot add headers, so the
+ * proxy is also what asks Prism for each case (`Prefer`).
  */
 export async function startFileExchangeHarness(): Promise<FileExchangeHarness> {
   const mock = await startPrismMock({ contract: 'file-exchange', port: 0 });
   const proxy = await MutatingProxy.start(mock.origin);
   const client = await createFileExchangeClient({
     baseUrl: proxy.origin + new URL(mock.url).pathname,
-    retry: { intervalMs: 0, maxDurationMs: 0, allowShortIntervals: true },
+    retry: false,
     timeoutMs: 20_000,
   });
   return {

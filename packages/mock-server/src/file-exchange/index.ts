@@ -1,6 +1,7 @@
 import { soapContract } from '../generated/file-exchange-soap/contract.js';
 
 export { generateTestCertificates, type TestCertificates } from './certificates.js';
+export { INBOX_QUEUED, INBOX_REFUSED, type InboxEvent } from './inbox.js';
 export { startFileExchangeMock, type FileExchangeMock, type FileExchangeMockOptions } from './mock.js';
 export {
   FILE_NAME_PATTERN,

@@ -3,9 +3,10 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { rules } from '../generated/file-exchange/rules.js';
 import { generateTestCertificates, type TestCertificates } from './certificates.js';
+import { DownloadInbox, type InboxEvent } from './inbox.js';
 import { createRestHandler, REST_BASE_PATH } from './rest-handler.js';
 import { attachSoapService, SOAP_BASE_PATH } from './soap-service.js';
 import { FileExchangeState, type FileExchangeStore, type UploadedFileRecord } from './store.js';
@@ -29,6 +30,12 @@ export interface FileExchangeMockOptions {
   queueId?: string;
   /** Decides, after answering 202, that an upload is malformed: the reason is recorded in `store.uploads()`. */
   rejectUpload?: (upload: UploadedFileRecord) => string | undefined;
+  /**
+   * A folder whose files join the download queue (created if missing): each file, once its size stays the same
+   * between two scans, is moved to `<dir>/queued/` and queued under its name; a name the service would refuse goes
+   * to `<dir>/refused/`. Names starting with a dot are left alone (write under one, then rename).
+   */
+  inbox?: { dir: string; scanIntervalMs?: number; onEvent?: (event: InboxEvent) => void };
 }
 
 export interface FileExchangeMock {
@@ -39,8 +46,13 @@ export interface FileExchangeMock {
   queueId: string;
   certificates?: TestCertificates;
   store: FileExchangeStore;
+  /** The watched folder, when `inbox` was given; `scan()` takes what is ready now instead of at the next tick. */
+  inbox?: { dir: string; scan(): Promise<void> };
   close(): Promise<void>;
 }
+
+/** Scans of the inbox folder: a file is queued within two of them once it stops changing. */
+const DEFAULT_INBOX_SCAN_MS = 250;
 
 async function listen(server: Server, host: string, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
@@ -76,6 +88,12 @@ export async function startFileExchangeMock(options: FileExchangeMockOptions = {
   const handleRest = createRestHandler(state, spillDir);
 
   const servers: Server[] = [];
+  let inbox: DownloadInbox | undefined;
+  let inboxTimer: NodeJS.Timeout | undefined;
+  const stopInbox = async () => {
+    clearInterval(inboxTimer);
+    await inbox?.stop();
+  };
   try {
     let restServer: Server;
     let soapServer: Server;
@@ -92,27 +110,39 @@ export async function startFileExchangeMock(options: FileExchangeMockOptions = {
     }
     servers.push(restServer, soapServer);
     const queueId = options.queueId ?? 'PAYKIT-TEST-QUEUE';
+    let soapUrl = '';
     await attachSoapService(soapServer, state, {
       queueId,
       maxResponseBytes: options.soapMaxResponseBytes ?? 1024 * 1024,
       requireClientCertificate: useTls,
+      soapUrl: () => soapUrl,
     });
     const restPort = await listen(restServer, host, options.restPort ?? 0);
     const soapPort = await listen(soapServer, host, options.soapPort ?? 0);
     const scheme = useTls ? 'https' : 'http';
     const origin = (port: number) => `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    soapUrl = origin(soapPort) + SOAP_BASE_PATH;
+    if (options.inbox) {
+      inbox = await DownloadInbox.open(resolvePath(options.inbox.dir), state, options.inbox.onEvent);
+      const watched = inbox;
+      inboxTimer = setInterval(() => void watched.scan(), options.inbox.scanIntervalMs ?? DEFAULT_INBOX_SCAN_MS);
+      void watched.scan();
+    }
     return {
       restUrl: origin(restPort) + REST_BASE_PATH,
-      soapUrl: origin(soapPort) + SOAP_BASE_PATH,
+      soapUrl,
       queueId,
       certificates,
       store: state,
+      ...(inbox ? { inbox } : {}),
       close: async () => {
+        await stopInbox();
         await Promise.all(servers.map(close));
         await rm(spillDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
+    await stopInbox();
     await Promise.all(servers.map(close));
     await rm(spillDir, { recursive: true, force: true });
     throw error;

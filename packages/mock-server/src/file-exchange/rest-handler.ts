@@ -73,6 +73,11 @@ export function createRestHandler(state: FileExchangeState, spillDir: string) {
   let uploadSequence = 0;
 
   async function upload(req: IncomingMessage, res: ServerResponse, encodedName: string): Promise<void> {
+    // The reference lists Content-Length among an upload's headers and gives no status for its absence: HTTP's 411.
+    if (req.headers['content-length'] === undefined) {
+      await drain(req);
+      return answer(res, 411, 'Content-Length required: send the file with its length in bytes, not chunked\n');
+    }
     const fileName = fileNameOf(encodedName);
     if (fileName === undefined) {
       await drain(req);

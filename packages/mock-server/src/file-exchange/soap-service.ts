@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import soap from 'soap';
@@ -7,6 +6,7 @@ import { mockSettings } from '../generated/file-exchange-soap/mock-settings.js';
 import { contentFromBuffer } from './file-content.js';
 import { soapWsdlPath } from './soap-contract.js';
 import { FILE_NAME_PATTERN, type FileExchangeState, type InjectedFailure, type MockOperation, type QueuedFile } from './store.js';
+import { asServedFrom, loadWsdlDocuments, type WsdlDocuments } from './wsdl-documents.js';
 
 /** Where the WSDL's ports are served, each at `<base path>/<port>` as its soap:address says. */
 export const SOAP_BASE_PATH = mockSettings.basePath;
@@ -33,6 +33,11 @@ export interface SoapServiceOptions {
   maxResponseBytes: number;
   /** When true, a request without a certificate signed by the mock's CA gets HTTP 403. */
   requireClientCertificate: boolean;
+  /**
+   * The SOAP base address the server listens on (`https://127.0.0.1:<port>/services/messaging`), read at request
+   * time: the WSDL served at `?wsdl` gives it as its ports' addresses.
+   */
+  soapUrl: () => string;
 }
 
 interface SoapFault {
@@ -54,6 +59,15 @@ function text(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'object' && '$value' in value) return String((value as { $value: unknown }).$value);
   return typeof value === 'object' ? '' : String(value);
+}
+
+/**
+ * The base64 text of `fileContent`, or undefined when the element is absent. node-soap gives an empty element
+ * (`<fileContent/>`, or only whitespace) as null: that is an empty file, which `xs:base64Binary` allows.
+ */
+function fileContentText(args: Record<string, unknown>): string | undefined {
+  if (!Object.hasOwn(args, 'fileContent')) return undefined;
+  return text(args.fileContent) ?? '';
 }
 
 function parametersOf(value: unknown): Array<{ name: string; value: string }> | undefined {
@@ -91,7 +105,7 @@ type Handler = (args: Record<string, unknown>, callback: unknown, headers: unkno
 function operationHandlers(state: FileExchangeState, options: SoapServiceOptions): Record<OperationName, Handler> {
   return {
     uploadFile(args, _callback, _headers, _req, res) {
-      const fileContent = text(args.fileContent);
+      const fileContent = fileContentText(args ?? {});
       if (fileContent === undefined) throw fault('soap:Client', 'fileContent is required');
       if (!isBase64(fileContent)) throw fault('soap:Client', 'fileContent is not base64');
       const fileName = text(args.fileName);
@@ -154,7 +168,8 @@ function earlyFailure(state: FileExchangeState, operation: MockOperation): Injec
  */
 export async function attachSoapService(server: HttpServer, state: FileExchangeState, options: SoapServiceOptions): Promise<void> {
   const wsdlPath = soapWsdlPath();
-  const xml = await readFile(wsdlPath, 'utf8');
+  const documents = await loadWsdlDocuments(wsdlPath);
+  const xml = documents.wsdl;
   const paths = operationNames.map((name) => escapeRegExp(soapContract.operations[name].path));
   await new Promise<void>((resolve, reject) => {
     soap.listen(server, {
@@ -180,7 +195,9 @@ export async function attachSoapService(server: HttpServer, state: FileExchangeS
       res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('client certificate not accepted\n');
       return;
     }
-    const operation = operationAt(new URL(req.url ?? '/', 'http://mock').pathname);
+    const url = new URL(req.url ?? '/', 'http://mock');
+    if (req.method === 'GET' && serveDocument(documents, url, options.soapUrl(), res)) return;
+    const operation = operationAt(url.pathname);
     if (!operation) {
       await drain(req);
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('no such SOAP port\n');
@@ -202,4 +219,18 @@ export async function attachSoapService(server: HttpServer, state: FileExchangeS
     }
     for (const listener of soapListeners) listener.call(server, req, res);
   }
+}
+
+/**
+ * Answers a GET for the WSDL (`<port address>?wsdl`) or for a schema it imports (`<base path>/<file>`), rewritten to
+ * the addresses the mock listens on; false when the request is for neither.
+ */
+function serveDocument(documents: WsdlDocuments, url: URL, soapUrl: string, res: ServerResponse): boolean {
+  let document: string | undefined;
+  if (operationAt(url.pathname) && url.search.toLowerCase().startsWith('?wsdl')) document = documents.wsdl;
+  else if (url.pathname.startsWith(`${SOAP_BASE_PATH}/`)) document = documents.schemas.get(url.pathname.slice(SOAP_BASE_PATH.length + 1));
+  if (document === undefined) return false;
+  const body = Buffer.from(asServedFrom(document, soapUrl), 'utf8');
+  res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8', 'Content-Length': String(body.length) }).end(body);
+  return true;
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,80 @@ describe('paykit-mock with the file exchange mocks', () => {
       expect(await exited).toBe(0);
       await rm(cwd, { recursive: true, force: true });
     }
+  });
+
+  test('--inbox DIR: a file put there from outside the process is queued, downloadable over REST and SOAP', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'paykit-cli-inbox-'));
+    const inbox = join(cwd, 'drop here');
+    const { child, output, exited } = await startPaykitMock(
+      ['file-exchange-stateful', '--port-file-exchange-stateful=0', '--port-file-exchange-stateful-soap=0', '--inbox', inbox],
+      { cwd },
+    );
+    let later = '';
+    child.stdout!.on('data', (chunk: Buffer) => (later += chunk.toString()));
+    const certs = join(cwd, '.paykit', 'certs');
+    const agent = new Agent({
+      connect: {
+        ca: await readFile(join(certs, 'ca.pem')),
+        pfx: await readFile(join(certs, 'client.pfx')),
+        passphrase: await readFile(join(certs, 'client.pfx.password'), 'utf8'),
+      },
+    });
+    try {
+      expect(output).toContain(`inbox: ${inbox} (files put there join the download queue, then move to queued/)`);
+      const restUrl = /file-exchange-stateful mock: (\S+)/.exec(output)![1]!;
+      const soapUpload = /SOAP: (\S+)\/UploadFile/.exec(output)![1]!;
+      // As a merchant's job would: write under a dot name, then rename into place.
+      await writeFile(join(inbox, '.SETTLEMENT_20260115_001.csv'), 'id;amount\n1;10.00\n');
+      await rename(join(inbox, '.SETTLEMENT_20260115_001.csv'), join(inbox, 'SETTLEMENT_20260115_001.csv'));
+
+      const deadline = Date.now() + 15_000;
+      let listed = await send(agent, `${restUrl}/filesForDownload/`);
+      while (listed.status === 204 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100)); // the other process scans on its own clock
+        listed = await send(agent, `${restUrl}/filesForDownload/`);
+      }
+      expect(listed.body.toString()).toBe('SETTLEMENT_20260115_001.csv\n');
+      const downloaded = await send(agent, `${restUrl}/filesForDownload/SETTLEMENT_20260115_001.csv`);
+      expect(downloaded.body.toString()).toBe('id;amount\n1;10.00\n');
+      expect(await readdir(join(inbox, 'queued'))).toEqual(['SETTLEMENT_20260115_001.csv']);
+      expect(later).toContain('file-exchange-stateful inbox: queued SETTLEMENT_20260115_001.csv for download');
+
+      const soap = await send(agent, `${soapUpload}/DownloadFiles`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '""' },
+        body:
+          '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>' +
+          '<downloadFiles xmlns="urn:paykit:file-exchange:v1"><queueID>PAYKIT-TEST-QUEUE</queueID></downloadFiles></soap:Body></soap:Envelope>',
+      });
+      const content = new RegExp(`<(\\w+:)?fileContent>${Buffer.from('id;amount\n1;10.00\n').toString('base64')}</(\\w+:)?fileContent>`);
+      expect(soap.body.toString()).toMatch(content);
+    } finally {
+      await agent.close();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+
+  test.each([
+    [['payments', '--inbox', 'x'], '--inbox is an option of file-exchange-stateful, which is not started'],
+    [['file-exchange-stateful', '--inbox'], '--inbox needs a folder'],
+  ])('paykit-mock %j is refused with a clear message', async (args, message) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain(message);
+  });
+
+  test('--help documents --inbox', async () => {
+    const child = spawn(process.execPath, [cli, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(0);
+    expect(stdout).toMatch(/--inbox DIR +file-exchange-stateful: files put into DIR join the download queue/);
   });
 
   test('a port option without a number is refused with a clear message', async () => {

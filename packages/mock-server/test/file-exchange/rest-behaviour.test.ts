@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
 import { connect, type TLSSocket } from 'node:tls';
 import { describe, expect, test } from 'vitest';
 import { startFileExchangeMock } from '../../src/index.js';
+import { curl } from '../support/curl.js';
 import { freshMockPerTest, send, validateAgainstXsd } from './helpers.js';
 
 // Every row of the reference's behaviour table and error table for REST, through raw HTTPS requests with the
@@ -105,6 +107,62 @@ describe('stateful REST file exchange', () => {
       expect(await first.response).toMatch(/^HTTP\/1\.1 202/);
       expect(env.mock.store.uploads().map((u) => u.fileName)).toEqual(['first.txt']);
       expect((await upload('second.txt', 'other')).status).toBe(202);
+    });
+
+    /** A chunked upload without Content-Length, sent by Node's https client in three pieces. */
+    async function chunkedWithNode(name: string): Promise<{ status: number; body: string }> {
+      const { certificates } = env;
+      const pfx = await readFile(certificates.clientPfxPath);
+      return new Promise((resolve, reject) => {
+        const req = httpsRequest(`${env.mock.restUrl}/uploadedFiles/${name}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'text/plain', 'Transfer-Encoding': 'chunked' },
+          ca: certificates.caCertPem,
+          pfx,
+          passphrase: certificates.clientPfxPassword,
+          agent: false,
+        });
+        req.on('response', (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.write('one,');
+        req.write('two,');
+        req.end('three');
+      });
+    }
+
+    /** The same with curl, which streams a chunked body from standard input when asked to. */
+    const chunkedWithCurl = (name: string) =>
+      curl(env.certificates, `${env.mock.restUrl}/uploadedFiles/${name}`, [
+        '--header', 'Transfer-Encoding: chunked',
+        '--header', 'Content-Type: text/plain',
+        '--data-binary', '@-',
+      ], 'one,two,three');
+
+    test.each([
+      ['Node https', chunkedWithNode],
+      ['curl', chunkedWithCurl],
+    ])('a chunked upload without Content-Length (%s) gets 411 and stores nothing', async (_, sendChunked) => {
+      const response = await sendChunked('chunked.txt');
+      expect(response.status).toBe(411);
+      expect(response.body.toString()).toContain('Content-Length');
+      expect(env.mock.store.uploads()).toEqual([]);
+      // Nothing was kept under the name: the same file with its Content-Length is a new upload.
+      expect((await upload('chunked.txt', 'one,two,three')).status).toBe(202);
+      expect(env.mock.store.uploads().map((u) => u.content.toString())).toEqual(['one,two,three']);
+    });
+
+    test('an empty upload with Content-Length: 0 is accepted', async () => {
+      const response = await send(env.agent, `${env.mock.restUrl}/uploadedFiles/empty.txt`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain', 'Content-Length': '0' },
+        body: '',
+      });
+      expect(response.status).toBe(202);
+      expect(env.mock.store.uploads()).toEqual([expect.objectContaining({ fileName: 'empty.txt', size: 0 })]);
     });
 
     test('an upload cut off half way stores nothing and frees the service for the next one', async () => {

@@ -61,6 +61,17 @@ describe('stateful SOAP file exchange', () => {
       expect(env.mock.store.uploads()).toEqual([expect.objectContaining({ content: Buffer.from('hi'), via: 'soap' })]);
     });
 
+    test.each([
+      ['<fx:fileContent/>', '<fx:fileName>empty.txt</fx:fileName><fx:fileContent/>'],
+      ['<fx:fileContent></fx:fileContent>', '<fx:fileName>empty.txt</fx:fileName><fx:fileContent></fx:fileContent>'],
+      ['only whitespace in fileContent', '<fx:fileName>empty.txt</fx:fileName><fx:fileContent>\n  </fx:fileContent>'],
+    ])('an empty file (%s) is accepted, as the XSD’s base64Binary allows', async (_, fields) => {
+      const response = await call('UploadFile', uploadBody(fields));
+      expect(response.status, response.xml).toBe(200);
+      await expectValidResponse(response.xml);
+      expect(env.mock.store.uploads()).toEqual([expect.objectContaining({ fileName: 'empty.txt', content: Buffer.alloc(0), size: 0, via: 'soap' })]);
+    });
+
     test('a repeated fileID is ignored', async () => {
       await call('UploadFile', uploadBody('<fx:fileID>ID-1</fx:fileID><fx:fileContent>aGk=</fx:fileContent>'));
       const again = await call('UploadFile', uploadBody('<fx:fileID>ID-1</fx:fileID><fx:fileContent>aGk=</fx:fileContent>'));
