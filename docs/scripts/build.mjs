@@ -10,13 +10,14 @@ import { renderPage } from './layout.mjs';
 import { createMarkdownRenderer } from './markdown.mjs';
 import { publishedPackages } from './package-versions.mjs';
 import { buildReferencePages } from './reference-pages.mjs';
+import { soapSamples } from './reference/soap-samples.mjs';
 import { renderSoapReference } from './soap-page.mjs';
 import { paths } from './site-paths.mjs';
 
 // Every contract of the registry gets a reference page: Redocly renders the OpenAPI ones from their redocly.yaml API
 // name, our own renderer the SOAP one from the WSDL and the XSD it imports.
 const rest = openApiContracts.map((c) => ({ name: c.name, root: c.root, ...c.docs }));
-const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, ...c.docs }));
+const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, clientPackage: c.clientPackage.name, ...c.docs }));
 const guides = readGuides();
 
 // Every page lives in one folder: a guide named like a reference page would silently replace it.
@@ -41,10 +42,12 @@ await buildReferencePages(rest, site);
 
 for (const contract of soap) {
   const related = site.references.find((p) => p.page === contract.related);
-  const body = renderSoapReference(await readSoapContract(fromRoot(contract.wsdl)), {
+  const model = await readSoapContract(fromRoot(contract.wsdl));
+  const body = renderSoapReference(model, {
     title: contract.title,
     source: contract.wsdl,
     ...(related ? { related } : {}),
+    samples: { packageName: contract.clientPackage, byOperation: soapSamples(model, { packageName: contract.clientPackage }) },
   });
   writeFileSync(join(paths.dist, contract.page), renderPage({ site, current: contract.page, title: contract.title, body }));
 }
