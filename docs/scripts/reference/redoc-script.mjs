@@ -48,7 +48,10 @@ if (typeof globalThis.${globalName} !== 'string') throw new Error('Redoc did not
 const redocModule = URL.createObjectURL(new Blob([globalThis.${globalName}], { type: 'text/javascript' }));
 const { hydrate } = await import(redocModule);
 URL.revokeObjectURL(redocModule);
-${own}</script>${html.slice(start + whole.length)}`,
+${own.trimEnd()}
+// Tests wait for this before clicking: a click on the prerendered page before hydration follows its plain links.
+document.documentElement.dataset.redoc = 'hydrated';
+</script>${html.slice(start + whole.length)}`,
   };
 }
 
