@@ -1,5 +1,6 @@
-// Builds the docs site into docs/dist: the Redocly reference page of each REST contract, the generated SOAP reference
-// page, the guides and the landing page. Every page is a single self-contained file that works offline.
+// Builds the docs site into docs/dist: the Redocly reference page of each REST contract (and, in assets/, the Redoc
+// renderer they share), the generated SOAP reference page, the guides and the landing page. Everything works offline,
+// served or opened from the folder (file://).
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromRoot, openApiContracts, readSoapContract, soapContracts } from '@paykit/contracts';
@@ -8,14 +9,15 @@ import { renderLanding } from './landing.mjs';
 import { renderPage } from './layout.mjs';
 import { createMarkdownRenderer } from './markdown.mjs';
 import { publishedPackages } from './package-versions.mjs';
-import { buildReferencePage } from './reference-pages.mjs';
+import { buildReferencePages } from './reference-pages.mjs';
+import { soapSamples } from './reference/soap-samples.mjs';
 import { renderSoapReference } from './soap-page.mjs';
 import { paths } from './site-paths.mjs';
 
 // Every contract of the registry gets a reference page: Redocly renders the OpenAPI ones from their redocly.yaml API
 // name, our own renderer the SOAP one from the WSDL and the XSD it imports.
-const rest = openApiContracts.map((c) => ({ api: c.api, ...c.docs }));
-const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, ...c.docs }));
+const rest = openApiContracts.map((c) => ({ name: c.name, root: c.root, ...c.docs }));
+const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, clientPackage: c.clientPackage.name, ...c.docs }));
 const guides = readGuides();
 
 // Every page lives in one folder: a guide named like a reference page would silently replace it.
@@ -36,14 +38,16 @@ const site = {
 if (existsSync(paths.dist)) for (const entry of readdirSync(paths.dist)) rmSync(join(paths.dist, entry), { recursive: true });
 mkdirSync(paths.dist, { recursive: true });
 
-for (const contract of rest) buildReferencePage(contract, site);
+await buildReferencePages(rest, site);
 
 for (const contract of soap) {
   const related = site.references.find((p) => p.page === contract.related);
-  const body = renderSoapReference(await readSoapContract(fromRoot(contract.wsdl)), {
+  const model = await readSoapContract(fromRoot(contract.wsdl));
+  const body = renderSoapReference(model, {
     title: contract.title,
     source: contract.wsdl,
     ...(related ? { related } : {}),
+    samples: { packageName: contract.clientPackage, byOperation: soapSamples(model, { packageName: contract.clientPackage }) },
   });
   writeFileSync(join(paths.dist, contract.page), renderPage({ site, current: contract.page, title: contract.title, body }));
 }

@@ -1,13 +1,21 @@
-// Builds one self-contained Redocly page per REST contract (`build-docs --inlineBundle`: the Redoc script is inlined,
-// so the page needs no CDN), wrapped in our template so it carries the site bar like every other page.
+// Builds one Redocly page per REST contract, wrapped in our template so it carries the site bar like every other
+// page. `build-docs --inlineBundle` writes Redoc's renderer into each page (no CDN); we then take the renderer out into
+// one shared, cached script (./reference/redoc-script.mjs). The document rendered is the contract's docs definition:
+// the bundled contract plus the code samples and rules table (./reference/docs-definition.mjs).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { escapeHtml } from './html.mjs';
 import { siteBar, siteBarStyle } from './layout.mjs';
+import { docsDefinition } from './reference/docs-definition.mjs';
+import { clientSamples } from './reference/rest-samples.mjs';
+import { redocScript, splitRedocPage } from './reference/redoc-script.mjs';
 import { paths } from './site-paths.mjs';
+
+/** Where the shared files of the built site go, relative to its root. */
+export const assetsDir = 'assets';
 
 const redoclyCli = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin/cli.js');
 
@@ -19,7 +27,7 @@ const inlineLogo = `data:image/svg+xml,${encodeURIComponent(
 )}`;
 
 /**
- * @param {{ api: string, page: string, title: string, related?: string }} contract
+ * @param {{ page: string, related?: string }} contract
  * @param {import('./layout.mjs').Site} site
  */
 function template(contract, site) {
@@ -47,39 +55,62 @@ ${relatedNote}
 }
 
 /**
- * @param {{ api: string, page: string, title: string, related?: string }} contract
+ * Redoc's options: the sample panel offers our client package's call, then curl, then the request body (Redoc shows
+ * only the languages listed here, and would generate samples of its own for its default ones).
+ * @param {string} contract the contract's name in the registry
+ */
+function redocOptions(contract) {
+  const client = clientSamples[contract];
+  if (!client) throw new Error(`no client samples for the contract ${contract}`);
+  return {
+    // Redoc skips telemetry on loopback hosts by itself; this keeps it off wherever the site is hosted.
+    disableTelemetry: true,
+    codeSamples: { languages: [{ lang: 'TypeScript', label: client.packageName }, { lang: 'curl', label: 'curl' }, { lang: 'payload', label: 'Payload' }] },
+  };
+}
+
+/**
+ * One page with Redoc's renderer inline, as `build-docs` writes it.
+ * @param {{ name: string, root: string, page: string, title: string, related?: string }} contract
  * @param {import('./layout.mjs').Site} site
  */
-export function buildReferencePage(contract, site) {
+async function renderInline(contract, site) {
   const work = mkdtempSync(join(tmpdir(), 'paykit-docs-'));
   try {
-    const templateFile = join(work, 'template.hbs');
-    writeFileSync(templateFile, template(contract, site));
-    const output = join(paths.dist, contract.page);
+    const files = { template: join(work, 'template.hbs'), definition: join(work, 'openapi.json'), options: join(work, 'redoc.json'), output: join(work, contract.page) };
+    writeFileSync(files.template, template(contract, site));
+    writeFileSync(files.definition, JSON.stringify(await docsDefinition(contract)));
+    writeFileSync(files.options, JSON.stringify(redocOptions(contract.name)));
     execFileSync(
       process.execPath,
-      [
-        redoclyCli,
-        'build-docs',
-        contract.api,
-        '--inlineBundle',
-        '--title',
-        contract.title,
-        '--template',
-        templateFile,
-        // Redoc skips telemetry on loopback hosts by itself; this keeps it off wherever the site is hosted.
-        '--openapi.disableTelemetry=true',
-        '-o',
-        output,
-      ],
+      [redoclyCli, 'build-docs', files.definition, '--inlineBundle', '--title', contract.title, '--template', files.template, '--openapi', files.options, '-o', files.output],
       {
         cwd: paths.repoRoot,
         stdio: ['ignore', 'ignore', 'pipe'],
         env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       },
     );
-    writeFileSync(output, readFileSync(output, 'utf8').replace(cdnLogos, inlineLogo));
+    return readFileSync(files.output, 'utf8').replace(cdnLogos, inlineLogo);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Builds the reference page of every REST contract into the site, and Redoc's renderer once, in `assets/`.
+ * @param {{ name: string, root: string, page: string, title: string, related?: string }[]} contracts
+ * @param {import('./layout.mjs').Site} site
+ * @returns {Promise<string>} the shared script's path in the site
+ */
+export async function buildReferencePages(contracts, site) {
+  const pages = [];
+  for (const contract of contracts) pages.push({ contract, split: splitRedocPage(await renderInline(contract, site), contract.page) });
+  const bundles = new Set(pages.map((p) => p.split.bundle));
+  if (bundles.size !== 1) throw new Error(`build-docs wrote ${bundles.size} different Redoc bundles into ${pages.length} pages; expected one to share`);
+  const script = redocScript(pages[0]?.split.bundle ?? '');
+  const scriptPath = `${assetsDir}/${script.fileName}`;
+  mkdirSync(join(paths.dist, assetsDir), { recursive: true });
+  writeFileSync(join(paths.dist, scriptPath), script.contents);
+  for (const { contract, split } of pages) writeFileSync(join(paths.dist, contract.page), split.page(scriptPath));
+  return scriptPath;
 }

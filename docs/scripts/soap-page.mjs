@@ -112,8 +112,24 @@ function fieldTable(fields, typeName) {
   return `<table class="fields"><thead><tr><th>field</th><th>type</th><th>occurs</th><th>description</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
 }
 
-/** @param {import('@paykit/contracts').Operation} op @param {(q: QName | undefined) => string} elementLink */
-function operationSection(op, elementLink) {
+/** @param {import('./reference/soap-samples.mjs').SoapSample} sample @param {string} packageName */
+function sampleBlocks(sample, packageName) {
+  /** @param {string} kind @param {string} title @param {string} lang @param {string} code */
+  const block = (kind, title, lang, code) =>
+    `<h4>${escapeHtml(title)}</h4>\n<pre class="sample sample-${kind}"><code class="language-${lang}">${escapeHtml(code)}</code></pre>`;
+  return [
+    block('request', 'Request', 'xml', sample.request),
+    block('response', 'Response', 'xml', sample.response),
+    block('call', `With ${packageName}`, 'ts', sample.typescript),
+  ].join('\n');
+}
+
+/**
+ * @param {import('@paykit/contracts').Operation} op @param {(q: QName | undefined) => string} elementLink
+ * @param {{ packageName: string, byOperation: Map<string, import('./reference/soap-samples.mjs').SoapSample> }} [samples]
+ */
+function operationSection(op, elementLink, samples) {
+  const sample = samples?.byOperation.get(op.name);
   const soapAction = op.bindings[0]?.soapAction;
   const addresses = op.endpoints.flatMap((e) => (e.address === undefined ? [] : [e.address]));
   return `<section class="operation" id="${anchors.operation(op.name)}">
@@ -128,6 +144,7 @@ ${op.faults.length ? `<tr><th>fault elements</th><td>${op.faults.map(elementLink
 <tr><th>port type</th><td><code>${escapeHtml(op.portType)}</code></td></tr>
 <tr><th>address in the WSDL</th><td>${addresses.map((a) => `<code>${escapeHtml(a)}</code>`).join('<br>') || 'none'}</td></tr>
 </tbody></table>
+${sample && samples ? sampleBlocks(sample, samples.packageName) : ''}
 </section>`;
 }
 
@@ -144,7 +161,9 @@ ${facets.length ? `<ul>${facets.map((f) => `<li>${escapeHtml(f.name)}: <code>${e
 
 /**
  * @param {SoapContractModel} contract
- * @param {{ title: string, source: string, related?: { page: string, title: string } }} page
+ * @param {{ title: string, source: string, related?: { page: string, title: string },
+ *   samples?: { packageName: string, byOperation: Map<string, import('./reference/soap-samples.mjs').SoapSample> } }} page
+ *   `samples`: each operation's messages and client call (./reference/soap-samples.mjs)
  */
 export function renderSoapReference(contract, page) {
   const types = typesOf(contract);
@@ -153,7 +172,7 @@ export function renderSoapReference(contract, page) {
     q ? `<a href="#${anchors.element(q.name)}"><code>${escapeHtml(q.name)}</code></a>` : 'none';
   const complexByName = new Map(types.complex.map((t) => [t.name, t.type]));
 
-  const operations = contract.operations.map((op) => operationSection(op, elementLink)).join('\n');
+  const operations = contract.operations.map((op) => operationSection(op, elementLink, page.samples)).join('\n');
 
   const elements = contract.elements
     .map((element) => {

@@ -1,10 +1,12 @@
-// Page weight: the landing page, the guides and the SOAP reference (pages we render ourselves) stay under budget.
+// Page weight: the landing page, the guides and the SOAP reference (pages we render ourselves) stay under budget, and
+// a Redoc reference page opened after another costs little, the renderer they share being cached (the browser test
+// test/reference-weight.browser.test.ts measures the same in Chromium).
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openApiContracts } from '@paykit/contracts';
 import { describe, expect, it } from 'vitest';
-import { OWN_PAGE_BUDGET_BYTES, measurePageWeights } from '../scripts/page-weight.mjs';
+import { NEXT_REFERENCE_PAGE_BUDGET_BYTES, OWN_PAGE_BUDGET_BYTES, gzipBytesAfter, measurePageWeights } from '../scripts/page-weight.mjs';
 import { paths } from '../scripts/site-paths.mjs';
 
 describe('measurePageWeights', () => {
@@ -20,6 +22,25 @@ describe('measurePageWeights', () => {
       expect(page?.bytes).toBe(Buffer.byteLength(html) + 1500);
       expect(page?.assets.map((a) => a.slice(dir.length + 1)).sort()).toEqual(['app.js', 'site.css']);
       expect(page?.gzipBytes).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('counts a file shared with the page opened before only once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paykit-docs-weight-'));
+    try {
+      writeFileSync(join(dir, 'shared.js'), 'shared();'.repeat(1000));
+      writeFileSync(join(dir, 'own.js'), 'own();'.repeat(500));
+      writeFileSync(join(dir, 'a.html'), '<script src="shared.js"></script>');
+      writeFileSync(join(dir, 'b.html'), '<script src="shared.js"></script><script src="own.js"></script>');
+      const weights = measurePageWeights(dir);
+      const b = weights.find((row) => row.page === 'b.html');
+      const ownJs = Object.entries(b?.assetGzipBytes ?? {}).find(([file]) => file.endsWith('own.js'))?.[1] ?? 0;
+      expect(ownJs).toBeGreaterThan(0);
+      expect(gzipBytesAfter(weights, 'a.html', 'b.html')).toBe((b?.htmlGzipBytes ?? 0) + ownJs);
+      expect(gzipBytesAfter(weights, 'b.html', 'b.html')).toBe(b?.htmlGzipBytes);
+      expect(b?.gzipBytes).toBeGreaterThan(gzipBytesAfter(weights, 'a.html', 'b.html'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -41,4 +62,11 @@ describe('built site weight', () => {
       expect(bytes).toBeLessThan(OWN_PAGE_BUDGET_BYTES);
     },
   );
+
+  const pairs = [...redoclyPages].flatMap((first) => [...redoclyPages].filter((second) => second !== first).map((second) => ({ first, second })));
+  it.each(pairs)('$second after $first transfers under the budget (gzip, the shared renderer cached)', ({ first, second }) => {
+    const weights = measurePageWeights(paths.dist);
+    expect(weights.find((row) => row.page === second)?.assets.length, 'the Redoc pages load a shared script').toBeGreaterThan(0);
+    expect(gzipBytesAfter(weights, first, second)).toBeLessThan(NEXT_REFERENCE_PAGE_BUDGET_BYTES);
+  });
 });

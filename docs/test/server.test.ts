@@ -29,6 +29,7 @@ beforeAll(async () => {
   mkdirSync(join(root, 'sub'), { recursive: true });
   writeFileSync(join(root, 'index.html'), '<h1>home</h1>');
   writeFileSync(join(root, 'sub', 'index.html'), '<h1>sub</h1>');
+  writeFileSync(join(root, 'app.0123456789abcdef.js'), 'hashed();');
   writeFileSync(join(parent, 'secret.txt'), 'outside the site');
   ({ server, url } = await serveDirectory(root, 0));
 });
@@ -65,5 +66,18 @@ describe('serveDirectory', () => {
     const plain = await request(new URL('/index.html', url));
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.toString()).toBe('<h1>home</h1>');
+  });
+
+  it('lets files named by their content hash be cached for good, and revalidates the others', async () => {
+    const hashed = await request(new URL('/app.0123456789abcdef.js', url));
+    expect(hashed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const page = await request(new URL('/index.html', url));
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const etag = String(page.headers.etag);
+    expect(etag).toMatch(/^W\/"/);
+    const again = await request(new URL('/index.html', url), { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect((await request(new URL('/index.html', url), { 'if-none-match': 'W/"other"' })).status).toBe(200);
   });
 });

@@ -1,12 +1,13 @@
 // Opens every page of the built site in Debian's Chromium with the network cut off, and checks that each page is
 // clean (no off-site request, no failed first-party request, no console error) and shows what its source says it
 // should: the operations of each REST contract (and that search finds them), the operations and elements of the
-// WSDL, the headings of each guide, the package versions on the landing page. Screenshots go to test-results/.
+// WSDL, the headings of each guide, the package versions on the landing page, and the code samples of the REST
+// references. Screenshots go to test-results/screenshots/ (or PAYKIT_DOCS_SCREENSHOTS).
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { openApiContracts, soapContracts } from '@paykit/contracts';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGuides } from '../scripts/guides.mjs';
 import { serveDirectory } from '../scripts/server.mjs';
@@ -14,11 +15,12 @@ import { paths } from '../scripts/site-paths.mjs';
 import { installHint, launchChromium, skipBrowserTests } from './support/chromium.js';
 import { markdownHeadings } from './support/markdown-headings.js';
 import { openOffline, type OfflinePage } from './support/offline-page.js';
+import { builtDefinition, builtOperations, type CodeSample } from './support/built-reference.js';
 import { readSpecSummary, type SpecOperation } from './support/spec-operations.js';
 
-const screenshots = join(paths.docsRoot, 'test-results', 'screenshots');
+const screenshots = process.env.PAYKIT_DOCS_SCREENSHOTS ?? join(paths.docsRoot, 'test-results', 'screenshots');
 const builtPages = existsSync(paths.dist) ? readdirSync(paths.dist).filter((f) => f.endsWith('.html')).sort() : [];
-const rest = openApiContracts.map((c) => ({ spec: c.root, ...c.docs }));
+const rest = openApiContracts.map((c) => ({ spec: c.root, packageName: c.clientPackage.name, ...c.docs }));
 const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, ...c.docs }));
 const guides = readGuides();
 const referencePages = [...rest, ...soap].map((c) => c.page);
@@ -60,6 +62,21 @@ async function expectLinksResolve(page: Page, pageFile: string): Promise<void> {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Redoc's highlighted code blocks of one language (`ts`, `shell`...) whose text is exactly `source`. */
+const sampleBlocks = (page: Page, language: string, source: string) =>
+  page.locator(`pre[data-testid="source-code"]:has(code[data-language="${language}"])`).filter({ hasText: source.split('\n').find((l) => /\w\(|curl /.test(l)) ?? source });
+
+/** The sample `source` is shown, as written and highlighted (Redoc's tokens), in one of the blocks. */
+async function expectSampleShown(page: Page, language: string, source: string): Promise<Locator> {
+  const blocks = sampleBlocks(page, language, source);
+  await blocks.first().waitFor({ timeout: 10_000 });
+  const texts = await blocks.locator('code').evaluateAll((codes) => codes.map((c) => (c as HTMLElement).innerText.replace(/\s+$/, '')));
+  expect(texts, 'sample text').toContain(source);
+  const shown = blocks.nth(texts.indexOf(source));
+  expect(await shown.locator('span.th-token').count(), 'highlighted tokens').toBeGreaterThan(2);
+  return shown;
+}
 
 /** Redoc's operation heading: an h2 whose text is the summary (its anchor icon has no text). */
 const operationHeading = (page: Page, summary: string) =>
@@ -114,13 +131,18 @@ describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
     const byTag = new Map<string, SpecOperation[]>();
     for (const operation of spec.operations) byTag.set(operation.tag, [...(byTag.get(operation.tag) ?? []), operation]);
 
-    it('renders offline with every operation of the spec reachable from the sidebar', async () => {
+    const samples = new Map(builtOperations(builtDefinition(contract.page)).map((op) => [op.operationId, op.codeSamples]));
+    const sampleOf = (operationId: string, lang: string): CodeSample | undefined => samples.get(operationId)?.find((s) => s.lang === lang);
+
+    it('renders offline with every operation of the spec reachable from the sidebar, and its client call', async () => {
       expect(spec.operations.length).toBeGreaterThan(0);
       const opened = await openOffline(browser, siteUrl, contract.page);
       const { page } = opened;
       try {
         const title = page.locator('h1').filter({ hasText: spec.title });
         await title.first().waitFor();
+        // Clicks before Redoc has hydrated the prerendered page would follow its plain links.
+        await page.locator('html[data-redoc="hydrated"]').waitFor({ state: 'attached' });
         expect(await title.first().textContent()).toContain(spec.version);
         await expectSiteBar(page);
         if (contract.related) expect(await page.locator(`a[href="${contract.related}"]`).count()).toBeGreaterThan(1);
@@ -145,7 +167,12 @@ describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
               if (operation === spec.operations[0]) await screenshot(page, `${contract.page.replace('.html', '')}-operation`, false);
             } catch {
               missing.push(`${operation.operationId} (no heading "${operation.summary}")`);
+              continue;
             }
+            // The sample panel opens on the client package's call, highlighted.
+            const typescript = sampleOf(operation.operationId, 'TypeScript');
+            if (!typescript) missing.push(`${operation.operationId} (no TypeScript sample in the page's definition)`);
+            else await expectSampleShown(page, 'ts', typescript.source).catch((error: Error) => missing.push(`${operation.operationId} (sample: ${error.message.split('\n')[0]})`));
           }
         }
         expect(missing, 'operations of the spec missing from the page').toEqual([]);
@@ -155,11 +182,46 @@ describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
       }
     });
 
+    it('samples can be copied with Redoc\'s button, and switched to curl', async () => {
+      const opened = await openOffline(browser, siteUrl, contract.page);
+      const { page, context } = opened;
+      try {
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(siteUrl).origin });
+        await page.locator('html[data-redoc="hydrated"]').waitFor({ state: 'attached' });
+        const [tag, operations] = [...byTag][0] ?? [];
+        const operation = operations?.[0];
+        expect(operation).toBeDefined();
+        const link = page.locator(`a[href$="/${operation!.operationId.toLowerCase()}"]`).filter({ hasText: operation!.summary }).first();
+        // Redoc may open with the first tag expanded already: a click would fold it.
+        if (tag && !(await link.isVisible())) await page.getByRole('link', { name: tag, exact: true }).first().click();
+        await link.click();
+        await operationHeading(page, operation!.summary).waitFor({ timeout: 10_000 });
+
+        const typescript = sampleOf(operation!.operationId, 'TypeScript')?.source ?? '';
+        const shown = await expectSampleShown(page, 'ts', typescript);
+        await shown.locator('xpath=ancestor::*[@data-component-name="CodeBlock/CodeBlock"][1]').locator('[data-component-name="Buttons/CopyButton"]').click();
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(typescript);
+        await screenshot(page, `${contract.page.replace('.html', '')}-sample-typescript`, false);
+
+        await page.getByRole('button', { name: contract.packageName }).first().click();
+        await page.getByRole('option', { name: 'curl' }).or(page.getByRole('menuitem', { name: 'curl' })).first().click();
+        const curl = sampleOf(operation!.operationId, 'curl')?.source ?? '';
+        const curlShown = await expectSampleShown(page, 'shell', curl);
+        await curlShown.locator('xpath=ancestor::*[@data-component-name="CodeBlock/CodeBlock"][1]').locator('[data-component-name="Buttons/CopyButton"]').click();
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(curl);
+        await screenshot(page, `${contract.page.replace('.html', '')}-sample-curl`, false);
+        await expectClean(opened);
+      } finally {
+        await context.close();
+      }
+    });
+
     it('search finds an operation of every tag and opens it', async () => {
       const opened = await openOffline(browser, siteUrl, contract.page);
       const { page } = opened;
       try {
         await page.locator('h1').filter({ hasText: spec.title }).first().waitFor();
+        await page.locator('html[data-redoc="hydrated"]').waitFor({ state: 'attached' });
         for (const [tag, operations] of byTag) {
           const target = operations[0];
           if (!target) continue;

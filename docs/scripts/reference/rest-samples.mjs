@@ -1,0 +1,228 @@
+// The code samples of the REST reference pages (Redoc's `x-codeSamples`): for every operation, the call through our
+// client package and the same request with curl. Both are generated from the bundled contract (paths, parameters,
+// examples, security) and from the client's own table of methods; nothing here names an operation of the payments API.
+import { baseUrlVariable, idempotencyKeyRule, publishableKeyOperations, secretKeyOperations } from '@paykit/payments';
+import { bodyValue, deref, parameterValue, valuesByPropertyName } from './example-values.mjs';
+
+/**
+ * @typedef {import('./example-values.mjs').Json} Json
+ * @typedef {{ lang: string, label: string, source: string }} CodeSample
+ * @typedef {{ operationId: string, method: string, path: string, operation: Json, parameters: Json[] }} RestOperation
+ * @typedef {{ path: Record<string, unknown>, query: Record<string, unknown>, headers: Record<string, unknown>,
+ *   body?: { mediaType: string, value: unknown, binary: boolean } }} RequestValues
+ * @typedef {{ packageName: string, baseUrlVariable: string, typescript: (op: RestOperation, values: RequestValues) => string,
+ *   curlAuth: (op: RestOperation) => string[], idempotencyHeader?: string }} ClientSamples
+ */
+
+const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+/**
+ * Every operation of a bundled document, with its path item's parameters and its own (resolved) merged.
+ * @param {Json} doc
+ * @returns {RestOperation[]}
+ */
+export function restOperations(doc) {
+  /** @type {RestOperation[]} */
+  const found = [];
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    const pathItem = /** @type {Json} */ (deref(doc, item));
+    for (const method of httpMethods) {
+      const operation = pathItem[method];
+      if (!operation) continue;
+      const own = (operation.parameters ?? []).map((/** @type {Json} */ p) => deref(doc, p));
+      const shared = (pathItem.parameters ?? []).map((/** @type {Json} */ p) => deref(doc, p)).filter((/** @type {Json} */ p) => !own.some((/** @type {Json} */ o) => o.name === p.name && o.in === p.in));
+      found.push({ operationId: operation.operationId, method, path, operation, parameters: [...shared, ...own] });
+    }
+  }
+  return found;
+}
+
+/**
+ * The values a sample sends: every path parameter, the required query parameters, the header parameters, the body.
+ * @param {Json} doc
+ * @param {RestOperation} op
+ * @param {Map<string, unknown>} byName
+ * @returns {RequestValues}
+ */
+function requestValues(doc, op, byName) {
+  /** @param {string} where @param {boolean} requiredOnly */
+  const values = (where, requiredOnly) =>
+    Object.fromEntries(op.parameters.filter((p) => p.in === where && (!requiredOnly || p.required)).map((p) => [p.name, parameterValue(doc, p, byName)]));
+  const requestBody = deref(doc, op.operation.requestBody);
+  const [mediaType, content] = Object.entries(requestBody?.content ?? {})[0] ?? [];
+  const schema = content && deref(doc, content.schema);
+  const binary = Boolean(schema && (schema.format === 'binary' || schema.contentMediaType));
+  return {
+    path: values('path', false),
+    query: values('query', true),
+    headers: values('header', false),
+    ...(mediaType && content
+      ? { body: { mediaType: binary ? (schema?.contentMediaType ?? 'application/octet-stream') : mediaType, value: binary ? undefined : bodyValue(doc, content, byName), binary } }
+      : {}),
+  };
+}
+
+const identifier = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * A value as a TypeScript literal: single-quoted strings, bare keys where they are identifiers, two-space indents.
+ * @param {unknown} value
+ * @param {string} [indent]
+ * @returns {string}
+ */
+export function tsLiteral(value, indent = '') {
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : `[\n${value.map((v) => `${inner}${tsLiteral(v, inner)},`).join('\n')}\n${indent}]`;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return '{}';
+  return `{\n${entries.map(([k, v]) => `${inner}${identifier.test(k) ? k : tsLiteral(k)}: ${tsLiteral(v, inner)},`).join('\n')}\n${indent}}`;
+}
+
+/** @param {string} text a single-quoted shell word */
+const shellQuote = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** @param {string} path @param {Record<string, unknown>} values */
+const fillPath = (path, values) => path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(String(values[name] ?? name)));
+
+/**
+ * The first media type of the operation's first success answer, which the sample asks for.
+ * @param {Json} doc @param {RestOperation} op
+ */
+function acceptOf(doc, op) {
+  const success = Object.entries(op.operation.responses ?? {}).find(([status]) => /^2/.test(status));
+  const response = success && deref(doc, success[1]);
+  const [mediaType, content] = Object.entries(response?.content ?? {})[0] ?? [];
+  const schema = content && deref(doc, content.schema);
+  return mediaType ? { mediaType, binary: Boolean(schema && (schema.format === 'binary' || schema.contentMediaType)) } : undefined;
+}
+
+/** @param {Json} doc @param {RestOperation} op @param {RequestValues} values @param {ClientSamples} client */
+function curlSample(doc, op, values, client) {
+  const query = new URLSearchParams(Object.entries(values.query).map(([k, v]) => [k, String(v)])).toString();
+  const url = `"$${client.baseUrlVariable}${fillPath(op.path, values.path)}${query ? `?${query}` : ''}"`;
+  const accept = acceptOf(doc, op);
+  const lines = [
+    ['curl --tlsv1.2', ...client.curlAuth(op)].join(' '),
+    op.method === 'get' ? url : `-X ${op.method.toUpperCase()} ${url}`,
+    ...(accept && !accept.binary ? [`-H ${shellQuote(`Accept: ${accept.mediaType}`)}`] : []),
+    ...Object.entries(values.headers).map(([name, value]) =>
+      name === client.idempotencyHeader ? `-H "${name}: $(uuidgen)"` : `-H ${shellQuote(`${name}: ${String(value)}`)}`,
+    ),
+  ];
+  const fileName = String(Object.values(values.path)[0] ?? 'file');
+  if (values.body) {
+    lines.push(`-H ${shellQuote(`Content-Type: ${values.body.mediaType}`)}`);
+    lines.push(values.body.binary ? `--data-binary @${fileName}` : `-d ${shellQuote(JSON.stringify(values.body.value, null, 2))}`);
+  }
+  if (accept?.binary) lines.push(`-o ${fileName}`);
+  return lines.join(' \\\n  ');
+}
+
+/** The payments client: one method per operation, from the package's generated tables of each key's operations. */
+const paymentsTables = [
+  { table: /** @type {Record<string, import('@paykit/payments').OperationSpec>} */ (secretKeyOperations), factory: 'createSecretClient', module: '@paykit/payments', key: 'PAYKIT_SECRET_KEY' },
+  { table: /** @type {Record<string, import('@paykit/payments').OperationSpec>} */ (publishableKeyOperations), factory: 'createPublishableClient', module: '@paykit/payments/publishable', key: 'PAYKIT_PUBLISHABLE_KEY' },
+];
+
+/** @param {string} operationId */
+function paymentsMethod(operationId) {
+  for (const entry of paymentsTables) {
+    const spec = entry.table[operationId];
+    if (spec) return { ...entry, spec };
+  }
+  throw new Error(`@paykit/payments has no method for the operation ${operationId}: regenerate the package (pnpm generate)`);
+}
+
+/** @type {ClientSamples} */
+const paymentsClient = {
+  packageName: '@paykit/payments',
+  baseUrlVariable,
+  typescript: (op, values) => {
+    const { spec, factory, module, key } = paymentsMethod(op.operationId);
+    const args = [
+      ...(spec.pathParams ?? []).map((name) => tsLiteral(values.path[name])),
+      ...(spec.body && values.body ? [tsLiteral(values.body.value)] : []),
+      ...(Object.keys(values.query).length > 0 ? [`{ query: ${tsLiteral(values.query, '')} }`] : []),
+    ];
+    const call = `payments.${spec.group}.${spec.name}(${args.join(', ')})`;
+    return [
+      `import { ${factory} } from '${module}';`,
+      '',
+      `// The base address comes from ${baseUrlVariable}.`,
+      `const payments = ${factory}({ apiKey: process.env.${key}! });`,
+      ...(spec.list ? [`const page = await ${call};`, 'for (const item of page.items) console.log(item);'] : [`const result = await ${call};`, 'console.log(result.status, result.data);']),
+    ].join('\n');
+  },
+  curlAuth: (op) => [`-u "$${paymentsMethod(op.operationId).key}:"`],
+  // A new key for every request, as the client makes one (a resend of the same request reuses it).
+  ...(idempotencyKeyRule ? { idempotencyHeader: idempotencyKeyRule.header } : {}),
+};
+
+/**
+ * The REST file exchange client is written by hand around the contract's four operations (its methods do more than
+ * one request: retries, streaming, the ledger), so it has no generated method table. Its method for each
+ * operationId: the type below follows the package's generated `operations`, so an operation added to the contract
+ * fails the docs' type-check until it has a sample, and the samples' type-check fails on a renamed method.
+ * @type {{ [K in keyof import('@paykit/file-exchange').operations]: (values: RequestValues) => string[] }}
+ */
+const fileExchangeCalls = {
+  uploadFile: ({ path, body }) => [
+    `await files.upload(${tsLiteral(path.fileName)}, ${tsLiteral(`./${path.fileName}`)}, { contentType: ${tsLiteral(body?.mediaType)} });`,
+  ],
+  listFilesForDownload: () => ['const names = await files.list();', 'console.log(names);'],
+  downloadFile: ({ path }) => [`await files.downloadToFile(${tsLiteral(path.fileName)}, ${tsLiteral(`./${path.fileName}`)});`],
+  deleteFile: ({ path }) => [`await files.delete(${tsLiteral(path.fileName)});`],
+};
+
+/** @type {ClientSamples} */
+const fileExchangeClient = {
+  packageName: '@paykit/file-exchange',
+  baseUrlVariable: 'PAYKIT_FILES_BASE_URL',
+  typescript: (op, values) => {
+    const call = fileExchangeCalls[/** @type {keyof typeof fileExchangeCalls} */ (op.operationId)];
+    if (!call) throw new Error(`@paykit/file-exchange has no sample for the operation ${op.operationId}: add it to fileExchangeCalls`);
+    return [
+      "import { createFileExchangeClient } from '@paykit/file-exchange';",
+      '',
+      'const files = await createFileExchangeClient({',
+      '  baseUrl: process.env.PAYKIT_FILES_BASE_URL!,',
+      '  tls: { pfx: process.env.PAYKIT_FILES_CERT_FILE!, passphrase: process.env.PAYKIT_FILES_CERT_PASSWORD! },',
+      '});',
+      'try {',
+      ...call(values).map((line) => `  ${line}`),
+      '} finally {',
+      '  await files.close();',
+      '}',
+    ].join('\n');
+  },
+  curlAuth: () => ['--cert-type P12', '--cert "$PAYKIT_FILES_CERT_FILE:$PAYKIT_FILES_CERT_PASSWORD"'],
+};
+
+/** The client of each OpenAPI contract of the registry, by contract name. */
+export const clientSamples = /** @type {Record<string, ClientSamples>} */ ({ payments: paymentsClient, 'file-exchange': fileExchangeClient });
+
+/**
+ * The samples of every operation of a bundled contract, by operationId.
+ * @param {string} contract the contract's name in the registry
+ * @param {Json} doc the bundled document
+ * @returns {Map<string, CodeSample[]>}
+ */
+export function restSamples(contract, doc) {
+  const client = clientSamples[contract];
+  if (!client) throw new Error(`no client samples for the contract ${contract}`);
+  const byName = valuesByPropertyName(doc);
+  return new Map(
+    restOperations(doc).map((op) => {
+      const values = requestValues(doc, op, byName);
+      return [
+        op.operationId,
+        [
+          { lang: 'TypeScript', label: client.packageName, source: client.typescript(op, values) },
+          { lang: 'curl', label: 'curl', source: curlSample(doc, op, values, client) },
+        ],
+      ];
+    }),
+  );
+}

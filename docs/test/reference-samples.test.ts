@@ -1,0 +1,130 @@
+// The code samples of the reference pages, read back from the built site: every operation of every REST contract
+// shows its client call and curl, curl carries the reference's authentication, the rules table is in the
+// introduction, every TypeScript sample (REST and SOAP) compiles against the real workspace packages, and the
+// published specs stay free of what only the docs add.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { openApiContracts, rulesExtension, soapContracts } from '@paykit/contracts';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { paths } from '../scripts/site-paths.mjs';
+import { builtDefinition, builtOperations, builtSoapSamples } from './support/built-reference.js';
+import { readSpecSummary } from './support/spec-operations.js';
+import { typeCheck } from './support/type-check.js';
+
+const results = join(paths.docsRoot, 'test-results');
+
+const rest = openApiContracts.map((contract) => ({
+  name: contract.name,
+  page: contract.docs.page,
+  packageName: contract.clientPackage.name,
+  spec: readSpecSummary(join(paths.repoRoot, contract.root)),
+  rules: Object.keys((parse(readFileSync(join(paths.repoRoot, contract.root), 'utf8')) as Record<string, object>)[rulesExtension] ?? {}),
+}));
+
+/** How each contract's curl samples authenticate, as its reference says. */
+const curlAuth: Record<string, (security: string) => RegExp> = {
+  // HTTP Basic: the key as the username, an empty password (curl -u "key:").
+  payments: (security) => new RegExp(`-u "\\$PAYKIT_${security === 'publishableKey' ? 'PUBLISHABLE' : 'SECRET'}_KEY:"`),
+  // The client certificate, a PKCS12 file with its password.
+  'file-exchange': () => /--cert-type P12 --cert "\$PAYKIT_FILES_CERT_FILE:\$PAYKIT_FILES_CERT_PASSWORD"/,
+};
+
+describe.each(rest)('$name reference ($page) samples', (contract) => {
+  const operations = () => builtOperations(builtDefinition(contract.page));
+
+  it('every operation of the spec has the client call and curl', () => {
+    const built = new Map(operations().map((op) => [op.operationId, op]));
+    expect(contract.spec.operations.length).toBeGreaterThan(0);
+    for (const { operationId } of contract.spec.operations) {
+      const samples = built.get(operationId)?.codeSamples ?? [];
+      expect(samples.map((s) => [s.lang, s.label]), operationId).toEqual([
+        ['TypeScript', contract.packageName],
+        ['curl', 'curl'],
+      ]);
+      expect(samples[0]?.source, operationId).toContain(`from '${contract.packageName}`);
+    }
+  });
+
+  it('curl samples authenticate as the reference says, ask for a media type and send the body', () => {
+    const auth = curlAuth[contract.name];
+    expect(auth, `no curl authentication rule for ${contract.name}`).toBeDefined();
+    for (const op of operations()) {
+      const curl = op.codeSamples.find((s) => s.lang === 'curl')?.source ?? '';
+      const security = Object.keys(op.security?.[0] ?? {})[0] ?? '';
+      expect(curl, op.operationId).toMatch(auth!(security));
+      expect(curl, op.operationId).toMatch(op.method === 'get' ? /^curl .*\n {2}"\$PAYKIT_\w+_BASE_URL\// : new RegExp(`-X ${op.method.toUpperCase()} "\\$PAYKIT_\\w+_BASE_URL/`));
+      const success = Object.entries((op as { responses?: Record<string, { content?: object }> }).responses ?? {}).find(([status]) => status.startsWith('2'));
+      if (success?.[1].content) expect(curl, op.operationId).toMatch(/-H 'Accept: [^']+'|-o \S+$/);
+      if (op.requestBody) {
+        const data = /-d '([\s\S]*)'$|--data-binary @\S+$/.exec(curl);
+        expect(data, `${op.operationId} sends no body`).not.toBeNull();
+        if (data?.[1] !== undefined) expect(() => JSON.parse(data[1]!.replace(/'\\''/g, "'")), op.operationId).not.toThrow();
+      }
+    }
+  });
+
+  it('the introduction has a table of every rule of the contract', () => {
+    const description = String(builtDefinition(contract.page).info?.description ?? '');
+    expect(contract.rules.length).toBeGreaterThan(0);
+    expect(description).toContain('## Rules of the reference');
+    for (const rule of contract.rules) expect(description).toMatch(new RegExp(`^\\| \`${rule}\` \\|`, 'm'));
+  });
+});
+
+describe('published specs', () => {
+  /** Every file of the folders the contracts are published from: specs/ and the specs the packages ship. */
+  const publishedFiles = (): string[] => {
+    const roots = [join(paths.repoRoot, 'specs'), ...readdirSync(paths.packages).map((dir) => join(paths.packages, dir, 'spec'))];
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((entry) => (statSync(join(dir, entry)).isDirectory() ? walk(join(dir, entry)) : [join(dir, entry)]));
+    return roots.filter((root) => existsSync(root)).flatMap(walk);
+  };
+
+  it('carry none of the code samples or rules tables the docs add', () => {
+    const files = publishedFiles();
+    expect(files.some((f) => f.endsWith('openapi.yaml'))).toBe(true);
+    const dirty = files.filter((file) => /x-codeSamples|Rules of the reference/.test(readFileSync(file, 'utf8')));
+    expect(dirty.map((file) => relative(paths.repoRoot, file))).toEqual([]);
+  });
+});
+
+describe('TypeScript samples of the reference pages', () => {
+  const dir = join(results, 'reference-samples');
+
+  /** Writes each sample as its own module (top-level await, no name clashes) and type-checks them all. */
+  async function check(samples: Map<string, string>, target: string): Promise<string[]> {
+    rmSync(target, { recursive: true, force: true });
+    mkdirSync(target, { recursive: true });
+    for (const [name, code] of samples) writeFileSync(join(target, `${name}.ts`), `${code}\nexport {};\n`);
+    writeFileSync(join(target, 'tsconfig.json'), JSON.stringify({ extends: relative(target, join(paths.docsRoot, 'tsconfig.samples.json')), include: ['*.ts'] }));
+    // No guide positions to map to: errors name the sample's file (<page>.<operation>.ts).
+    return typeCheck(join(target, 'tsconfig.json'), new Map(), paths.docsRoot);
+  }
+
+  it('a sample that calls a method the package lacks fails the check', async () => {
+    const broken = "import { createSecretClient } from '@paykit/payments';\nconst payments = createSecretClient({ apiKey: 'k' });\nawait payments.transactions.refundEverything();";
+    const errors = await check(new Map([['payments.broken', broken]]), join(dir, 'fixture'));
+    expect(errors.join('\n')).toMatch(/payments\.broken\.ts\(3,\d+\): error TS2339: Property 'refundEverything' does not exist/);
+  });
+
+  it('every sample of every reference page compiles against the workspace packages', async () => {
+    const samples = new Map<string, string>();
+    for (const contract of rest) {
+      for (const op of builtOperations(builtDefinition(contract.page))) {
+        const ts = op.codeSamples.find((s) => s.lang === 'TypeScript');
+        if (ts) samples.set(`${contract.page.replace('.html', '')}.${op.operationId}`, ts.source);
+      }
+    }
+    let soapOperations = 0;
+    for (const contract of soapContracts) {
+      for (const [operation, blocks] of builtSoapSamples(contract.docs.page)) {
+        soapOperations++;
+        if (blocks.call) samples.set(`${contract.docs.page.replace('.html', '')}.${operation}`, blocks.call);
+      }
+    }
+    expect(soapOperations).toBeGreaterThan(0);
+    expect(samples.size, 'one sample per operation').toBe(rest.reduce((n, c) => n + c.spec.operations.length, 0) + soapOperations);
+    expect(await check(samples, join(dir, 'all'))).toEqual([]);
+  });
+});
