@@ -11,6 +11,10 @@ import { send } from './helpers.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
+// These tests start paykit-mock as a process, which makes its certificates (RSA keys) first: 16 s with the whole
+// repository testing at once, which left the inbox test (start plus up to 15 s of polling) over the default 30 s.
+const processTestTimeout = 90_000;
+
 describe('paykit-mock with the file exchange mocks', () => {
   test('the fixed ports: Prism on 4011, the stateful mock on 4020 (REST) and 4021 (SOAP)', () => {
     const byName = Object.fromEntries(services.map((service) => [service.name, service]));
@@ -49,7 +53,7 @@ describe('paykit-mock with the file exchange mocks', () => {
       expect(await exited).toBe(0);
       await rm(cwd, { recursive: true, force: true });
     }
-  });
+  }, processTestTimeout);
 
   test('--inbox DIR: a file put there from outside the process is queued, downloadable over REST and SOAP', async () => {
     const cwd = await mkdtemp(join(tmpdir(), 'paykit-cli-inbox-'));
@@ -103,7 +107,7 @@ describe('paykit-mock with the file exchange mocks', () => {
       expect(await exited).toBe(0);
       await rm(cwd, { recursive: true, force: true });
     }
-  });
+  }, processTestTimeout);
 
   test.each([
     [['payments', '--inbox', 'x'], '--inbox is an option of file-exchange-stateful, which is not started'],
