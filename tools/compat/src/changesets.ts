@@ -7,30 +7,80 @@ export class ChangesetError extends Error {
 }
 
 /**
- * Packages named by the pending changesets of a `.changeset` folder: the keys of each `*.md` file's YAML
- * frontmatter (`"@paykit/payments": minor`), with the bump each asks for. A missing folder means none.
+ * A reviewed acceptance of one breaking difference, written in a changeset's body as
+ * `compat-acknowledge: <rule> at \`<location>\`: <reason>`. Being in the body, it lands in the CHANGELOG.
  */
-export async function pendingChangesets(dir: string): Promise<Map<string, string>> {
+export interface Acknowledgement {
+  rule: string;
+  /** Exactly as the gate prints it. */
+  location: string;
+  reason: string;
+  /** The changeset file and the 1-based line the acknowledgement is on. */
+  file: string;
+  line: number;
+  /** Packages named by the changeset's frontmatter: the acknowledgement only counts for their contracts. */
+  packages: readonly string[];
+}
+
+export interface PendingChangesets {
+  /** Package name -> the bump a pending changeset asks for. */
+  bumps: Map<string, string>;
+  acknowledgements: Acknowledgement[];
+}
+
+const ACKNOWLEDGE_KEYWORD = /^\s*(?:[-*]\s+)?compat-acknowledge\s*:/i;
+const ACKNOWLEDGEMENT = /^\s*(?:[-*]\s+)?compat-acknowledge: ([a-z0-9][a-z0-9-]*) at `([^`]+)`: (.*\S)\s*$/;
+export const ACKNOWLEDGEMENT_SYNTAX = 'compat-acknowledge: <rule> at `<location>`: <reason>';
+
+/** The acknowledgements in a changeset body; `firstLine` is the file line the body starts on. */
+function acknowledgementsIn(body: string, file: string, firstLine: number, packages: string[]): Acknowledgement[] {
+  const found: Acknowledgement[] = [];
+  body.split(/\r?\n/).forEach((text, index) => {
+    if (!ACKNOWLEDGE_KEYWORD.test(text)) return;
+    const line = firstLine + index;
+    const match = ACKNOWLEDGEMENT.exec(text);
+    if (!match) throw new ChangesetError(`${file}:${line}: malformed acknowledgement, expected "${ACKNOWLEDGEMENT_SYNTAX}" with a non-empty reason`);
+    found.push({ rule: match[1]!, location: match[2]!, reason: match[3]!, file, line, packages });
+  });
+  return found;
+}
+
+/**
+ * Everything the gate needs from the pending changesets of a `.changeset` folder: the packages each names in its
+ * YAML frontmatter (`"@paykit/payments": minor`) with their bumps, and the acknowledgements in their bodies. A
+ * missing folder means none.
+ */
+export async function readChangesets(dir: string): Promise<PendingChangesets> {
   const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
     throw error;
   });
   const bumps = new Map<string, string>();
+  const acknowledgements: Acknowledgement[] = [];
   for (const name of names.filter((n) => n.endsWith('.md') && n.toLowerCase() !== 'readme.md').sort()) {
-    const text = await readFile(join(dir, name), 'utf8');
-    const match = /^---\r?\n([\s\S]*?)\r?\n---\s*(\r?\n|$)/.exec(text);
+    const file = join(dir, name);
+    const text = await readFile(file, 'utf8');
+    const match = /^---\r?\n([\s\S]*?)\r?\n---[^\S\r\n]*(\r?\n|$)/.exec(text);
     if (!match) continue;
     let frontmatter: unknown;
     try {
       frontmatter = parse(match[1]!);
     } catch (error) {
-      throw new ChangesetError(`invalid frontmatter in ${join(dir, name)}: ${(error as Error).message}`);
+      throw new ChangesetError(`invalid frontmatter in ${file}: ${(error as Error).message}`);
     }
-    if (frontmatter === null || frontmatter === undefined) continue;
-    if (typeof frontmatter !== 'object' || Array.isArray(frontmatter)) {
-      throw new ChangesetError(`frontmatter of ${join(dir, name)} is not a map of package names to bumps`);
+    if (frontmatter !== null && frontmatter !== undefined && (typeof frontmatter !== 'object' || Array.isArray(frontmatter))) {
+      throw new ChangesetError(`frontmatter of ${file} is not a map of package names to bumps`);
     }
-    for (const [pkg, bump] of Object.entries(frontmatter)) bumps.set(pkg, String(bump));
+    const entries = Object.entries(frontmatter ?? {});
+    for (const [pkg, bump] of entries) bumps.set(pkg, String(bump));
+    const bodyStart = match[0].split(/\n/).length - (match[0].endsWith('\n') ? 0 : 1);
+    const packages = entries.map(([pkg]) => pkg);
+    acknowledgements.push(...acknowledgementsIn(text.slice(match[0].length), file, bodyStart, packages));
   }
-  return bumps;
+  return { bumps, acknowledgements };
+}
+
+/** Packages named by the pending changesets, with the bump each asks for. */
+export async function pendingChangesets(dir: string): Promise<Map<string, string>> {
+  return (await readChangesets(dir)).bumps;
 }

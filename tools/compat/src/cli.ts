@@ -62,7 +62,7 @@ export async function main(args: string[], print: Print = console.log, printErro
     }
     const changesetDir = resolve(values['changeset-dir'] ?? resolve(root, '.changeset'));
     const result = await check({ root, baseDir, changesetDir, contracts: selected });
-    for (const report of result.reports) for (const line of report.lines) print(line);
+    for (const line of result.lines) print(line);
     return result.ok ? 0 : 1;
   } catch (error) {
     printError(`paykit-compat ${command}: ${(error as Error).message}`);

@@ -84,9 +84,25 @@ const cases: { fixture: string; expected: Outcome[] }[] = [
   },
   { fixture: 'changed-base-path', expected: [breaking('changed-base-path', 'servers[0].url')] },
   {
+    fixture: 'new-request-enum-value',
+    // A new value in a request enum widens what the server accepts; clients only send the values they know.
+    expected: [allowed('new-request-enum-value', `${REQUEST_BODY}.entryMode`)],
+  },
+  {
+    fixture: 'widened-request-type',
+    // maxLength 50 -> 100, minimum 1 dropped, and a second request media type.
+    expected: [
+      allowed('widened-request-type', `${REQUEST_BODY}.amount`),
+      allowed('widened-request-type', `${REQUEST_BODY}.reference`),
+      allowed('widened-request-type', `${CREATE} request body application/x-www-form-urlencoded`),
+    ],
+  },
+  { fixture: 'new-success-response', expected: [breaking('new-success-response', `${CREATE} response 202`)] },
+  { fixture: 'renamed-operation-id', expected: [{ rule: 'renamed-operation-id', verdict: 'client-major', location: `${GET} operationId` }] },
+  {
     fixture: 'unclassified-change',
-    // A new value in a request enum widens what the server accepts; the reference's list does not cover it.
-    expected: [breaking('unclassified-change', `${REQUEST_BODY}.entryMode`)],
+    // A new 5xx response: the reference's list does not cover it, and no rule has been written for it.
+    expected: [breaking('unclassified-change', `${CREATE} response 503`)],
   },
 ];
 
