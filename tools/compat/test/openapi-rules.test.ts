@@ -119,6 +119,23 @@ describe('OpenAPI rules, one fixture pair each', () => {
     expect(compareDocuments(after, structuredClone(after))).toEqual([]);
   });
 
+  it('where several rules match a difference of the fixtures, only the intended, more specific one comes first', async () => {
+    const overlaps = new Set<string>();
+    for (const { fixture } of cases) {
+      for (const difference of compareDocuments(await loadYamlFixture(fixture, 'before'), await loadYamlFixture(fixture, 'after'))) {
+        const matching = rules.filter((r) => r.name !== 'unclassified-change' && r.matches(difference)).map((r) => r.name);
+        if (matching.length > 1) overlaps.add(matching.join(' > '));
+      }
+    }
+    expect([...overlaps].sort()).toEqual([
+      'identifier-format-changed > narrowed-request-type',
+      'identifier-format-changed > widened-request-type',
+      'report-filler-fields > changed-response-type',
+      'report-filler-fields > new-response-property',
+      'reworded-documentation > report-filler-fields',
+    ]);
+  });
+
   it('every rule of the book has a fixture pair (SOAP-only rules in soap-<rule>)', async () => {
     const dirs = new Set(await readdir(fixturesDir));
     const missing = rules.map((r) => r.name).filter((name) => !dirs.has(name) && !dirs.has(`soap-${name}`));
