@@ -45,18 +45,28 @@ function acknowledgementsIn(body: string, file: string, firstLine: number, packa
   return found;
 }
 
+/** One pending changeset: its file, the packages and bumps of its frontmatter, its text and its acknowledgements. */
+export interface ChangesetFile {
+  file: string;
+  /** The file name without `.md`: what changesets calls the changeset's id. */
+  id: string;
+  bumps: [pkg: string, bump: string][];
+  /** The Markdown text after the frontmatter, as changesets puts it in the CHANGELOG. */
+  body: string;
+  acknowledgements: Acknowledgement[];
+}
+
 /**
- * Everything the gate needs from the pending changesets of a `.changeset` folder: the packages each names in its
- * YAML frontmatter (`"@paykit/payments": minor`) with their bumps, and the acknowledgements in their bodies. A
- * missing folder means none.
+ * The pending changesets of a `.changeset` folder, sorted by file name: each `*.md` file with a YAML frontmatter
+ * (`"@paykit/payments": minor`). README.md and files without frontmatter are not changesets. A missing folder
+ * means none.
  */
-export async function readChangesets(dir: string): Promise<PendingChangesets> {
+export async function readChangesetFiles(dir: string): Promise<ChangesetFile[]> {
   const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];
     throw error;
   });
-  const bumps = new Map<string, string>();
-  const acknowledgements: Acknowledgement[] = [];
+  const changesets: ChangesetFile[] = [];
   for (const name of names.filter((n) => n.endsWith('.md') && n.toLowerCase() !== 'readme.md').sort()) {
     const file = join(dir, name);
     const text = await readFile(file, 'utf8');
@@ -71,13 +81,26 @@ export async function readChangesets(dir: string): Promise<PendingChangesets> {
     if (frontmatter !== null && frontmatter !== undefined && (typeof frontmatter !== 'object' || Array.isArray(frontmatter))) {
       throw new ChangesetError(`frontmatter of ${file} is not a map of package names to bumps`);
     }
-    const entries = Object.entries(frontmatter ?? {});
-    for (const [pkg, bump] of entries) bumps.set(pkg, String(bump));
+    const bumps = Object.entries(frontmatter ?? {}).map(([pkg, bump]): [string, string] => [pkg, String(bump)]);
     const bodyStart = match[0].split(/\n/).length - (match[0].endsWith('\n') ? 0 : 1);
-    const packages = entries.map(([pkg]) => pkg);
-    acknowledgements.push(...acknowledgementsIn(text.slice(match[0].length), file, bodyStart, packages));
+    const body = text.slice(match[0].length);
+    const packages = bumps.map(([pkg]) => pkg);
+    changesets.push({ file, id: name.slice(0, -3), bumps, body, acknowledgements: acknowledgementsIn(body, file, bodyStart, packages) });
   }
-  return { bumps, acknowledgements };
+  return changesets;
+}
+
+/** Everything the gate needs from the pending changesets: the bump asked for each package, and the acknowledgements. */
+export async function readChangesets(dir: string): Promise<PendingChangesets> {
+  const files = await readChangesetFiles(dir);
+  // Like `changeset version`, the highest bump asked for a package wins.
+  const rank = (bump: string | undefined): number => ['none', 'patch', 'minor', 'major'].indexOf(bump ?? 'none');
+  const bumps = new Map<string, string>();
+  for (const [pkg, bump] of files.flatMap((f) => f.bumps)) if (rank(bump) >= rank(bumps.get(pkg))) bumps.set(pkg, bump);
+  return {
+    bumps,
+    acknowledgements: files.flatMap((f) => f.acknowledgements),
+  };
 }
 
 /** Packages named by the pending changesets, with the bump each asks for. */
