@@ -108,7 +108,7 @@ export const referenceChangeLog: readonly HistoryEntry[] = [
       `alias column and renamed CSV headings: ${CSV_REPORT}`,
       'alias search and refunds: they use the existing transaction resources, with no alias parameter or field the reference publishes',
       'mandate biller accounts on the transaction response: their shape is not published',
-      "wallet token responses: kept, since the browser wallet button (2021-09) already returned them and the response's wallet variant carries only the link, ID and type",
+      "wallet token responses: kept (our assumption): wallet tokens already came from the browser wallet button (2021-09), and the log does not say when the token endpoint began to return that variant",
     ],
     reference: 'compatible',
   },
