@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromRoot, openApiContracts, readSoapContract, soapContracts } from '@paykit/contracts';
+import { buildChangelogPage } from './changelog-page.mjs';
 import { readGuides } from './guides.mjs';
 import { renderLanding } from './landing.mjs';
 import { renderPage } from './layout.mjs';
@@ -37,6 +38,7 @@ const site = {
 // Start from an empty folder so a page whose source was removed does not linger.
 if (existsSync(paths.dist)) for (const entry of readdirSync(paths.dist)) rmSync(join(paths.dist, entry), { recursive: true });
 mkdirSync(paths.dist, { recursive: true });
+await buildChangelogPage(site);
 
 await buildReferencePages(rest, site);
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { openApiContracts, soapContracts } from '@paykit/contracts';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changelogPage } from '../scripts/changelog-page.mjs';
 import { readGuides } from '../scripts/guides.mjs';
 import { serveDirectory } from '../scripts/server.mjs';
 import { paths } from '../scripts/site-paths.mjs';
@@ -100,8 +101,24 @@ describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
   });
 
-  it('builds exactly the landing page, one page per contract and one per guide', () => {
-    expect(builtPages).toEqual(['index.html', ...referencePages, ...guides.map((g) => g.page)].sort());
+  it('builds exactly the landing page, one page per contract, one per guide and the changelog', () => {
+    expect(builtPages).toEqual(['index.html', ...referencePages, ...guides.map((g) => g.page), changelogPage.page].sort());
+  });
+
+  it('the changelog page is clean offline, with working links, and current in the navigation', async () => {
+    const opened = await openOffline(browser, siteUrl, changelogPage.page);
+    const { page } = opened;
+    try {
+      await screenshot(page, changelogPage.page.replace('.html', ''), true);
+      await expectClean(opened);
+      await expectSiteBar(page);
+      await expectLinksResolve(page, changelogPage.page);
+      expect(await page.locator('main h1').textContent()).toBe(changelogPage.title);
+      expect(await page.locator(`nav.guides a[href="${changelogPage.page}"][aria-current="page"]`).count()).toBe(1);
+      expect(await page.locator('main tr[data-month]').count()).toBeGreaterThan(0);
+    } finally {
+      await opened.context.close();
+    }
   });
 
   it('landing page links every reference page and guide and lists every package with its version', async () => {

@@ -1,5 +1,5 @@
 import { contracts as allContracts, type Contract } from '@paykit/contracts';
-import { pendingChangesets } from './changesets.js';
+import { readChangesets, type Acknowledgement, type PendingChangesets } from './changesets.js';
 import type { Difference } from './difference.js';
 import { loadCurrent, loadReleased, type LoadedContract } from './load.js';
 import { basePath, compareDocuments, majorVersion } from './openapi/index.js';
@@ -22,6 +22,8 @@ export interface ContractReport {
   contract: Contract;
   status: ContractStatus;
   judgements: Judgement[];
+  /** The breaking judgements a pending changeset acknowledged, with the acknowledgement. */
+  acknowledged: { judgement: Judgement; acknowledgement: Acknowledgement }[];
   /** Why the contract failed, one reason a line. */
   problems: string[];
   /** One line per difference, then the summary line. */
@@ -42,54 +44,123 @@ function major(loaded: LoadedContract): number | undefined {
 export const formatJudgement = ({ rule, difference }: Judgement): string =>
   rule.verdict === 'allowed'
     ? `ALLOWED ${rule.name} ${difference.location}`
-    : `BREAKING ${rule.name} ${difference.location}: ${difference.detail}`;
+    : `${rule.verdict === 'breaking' ? 'BREAKING' : 'CLIENT-MAJOR'} ${rule.name} ${difference.location}: ${difference.detail}`;
+
+export const formatAcknowledged = ({ rule, difference }: Judgement, acknowledgement: Acknowledgement): string =>
+  `ACKNOWLEDGED ${rule.name} ${difference.location}: ${acknowledgement.reason}`;
+
+export const formatStale = (a: Acknowledgement): string =>
+  `STALE ${a.rule} at \`${a.location}\` (${a.file}:${a.line}): this acknowledgement matches no breaking difference`;
 
 const versionLabel = (n: number | undefined): string => (n === undefined ? 'unversioned' : `v${n}`);
 
-/** Judges one contract: its differences, and whether the release rules (major version, changeset) are met. */
-export async function checkContract(contract: Contract, options: CheckOptions, bumps: Map<string, string>): Promise<ContractReport> {
-  const released = await loadReleased(contract, options.baseDir);
-  const current = await loadCurrent(contract, options.root);
-  if (!current) {
-    const status: ContractStatus = released ? 'failed' : 'not-written';
-    const problems = released ? ['the contract was released but its spec is gone'] : [];
-    const summary = released ? `${contract.name}: FAILED: released, but the spec is missing` : `${contract.name}: no spec yet: OK`;
-    return { contract, status, judgements: [], problems, lines: [summary] };
-  }
-  if (!released) {
-    return { contract, status: 'no-released-version', judgements: [], problems: [], lines: [`${contract.name}: no released version: OK`] };
-  }
+/**
+ * Judges two loaded versions of one contract against the release rules: breaking changes need a new major version
+ * of the base path or an acknowledgement from a changeset naming the client package; client-major changes need a
+ * major changeset; any difference needs a changeset. Acknowledgements it uses are added to `used`.
+ */
+export function judgeVersions(
+  contract: Contract,
+  released: LoadedContract,
+  current: LoadedContract,
+  pending: PendingChangesets,
+  used: Set<Acknowledgement> = new Set(),
+): ContractReport {
+  const clientPackage = contract.clientPackage.name;
   const judgements = differences(released, current).map(classify);
-  const breaking = judgements.filter((j) => j.rule.verdict === 'breaking');
+  const offered = pending.acknowledgements.filter((a) => a.packages.includes(clientPackage));
+  const acknowledged: ContractReport['acknowledged'] = [];
+  const lines: string[] = [];
+  for (const judgement of judgements) {
+    const acknowledgement =
+      judgement.rule.verdict === 'breaking'
+        ? offered.find((a) => a.rule === judgement.rule.name && a.location === judgement.difference.location)
+        : undefined;
+    if (acknowledgement) {
+      used.add(acknowledgement);
+      acknowledged.push({ judgement, acknowledgement });
+      lines.push(formatAcknowledged(judgement, acknowledgement));
+    } else {
+      lines.push(formatJudgement(judgement));
+    }
+  }
+  const breaking = judgements.filter((j) => j.rule.verdict === 'breaking' && !acknowledged.some((a) => a.judgement === j));
+  const clientMajor = judgements.filter((j) => j.rule.verdict === 'client-major');
   const majorBefore = major(released);
   const majorAfter = major(current);
   const newMajor = majorBefore !== undefined && majorAfter !== undefined && majorAfter > majorBefore;
-  const bump = bumps.get(contract.clientPackage.name);
+  const bump = pending.bumps.get(clientPackage);
   const problems: string[] = [];
   if (breaking.length > 0 && !newMajor) {
-    problems.push(`${breaking.length} breaking change(s) within ${versionLabel(majorBefore)}: release them as a new major version of the base path`);
+    problems.push(`${breaking.length} breaking change(s) within ${versionLabel(majorBefore)}: release them as a new major version of the base path, or acknowledge each in a changeset`);
   }
   if (judgements.length > 0 && bump === undefined) {
-    problems.push(`no pending changeset names ${contract.clientPackage.name} (run pnpm changeset)`);
+    problems.push(`no pending changeset names ${clientPackage} (run pnpm changeset)`);
+  }
+  if (clientMajor.length > 0 && bump !== undefined && bump !== 'major') {
+    problems.push(`${clientMajor.length} change(s) rename generated methods: the changeset for ${clientPackage} must be a major bump of the package (not a new API version), not ${bump}`);
   }
   if (newMajor && bump !== undefined && bump !== 'major') {
-    problems.push(`the base path moved to ${versionLabel(majorAfter)}: the changeset for ${contract.clientPackage.name} must be a major bump, not ${bump}`);
+    problems.push(`the base path moved to ${versionLabel(majorAfter)}: the changeset for ${clientPackage} must be a major bump, not ${bump}`);
   }
-  const counts = `${judgements.length} difference(s) (${judgements.length - breaking.length} allowed, ${breaking.length} breaking)`;
+  const allowed = judgements.filter((j) => j.rule.verdict === 'allowed').length;
+  const extra = [acknowledged.length > 0 ? `, ${acknowledged.length} acknowledged` : '', clientMajor.length > 0 ? `, ${clientMajor.length} client-major` : ''].join('');
+  const counts = `${judgements.length} difference(s) (${allowed} allowed, ${breaking.length} breaking${extra})`;
   const versions = `${versionLabel(majorBefore)} -> ${versionLabel(majorAfter)}`;
   const verdict = problems.length > 0 ? `FAILED: ${problems.join('; ')}` : 'OK';
   return {
     contract,
     status: problems.length > 0 ? 'failed' : 'passed',
     judgements,
+    acknowledged,
     problems,
-    lines: [...judgements.map(formatJudgement), `${contract.name}: ${counts}, ${versions}: ${verdict}`],
+    lines: [...lines, `${contract.name}: ${counts}, ${versions}: ${verdict}`],
   };
 }
 
-export async function check(options: CheckOptions): Promise<{ ok: boolean; reports: ContractReport[] }> {
-  const bumps = await pendingChangesets(options.changesetDir);
+/** Judges one contract of a repository against its released snapshot. */
+export async function checkContract(contract: Contract, options: CheckOptions, pending: PendingChangesets, used?: Set<Acknowledgement>): Promise<ContractReport> {
+  const released = await loadReleased(contract, options.baseDir);
+  const current = await loadCurrent(contract, options.root);
+  if (!current) {
+    const status: ContractStatus = released ? 'failed' : 'not-written';
+    const problems = released ? ['the contract was released but its spec is gone'] : [];
+    const summary = released ? `${contract.name}: FAILED: released, but the spec is missing` : `${contract.name}: no spec yet: OK`;
+    return { contract, status, judgements: [], acknowledged: [], problems, lines: [summary] };
+  }
+  if (!released) {
+    return { contract, status: 'no-released-version', judgements: [], acknowledged: [], problems: [], lines: [`${contract.name}: no released version: OK`] };
+  }
+  return judgeVersions(contract, released, current, pending, used);
+}
+
+/**
+ * Acknowledgements no checked contract used. One whose changeset names only packages of contracts that were not
+ * checked (`--contract`) is left for the run that checks them.
+ */
+export function staleAcknowledgements(pending: PendingChangesets, checked: readonly Contract[], used: Set<Acknowledgement>): Acknowledgement[] {
+  const checkedPackages = new Set(checked.map((c) => c.clientPackage.name));
+  const otherPackages = new Set(allContracts.map((c) => c.clientPackage.name).filter((p) => !checkedPackages.has(p)));
+  return pending.acknowledgements.filter(
+    (a) => !used.has(a) && !(a.packages.length > 0 && a.packages.every((p) => otherPackages.has(p))),
+  );
+}
+
+export interface CheckResult {
+  ok: boolean;
+  reports: ContractReport[];
+  stale: Acknowledgement[];
+  /** Every line to print: each report's, then one per stale acknowledgement. */
+  lines: string[];
+}
+
+export async function check(options: CheckOptions): Promise<CheckResult> {
+  const pending = await readChangesets(options.changesetDir);
+  const selected = options.contracts ?? allContracts;
+  const used = new Set<Acknowledgement>();
   const reports: ContractReport[] = [];
-  for (const contract of options.contracts ?? allContracts) reports.push(await checkContract(contract, options, bumps));
-  return { ok: reports.every((r) => r.status !== 'failed'), reports };
+  for (const contract of selected) reports.push(await checkContract(contract, options, pending, used));
+  const stale = staleAcknowledgements(pending, selected, used);
+  const lines = [...reports.flatMap((r) => r.lines), ...stale.map(formatStale)];
+  return { ok: reports.every((r) => r.status !== 'failed') && stale.length === 0, reports, stale, lines };
 }

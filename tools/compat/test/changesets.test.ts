@@ -28,6 +28,14 @@ const cases: { case: string; files: Record<string, string>; expected: Record<str
     },
     expected: { '@paykit/payments': 'minor', '@paykit/file-exchange': 'patch', '@paykit/file-exchange-soap': 'major' },
   },
+  {
+    case: 'the highest bump asked for a package wins, whatever the file order',
+    files: {
+      'a.md': '---\n"@paykit/payments": major\n---\n\nRenamed a method.\n',
+      'b.md': '---\n"@paykit/payments": patch\n---\n\nFixed a typo.\n',
+    },
+    expected: { '@paykit/payments': 'major' },
+  },
   { case: 'an empty changeset names nothing', files: { 'empty.md': '---\n---\n\nNothing to release.\n' }, expected: {} },
   { case: 'a markdown file without frontmatter names nothing', files: { 'notes.md': '# notes\n' }, expected: {} },
 ];

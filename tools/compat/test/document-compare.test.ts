@@ -47,9 +47,24 @@ const cases: { case: string; edit: Edit; expected: [rule: string, location: stri
     expected: [['new-required-request-field', `${PUT} request body`]],
   },
   {
-    case: 'a new 2xx response is not on the list',
+    case: 'a new 2xx response is breaking: callers do not handle it',
     edit: (d) => (d.paths['/items/{itemId}'].put.responses['202'] = { description: 'Accepted.' }),
-    expected: [['unclassified-change', `${PUT} response 202`]],
+    expected: [['new-success-response', `${PUT} response 202`]],
+  },
+  {
+    case: 'a new 5xx response is not on the list',
+    edit: (d) => (d.paths['/items/{itemId}'].put.responses['503'] = { description: 'Unavailable.' }),
+    expected: [['unclassified-change', `${PUT} response 503`]],
+  },
+  {
+    case: 'a new request media type is a wider request',
+    edit: (d) => (d.paths['/items/{itemId}'].put.requestBody.content = { ...d.paths['/items/{itemId}'].put.requestBody.content, 'application/xml': { schema: { type: 'string' } } }),
+    expected: [['widened-request-type', `${PUT} request body application/xml`]],
+  },
+  {
+    case: 'a renamed operationId renames a generated method',
+    edit: (d) => (d.paths['/items/{itemId}'].put.operationId = 'storeItem'),
+    expected: [['renamed-operation-id', `${PUT} operationId`]],
   },
   {
     case: 'a success response that stops offering JSON',

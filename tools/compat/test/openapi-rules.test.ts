@@ -84,9 +84,25 @@ const cases: { fixture: string; expected: Outcome[] }[] = [
   },
   { fixture: 'changed-base-path', expected: [breaking('changed-base-path', 'servers[0].url')] },
   {
+    fixture: 'new-request-enum-value',
+    // A new value in a request enum widens what the server accepts; clients only send the values they know.
+    expected: [allowed('new-request-enum-value', `${REQUEST_BODY}.entryMode`)],
+  },
+  {
+    fixture: 'widened-request-type',
+    // maxLength 50 -> 100, minimum 1 dropped, and a second request media type.
+    expected: [
+      allowed('widened-request-type', `${REQUEST_BODY}.amount`),
+      allowed('widened-request-type', `${REQUEST_BODY}.reference`),
+      allowed('widened-request-type', `${CREATE} request body application/x-www-form-urlencoded`),
+    ],
+  },
+  { fixture: 'new-success-response', expected: [breaking('new-success-response', `${CREATE} response 202`)] },
+  { fixture: 'renamed-operation-id', expected: [{ rule: 'renamed-operation-id', verdict: 'client-major', location: `${GET} operationId` }] },
+  {
     fixture: 'unclassified-change',
-    // A new value in a request enum widens what the server accepts; the reference's list does not cover it.
-    expected: [breaking('unclassified-change', `${REQUEST_BODY}.entryMode`)],
+    // A new 5xx response: the reference's list does not cover it, and no rule has been written for it.
+    expected: [breaking('unclassified-change', `${CREATE} response 503`)],
   },
 ];
 
@@ -101,6 +117,23 @@ describe('OpenAPI rules, one fixture pair each', () => {
   it.each(cases)('$fixture: comparing a version with itself finds nothing', async ({ fixture }) => {
     const after = await loadYamlFixture(fixture, 'after');
     expect(compareDocuments(after, structuredClone(after))).toEqual([]);
+  });
+
+  it('where several rules match a difference of the fixtures, only the intended, more specific one comes first', async () => {
+    const overlaps = new Set<string>();
+    for (const { fixture } of cases) {
+      for (const difference of compareDocuments(await loadYamlFixture(fixture, 'before'), await loadYamlFixture(fixture, 'after'))) {
+        const matching = rules.filter((r) => r.name !== 'unclassified-change' && r.matches(difference)).map((r) => r.name);
+        if (matching.length > 1) overlaps.add(matching.join(' > '));
+      }
+    }
+    expect([...overlaps].sort()).toEqual([
+      'identifier-format-changed > narrowed-request-type',
+      'identifier-format-changed > widened-request-type',
+      'report-filler-fields > changed-response-type',
+      'report-filler-fields > new-response-property',
+      'reworded-documentation > report-filler-fields',
+    ]);
   });
 
   it('every rule of the book has a fixture pair (SOAP-only rules in soap-<rule>)', async () => {

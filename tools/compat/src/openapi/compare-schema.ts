@@ -44,6 +44,7 @@ const HANDLED = new Set([
   'pattern',
   'multipleOf',
   'uniqueItems',
+  'discriminator',
 ]);
 const OPEN_ENUM = 'x-paykit-open-enum';
 const IDENTIFIER = 'x-paykit-identifier';
@@ -173,6 +174,7 @@ function compareResolved(walk: SchemaWalk, beforeRef: Resolved, afterRef: Resolv
   if (before.items !== undefined || after.items !== undefined) compareSchema(walk, before.items, after.items, `${here}[]`);
   compareTuple(walk, before, after, here);
   for (const keyword of ['oneOf', 'anyOf'] as const) compareVariants(walk, before, after, here, keyword);
+  compareDiscriminator(walk, before, after, here);
   for (const keyword of new Set([...Object.keys(before), ...Object.keys(after)])) {
     // Vendor extensions are notes for tools; the one that changes a promise (open enums) is judged with the enum.
     if (HANDLED.has(keyword) || keyword.startsWith('x-')) continue;
@@ -333,4 +335,31 @@ function compareVariants(walk: SchemaWalk, before: Node, after: Node, location: 
   for (const name of a.keys()) {
     if (!b.has(name)) emit(walk, { kind: 'variant-added', location: `${location} ${keyword} ${name}`, keyword, detail: `${keyword} variant ${name} added` });
   }
+}
+
+/**
+ * A discriminator mapping that only gains values accepts more (it comes with a new variant); one that loses values
+ * accepts less; a new property name or a mapping that points elsewhere is another contract.
+ */
+function compareDiscriminator(walk: SchemaWalk, before: Node, after: Node, location: string): void {
+  const b = isNode(before.discriminator) ? before.discriminator : undefined;
+  const a = isNode(after.discriminator) ? after.discriminator : undefined;
+  if (sameValue(b, a)) return;
+  const mapping = (d: Node | undefined): Node => (d && isNode(d.mapping) ? d.mapping : {});
+  const mb = mapping(b);
+  const ma = mapping(a);
+  const samePropertyName = b !== undefined && a !== undefined && b.propertyName === a.propertyName;
+  const kept = Object.keys(mb).every((k) => k in ma && sameValue(mb[k], ma[k]));
+  const keptBack = Object.keys(ma).every((k) => k in mb && sameValue(ma[k], mb[k]));
+  const effect: Effect = !samePropertyName ? 'changed' : kept ? 'wider' : keptBack ? 'narrower' : 'changed';
+  const added = Object.keys(ma).filter((k) => !(k in mb));
+  const removed = Object.keys(mb).filter((k) => !(k in ma));
+  const parts = [added.length > 0 ? `mapping ${listValues(added)} added` : '', removed.length > 0 ? `mapping ${listValues(removed)} removed` : ''].filter(Boolean);
+  emit(walk, {
+    kind: 'constraint-changed',
+    location,
+    keyword: 'discriminator',
+    effect,
+    detail: `discriminator ${parts.join(', ') || `${show(b)} -> ${show(a)}`}`,
+  });
 }

@@ -12,8 +12,11 @@ import { newOpenEnumValue } from './new-open-enum-value.js';
 import { newOptionalRequestParameter } from './new-optional-request-parameter.js';
 import { newRequiredRequestField } from './new-required-request-field.js';
 import { newResource } from './new-resource.js';
+import { newRequestEnumValue } from './new-request-enum-value.js';
 import { newResponseProperty } from './new-response-property.js';
+import { newSuccessResponse } from './new-success-response.js';
 import { propertyOrderChanged } from './property-order-changed.js';
+import { renamedOperationId } from './renamed-operation-id.js';
 import { removedOperation } from './removed-operation.js';
 import { removedPath } from './removed-path.js';
 import { removedRequestProperty } from './removed-request-property.js';
@@ -25,6 +28,7 @@ import { responsePropertyNoLongerRequired } from './response-property-no-longer-
 import type { Rule } from './rule.js';
 import { rewordedDocumentation } from './reworded-documentation.js';
 import { unclassifiedChange } from './unclassified-change.js';
+import { widenedRequestType } from './widened-request-type.js';
 
 export type { Rule, Verdict } from './rule.js';
 
@@ -41,6 +45,8 @@ export const rules: readonly Rule[] = [
   changedSecurity,
   removedSuccessResponse,
   betterErrorReporting,
+  newSuccessResponse,
+  renamedOperationId,
   rewordedDocumentation,
   reportFillerFields,
   identifierFormatChanged,
@@ -49,6 +55,8 @@ export const rules: readonly Rule[] = [
   newOptionalRequestParameter,
   removedRequestProperty,
   narrowedRequestType,
+  widenedRequestType,
+  newRequestEnumValue,
   newResponseProperty,
   removedResponseProperty,
   responsePropertyNoLongerRequired,

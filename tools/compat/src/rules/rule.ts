@@ -1,6 +1,10 @@
 import type { Difference } from '../difference.js';
 
-export type Verdict = 'allowed' | 'breaking';
+/**
+ * `allowed` ships within the version; `breaking` needs a new major version of the API (or a reviewed acknowledgement);
+ * `client-major` keeps the API version but needs a major changeset of the client package.
+ */
+export type Verdict = 'allowed' | 'breaking' | 'client-major';
 
 /** One entry of the rule book: a name printed in the gate's output, its verdict, and the differences it covers. */
 export interface Rule {

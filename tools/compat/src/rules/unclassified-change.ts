@@ -7,6 +7,6 @@ import type { Rule } from './rule.js';
 export const unclassifiedChange: Rule = {
   name: 'unclassified-change',
   verdict: 'breaking',
-  meaning: 'A difference outside every other rule (e.g. a widened request type or a new 5xx response): breaking until a rule is written.',
+  meaning: 'A difference outside every other rule (e.g. a new 5xx response, a changed callback or an unmodelled keyword): breaking until a rule is written.',
   matches: () => true,
 };
