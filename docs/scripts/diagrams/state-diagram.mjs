@@ -81,10 +81,23 @@ export function renderStateDiagram(machine) {
   for (const [node, d] of depth) columns.set(d, [...(columns.get(d) ?? []), node]);
   for (const nodes of columns.values()) nodes.sort((a, b) => (a === start ? -1 : b === start ? 1 : Object.keys(machine.states).indexOf(a) - Object.keys(machine.states).indexOf(b)));
 
+  // Edges: one per (from, to) pair of every transition; pairs that repeat bend apart.
+  /** @type {{ t: Transition, n: number, from: string, to: string }[]} */
+  const edges = [];
+  machine.transitions.forEach((t, i) => {
+    for (const f of t.from) for (const to of t.to ?? [f ?? start]) edges.push({ t, n: i + 1, from: f ?? start, to: to ?? start });
+  });
+  /** @type {Map<string, number>} */
+  const seen = new Map();
+  const pairKey = (/** @type {string} */ a, /** @type {string} */ b) => [a, b].sort().join('\u0001');
+  const counts = new Map();
+  for (const e of edges) counts.set(pairKey(e.from, e.to), (counts.get(pairKey(e.from, e.to)) ?? 0) + 1);
+
   /** @type {Map<string, Box>} */
   const boxes = new Map();
   const top = margin + 34; // room for self-loops above the first row
-  let x = margin;
+  // Loops on the start dot spread sideways: leave room for them on the left.
+  let x = margin + 18 * (counts.get(pairKey(start, start)) ?? 0);
   const columnCount = Math.max(...columns.keys()) + 1;
   let graphHeight = 0;
   for (let d = 0; d < columnCount; d++) {
@@ -100,18 +113,6 @@ export function renderStateDiagram(machine) {
     x += width + columnGap;
   }
   const graphWidth = x - columnGap + margin;
-
-  // Edges: one per (from, to) pair of every transition; pairs that repeat bend apart.
-  /** @type {{ t: Transition, n: number, from: string, to: string }[]} */
-  const edges = [];
-  machine.transitions.forEach((t, i) => {
-    for (const f of t.from) for (const to of t.to ?? [f ?? start]) edges.push({ t, n: i + 1, from: f ?? start, to: to ?? start });
-  });
-  /** @type {Map<string, number>} */
-  const seen = new Map();
-  const pairKey = (/** @type {string} */ a, /** @type {string} */ b) => [a, b].sort().join('\u0001');
-  const counts = new Map();
-  for (const e of edges) counts.set(pairKey(e.from, e.to), (counts.get(pairKey(e.from, e.to)) ?? 0) + 1);
 
   const paths = [];
   const badges = [];
