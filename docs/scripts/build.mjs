@@ -8,6 +8,7 @@ import { buildChangelogPage } from './changelog-page.mjs';
 import { readGuides } from './guides.mjs';
 import { renderLanding } from './landing.mjs';
 import { renderPage } from './layout.mjs';
+import { loadDiagrams } from './diagrams/index.mjs';
 import { createMarkdownRenderer } from './markdown.mjs';
 import { publishedPackages } from './package-versions.mjs';
 import { buildReferencePages } from './reference-pages.mjs';
@@ -54,7 +55,7 @@ for (const contract of soap) {
   writeFileSync(join(paths.dist, contract.page), renderPage({ site, current: contract.page, title: contract.title, body }));
 }
 
-const markdown = createMarkdownRenderer(new Map(guides.map((g) => [g.source, g.page])));
+const markdown = createMarkdownRenderer(new Map(guides.map((g) => [g.source, g.page])), await loadDiagrams());
 for (const guide of guides) {
   writeFileSync(
     join(paths.dist, guide.page),

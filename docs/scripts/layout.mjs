@@ -39,6 +39,9 @@ th { background: #f6f8fa; }
 td:first-child code { white-space: nowrap; }
 blockquote { margin: 1rem 0; padding: .5rem 1rem; border-left: 4px solid #e3b341; background: #fff8e1; }
 .note { color: var(--muted); }
+.diagram { margin: 1.5rem 0; overflow-x: auto; }
+.diagram svg { max-width: 100%; height: auto; }
+.diagram figcaption { font-size: .9rem; color: var(--muted); margin-top: .25rem; }
 @media (max-width: 50rem) { .frame { grid-template-columns: 1fr; } .guides { border-right: 0; border-bottom: 1px solid var(--line); } }
 `;
 

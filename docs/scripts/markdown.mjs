@@ -1,6 +1,8 @@
-// The Markdown renderer of the guides: markdown-it with tables, heading anchors, and links between guide sources
-// (`02-card-payments.md#section`) rewritten to the built pages (`card-payments.html#section`).
+// The Markdown renderer of the guides: markdown-it with tables, heading anchors, links between guide sources
+// (`02-card-payments.md#section`) rewritten to the built pages (`card-payments.html#section`), and diagram markers
+// (`<!-- diagram: state alias-status -->` on a line of its own) replaced by the SVG drawn from the contracts.
 import MarkdownIt from 'markdown-it';
+import { diagramMarker } from './diagrams/index.mjs';
 
 /** @param {string} text */
 export const slugify = (text) =>
@@ -12,9 +14,30 @@ export const slugify = (text) =>
 
 /**
  * @param {Map<string, string>} pageOfSource guide source file name -> built page file name
+ * @param {Map<string, { render: () => string }>} [diagrams] the diagrams markers may name, by `<kind> <name>`
  */
-export function createMarkdownRenderer(pageOfSource) {
+export function createMarkdownRenderer(pageOfSource, diagrams = new Map()) {
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+
+  // Raw HTML stays off; a paragraph that is exactly a diagram marker becomes the diagram. A marker naming no known
+  // diagram, or a malformed one, fails the build, naming the guide.
+  md.core.ruler.push('diagrams', (state) => {
+    const tokens = state.tokens;
+    for (let i = 0; i + 2 < tokens.length; i++) {
+      const inline = tokens[i + 1];
+      if (tokens[i]?.type !== 'paragraph_open' || inline?.type !== 'inline' || !/^<!--\s*diagram\b/.test(inline.content.trim())) continue;
+      const where = state.env?.source ?? 'a guide';
+      const match = diagramMarker.exec(inline.content.trim());
+      if (!match) throw new Error(`${where}: malformed diagram marker ${JSON.stringify(inline.content.trim())}; write <!-- diagram: KIND NAME -->`);
+      const key = `${match[1]} ${match[2]}`;
+      const diagram = diagrams.get(key);
+      if (!diagram) throw new Error(`${where}: unknown diagram "${key}"; known: ${[...diagrams.keys()].join(', ') || 'none'}`);
+      const block = new state.Token('html_block', '', 0);
+      block.content = `${diagram.render()}\n`;
+      block.block = true;
+      tokens.splice(i, 3, block);
+    }
+  });
 
   md.core.ruler.push('heading_ids', (state) => {
     const used = new Set();

@@ -11,3 +11,4 @@ export { readSoapContract } from './soap/read-contract.js';
 export { addressPath, elementsOf, findComplexType, findElement, findSimpleType, isBuiltIn, soapBasePath, type GroupElement } from './soap/lookup.js';
 export { ContractError, parseXml, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, XSD_NS, type XmlNode } from './soap/xml.js';
 export * from './state-machines.js';
+export * from './flows.js';

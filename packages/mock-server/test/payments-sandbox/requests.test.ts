@@ -80,18 +80,32 @@ describe('payments sandbox: routes and requests from the contract', () => {
 });
 
 describe('payments sandbox: no cross-origin access', () => {
-  it('answers a preflight OPTIONS with 405 and no Access-Control-* header', async () => {
-    const response = await call(env.sandbox, 'OPTIONS', '/transactions', {
-      key: null,
-      headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
-    });
+  const crossOriginHeaders = (response: { headers: Headers }) => [...response.headers.keys()].filter((name) => name.startsWith('access-control-'));
+
+  // The publishable endpoints are the ones a browser page would try; the control interface is the sandbox's own.
+  it.each(['/transactions', '/single-use-tokens', '/businesses/TEST_BUSINESS/accepted-cards', '/__sandbox/reset'])(
+    'answers a preflight OPTIONS to %s without any Access-Control-* header',
+    async (path) => {
+      const response = await call(env.sandbox, 'OPTIONS', path, {
+        key: null,
+        headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      });
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(crossOriginHeaders(response)).toEqual([]);
+    },
+  );
+
+  it('answers a preflight to an API path with 405', async () => {
+    const response = await call(env.sandbox, 'OPTIONS', '/single-use-tokens', { key: null, headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } });
     expect(response.status).toBe(405);
-    expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
   });
 
-  it('sends no Access-Control-* header on a request that carries an Origin', async () => {
-    const response = await call(env.sandbox, 'GET', '/', { headers: { origin: 'https://shop.example.com' } });
-    expect(response.status).toBe(200);
-    expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  it.each([
+    { what: 'a success', key: undefined, status: 200 },
+    { what: 'a refusal', key: 'not-a-key', status: 401 },
+  ])('sends no Access-Control-* header on $what to a request that carries an Origin', async ({ key, status }) => {
+    const response = await call(env.sandbox, 'GET', '/', { ...(key ? { key } : {}), headers: { origin: 'https://shop.example.com' } });
+    expect(response.status).toBe(status);
+    expect(crossOriginHeaders(response)).toEqual([]);
   });
 });
