@@ -1,7 +1,8 @@
 // Benchmark: upload and download of a large file (1 GiB by default) over client-certificate TLS on loopback, through
 // the paykit-files CLI and through `curl --cert`, measured side by side in one run. Each contender runs as its own
 // process under /usr/bin/time, which reports wall time and peak resident memory the same way for both.
-//   pnpm --filter @paykit/file-exchange bench          (BENCH_SIZE_MIB=64 BENCH_ROUNDS=2 for a quick look)
+//   pnpm --filter @paykit/file-exchange bench          (BENCH_SIZE_MIB=64 BENCH_ROUNDS=2 for a quick look;
+//   BENCH_ONLY=pipe, or another word of the row labels, runs only the rows whose label contains it)
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
@@ -20,6 +21,7 @@ const sizeMiB = Number(process.env.BENCH_SIZE_MIB ?? 1024);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
 const MiB = 1024 * 1024;
 const targets = { ratio: 1.3, peakMiB: 128 };
+const only = process.env.BENCH_ONLY;
 
 async function writeRandomishFile(path, bytes) {
   // Incompressible-looking content without paying for 1 GiB of randomness: a random 1 MiB block, varied per MiB.
@@ -54,6 +56,7 @@ function median(values) {
 
 /** Alternates the two contenders `rounds` times and prints medians, the paired ratio and peak memory. */
 async function compare(label, pair, afterEach) {
+  if (only !== undefined && !label.includes(only)) return;
   const results = { paykit: [], curl: [] };
   for (let round = 0; round < rounds; round++) {
     // Alternate who goes first so that cache warmth and background load fall on both alike.
