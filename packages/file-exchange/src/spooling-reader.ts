@@ -1,72 +1,95 @@
-import { writeSync } from 'node:fs';
+import { read, writeSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 
-/**
- * How far reading may run ahead of sending: the next pieces arrive while the socket drains, instead of each piece
- * being read only once the one before it has been sent.
- */
-const readAheadBytes = 4 * 1024 * 1024;
+const readAt = promisify(read);
+
+/** The size of the reads that send the spool file: large writes into the TLS socket, as for a file given by path. */
+const sendChunkBytes = 1024 * 1024;
 
 /** Gives the reason a stream of announced length had the wrong length. */
 export type LengthMismatch = (seen: number, announced: number, which: 'fewer' | 'more') => Error;
 
 /**
- * Reads a stream of announced length once and, in that one pass, writes each piece to a spool file and hands it to
- * the request sending it, so that a resend has every byte although the stream cannot be read twice. Each piece goes
- * from the stream's `data` event to the spool file (a synchronous write into the page cache: cheaper than the thread
- * pool's hand-offs, measured) and on to the request body, with no queue, promise or generator per piece in between.
+ * Reads a stream that cannot be read twice (a pipe) into a spool file, and sends the upload from that file while it
+ * grows: the request reads the file behind the writer. So sending starts at once, no byte is ever sent that is not in
+ * the spool file, and a resend (after a network error or a 500) reads the same file again from its start.
  *
- * Guarantees, whatever the stream or the disk does: a piece reaches the request only after it is in the spool file;
- * no piece beyond the announced length reaches it; and the last piece is held back until the stream has ended with
- * exactly that length. So a request carrying these pieces cannot complete with a wrong file, and a request that fails
- * part-way leaves the rest of the stream to be read into the spool for the resend.
+ * Measured on a 1 GiB pipe, this is faster than handing the stream's pieces to the request: the stream's 64 KiB
+ * pieces go to the file with synchronous writes into the page cache (each piece's memory is reused at once), while
+ * the request reads the file in 1 MiB pieces in the thread pool and writes them into the TLS socket in large writes.
+ *
+ * Guarantees, whatever the stream or the disk does: a request never gets the last byte of the announced length until
+ * the stream has ended with exactly that length, so it cannot complete with a wrong file; a stream of another length,
+ * or a spool file that cannot be written, fails every request reading it.
  */
 export class SpoolingReader {
   private received = 0;
   private ended = false;
   private failure: unknown;
-  private started = false;
-  /** The request body being fed from the stream, while there is one. */
-  private sink: Readable | undefined;
-  /** The newest piece, held back from the body until the next one (or the end) shows it is not one too many. */
-  private held: Buffer | undefined;
   private waiters: Array<() => void> = [];
 
+  /** Starts reading the stream into `spoolFd`, a file open for reading and writing. */
   constructor(
     private readonly source: Readable,
     private readonly spoolFd: number,
-    /** The announced length; a stream without one can only be spooled, then sent from the file. */
+    /** The announced length; a stream without one can only be spooled to its end, then sent. */
     private readonly length: number | undefined,
     private readonly mismatch: LengthMismatch,
   ) {
+    source.on('data', this.onData);
     source.once('end', this.onEnd);
     source.once('error', this.fail);
   }
 
-  /** The body of the one request that sends from the stream itself (the first try): it starts the reading. */
+  /** A request body: the spool file from its start, following the writer, to the stream's announced length. */
   body(): Readable {
-    if (this.started) throw new Error('the stream of an upload can be sent from only once; resends read the spool file');
-    if (this.length === undefined) throw new Error('a stream of unknown length cannot be sent as it is read: spool it first');
-    const sink = new Readable({
-      highWaterMark: readAheadBytes,
+    const length = this.length;
+    if (length === undefined) throw new Error('a stream of unknown length cannot be sent as it is read: spool it first');
+    let offset = 0;
+    let pumping = false;
+    const body = new Readable({
+      highWaterMark: sendChunkBytes,
       read: () => {
-        if (this.sink === sink && this.failure === undefined && !this.ended) this.source.resume();
-      },
-      destroy: (error, callback) => {
-        // The request is over (sent, failed or abandoned): the rest of the stream goes to the spool file alone.
-        if (this.sink === sink) this.detach();
-        callback(error);
+        if (!pumping) void pump();
       },
     });
-    this.sink = sink;
-    this.start();
-    return sink;
+    const pump = async (): Promise<void> => {
+      pumping = true;
+      try {
+        for (;;) {
+          if (body.destroyed) return;
+          if (this.failure !== undefined) {
+            body.destroy(asError(this.failure));
+            return;
+          }
+          // The last byte waits for the end: until then, the stream may yet turn out longer than announced.
+          const sendable = this.ended ? this.received : Math.min(this.received, length - 1);
+          if (offset < sendable) {
+            const size = Math.min(sendable - offset, sendChunkBytes);
+            const chunk = Buffer.allocUnsafeSlow(size);
+            const { bytesRead } = await readAt(this.spoolFd, chunk, 0, size, offset);
+            if (bytesRead === 0) throw new Error('the spool file ended before what was written to it');
+            offset += bytesRead;
+            if (!body.push(bytesRead === size ? chunk : chunk.subarray(0, bytesRead))) return;
+          } else if (this.ended) {
+            body.push(null);
+            return;
+          } else {
+            await this.change();
+          }
+        }
+      } catch (error) {
+        body.destroy(asError(error));
+      } finally {
+        pumping = false;
+      }
+    };
+    return body;
   }
 
   /** Resolves with the stream's length once the stream has ended and the spool file holds all of it. */
   async spooled(): Promise<number> {
-    this.detach();
-    this.start();
     while (!this.ended && this.failure === undefined) await this.change();
     if (this.failure !== undefined) throw this.failure;
     return this.received;
@@ -80,27 +103,11 @@ export class SpoolingReader {
     this.notify();
   }
 
-  private start(): void {
-    if (this.started) {
-      if (this.failure === undefined && !this.ended) this.source.resume();
-      return;
-    }
-    this.started = true;
-    this.source.on('data', this.onData);
-  }
-
-  private detach(): void {
-    this.sink = undefined;
-    this.held = undefined;
-    if (this.started && this.failure === undefined && !this.ended) this.source.resume();
-  }
-
   private readonly onData = (chunk: Buffer | Uint8Array | string): void => {
     const piece = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
     const position = this.received;
-    this.received += piece.length;
-    if (this.length !== undefined && this.received > this.length) {
-      this.fail(this.mismatch(this.received, this.length, 'more'));
+    if (this.length !== undefined && position + piece.length > this.length) {
+      this.fail(this.mismatch(position + piece.length, this.length, 'more'));
       return;
     }
     try {
@@ -109,26 +116,13 @@ export class SpoolingReader {
       this.fail(error);
       return;
     }
-    const sink = this.sink;
-    if (sink) {
-      const previous = this.held;
-      this.held = piece;
-      if (previous && !sink.push(previous)) this.source.pause();
-    }
+    this.received += piece.length;
+    this.notify();
   };
 
   private readonly onEnd = (): void => {
     this.ended = true;
-    if (this.length !== undefined && this.received !== this.length) {
-      this.fail(this.mismatch(this.received, this.length, 'fewer'));
-      return;
-    }
-    const sink = this.sink;
-    if (sink) {
-      if (this.held) sink.push(this.held);
-      this.held = undefined;
-      sink.push(null);
-    }
+    if (this.length !== undefined && this.received !== this.length) this.fail(this.mismatch(this.received, this.length, 'fewer'));
     this.notify();
   };
 
@@ -136,10 +130,6 @@ export class SpoolingReader {
     if (this.failure === undefined) this.failure = error;
     this.source.off('data', this.onData);
     this.source.pause();
-    const sink = this.sink;
-    this.sink = undefined;
-    this.held = undefined;
-    sink?.destroy(error instanceof Error ? error : new Error(String(error)));
     this.notify();
   };
 
@@ -152,4 +142,8 @@ export class SpoolingReader {
     this.waiters = [];
     for (const wake of waiters) wake();
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }

@@ -72,7 +72,7 @@ async function makeSpoolFile(spoolDir: string): Promise<{ dir: string; path: str
   const dir = await makeTemporaryFolder(spoolDir, 'upload');
   const path = join(dir, 'content');
   try {
-    return { dir, path, file: await open(path, 'w', 0o600) };
+    return { dir, path, file: await open(path, 'w+', 0o600) };
   } catch (error) {
     await removeTemporary(dir);
     throw new InvalidUploadContentError(`Cannot make the temporary copy of the upload content (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, { cause: error });
@@ -101,27 +101,18 @@ async function spool(source: Readable, spoolDir: string): Promise<ReplayableCont
 }
 
 /**
- * A stream of announced length is sent as it is read; in the same pass each piece is written to a temporary file, so
- * that a resend (after a network error or a 500) sends the same bytes without the stream. A resend first lets the
- * rest of the stream into that file. A stream that gives fewer or more bytes than announced fails the upload before
- * its last byte is sent, so the service never receives a wrong file (see SpoolingReader).
+ * A stream of announced length is sent as it is read: it is read into a temporary file, and each try sends that file
+ * from its start, following the stream as it arrives (see SpoolingReader). A resend (after a network error or a 500)
+ * reads the same file. A stream that gives fewer or more bytes than announced fails the upload before its last byte
+ * is sent, so the service never receives a wrong file.
  */
 async function sendWhileSpooling(source: Readable, length: number, spoolDir: string): Promise<ReplayableContent> {
-  const { dir, path, file } = await makeSpoolFile(spoolDir);
+  const { dir, file } = await makeSpoolFile(spoolDir);
   const reader = new SpoolingReader(source, file.fd, length, lengthMismatch);
-  let opened = false;
-  async function* resend(): AsyncGenerator<Buffer> {
-    await reader.spooled();
-    yield* createReadStream(path, { highWaterMark: readChunkBytes });
-  }
   let disposed: Promise<void> | undefined;
   return {
     length,
-    open: () => {
-      const first = !opened;
-      opened = true;
-      return first ? reader.body() : Readable.from(resend(), { objectMode: false });
-    },
+    open: () => reader.body(),
     dispose: () =>
       (disposed ??= (async () => {
         reader.stop();
