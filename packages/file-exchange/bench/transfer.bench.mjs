@@ -1,7 +1,8 @@
 // Benchmark: upload and download of a large file (1 GiB by default) over client-certificate TLS on loopback, through
 // the paykit-files CLI and through `curl --cert`, measured side by side in one run. Each contender runs as its own
 // process under /usr/bin/time, which reports wall time and peak resident memory the same way for both.
-//   pnpm --filter @paykit/file-exchange bench          (BENCH_SIZE_MIB=64 BENCH_ROUNDS=2 for a quick look)
+//   pnpm --filter @paykit/file-exchange bench          (BENCH_SIZE_MIB=64 BENCH_ROUNDS=2 for a quick look;
+//   BENCH_ONLY=pipe, or another word of the row labels, runs only the rows whose label contains it)
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
@@ -20,6 +21,7 @@ const sizeMiB = Number(process.env.BENCH_SIZE_MIB ?? 1024);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
 const MiB = 1024 * 1024;
 const targets = { ratio: 1.3, peakMiB: 128 };
+const only = process.env.BENCH_ONLY;
 
 async function writeRandomishFile(path, bytes) {
   // Incompressible-looking content without paying for 1 GiB of randomness: a random 1 MiB block, varied per MiB.
@@ -54,6 +56,7 @@ function median(values) {
 
 /** Alternates the two contenders `rounds` times and prints medians, the paired ratio and peak memory. */
 async function compare(label, pair, afterEach) {
+  if (only !== undefined && !label.includes(only)) return;
   const results = { paykit: [], curl: [] };
   for (let round = 0; round < rounds; round++) {
     // Alternate who goes first so that cache warmth and background load fall on both alike.
@@ -73,7 +76,7 @@ async function compare(label, pair, afterEach) {
   // Each round's two runs are neighbours in time, so their ratio cancels most of the machine's background load.
   const pairedRatio = median(results.paykit.map((r, i) => r.seconds / results.curl[i].seconds));
   console.log(
-    `${label.padEnd(14)} paykit-files ${paykit.seconds.toFixed(2)} s, peak ${paykit.peakMiB.toFixed(1)} MiB | curl ${curl.seconds.toFixed(2)} s, ` +
+    `${label.padEnd(25)} paykit-files ${paykit.seconds.toFixed(2)} s, peak ${paykit.peakMiB.toFixed(1)} MiB | curl ${curl.seconds.toFixed(2)} s, ` +
       `peak ${curl.peakMiB.toFixed(1)} MiB | time ratio ${pairedRatio.toFixed(2)}x (median of rounds; target <= ${targets.ratio}x), ` +
       `peak memory ${paykit.peakMiB.toFixed(1)} MiB, highest of all rounds (target < ${targets.peakMiB} MiB) | ` +
       `all rounds paykit-files ${results.paykit.map((r) => r.seconds.toFixed(2)).join('/')} s, curl ${results.curl.map((r) => r.seconds.toFixed(2)).join('/')} s | ` +
@@ -126,6 +129,12 @@ try {
   });
   await compare('upload | pipe', {
     paykit: () => measure(`cat ${source} | ${cli} upload BENCH_1GIB.bin --quiet --size ${sizeMiB * MiB}`, cliEnv),
+    curl: () => measure(`cat ${source} | ${curl} -X POST -H 'Content-Type: application/octet-stream' -H 'Content-Length: ${sizeMiB * MiB}' -H 'Transfer-Encoding:' -T - ${uploadUrl}`, env),
+  });
+  // Without --size the length is known only at the end of the input, and the service needs it before the first byte:
+  // the CLI reads the pipe into its spool file first, then sends the file. curl is given the length, as above.
+  await compare('upload | pipe, no --size', {
+    paykit: () => measure(`cat ${source} | ${cli} upload BENCH_1GIB.bin --quiet`, cliEnv),
     curl: () => measure(`cat ${source} | ${curl} -X POST -H 'Content-Type: application/octet-stream' -H 'Content-Length: ${sizeMiB * MiB}' -H 'Transfer-Encoding:' -T - ${uploadUrl}`, env),
   });
   await compare(

@@ -109,7 +109,7 @@ export class FileExchangeClient {
   private readonly extraHeaders: Record<string, string>;
   private readonly uploads = new SerialQueue();
   private readonly spoolDir: string | undefined;
-  private readonly api: Client<paths>;
+  private apiClient: Client<paths> | undefined;
 
   private constructor(init: {
     base: string;
@@ -126,11 +126,16 @@ export class FileExchangeClient {
     this.spoolDir = init.options.spoolDir;
     this.extraHeaders = lowerCaseKeys(init.options.headers ?? {});
     this.transferAgent = this.material ? createHttpsAgent(this.material, init.proxy) : plainHttpAgent();
-    this.api = createOpenApiClient<paths>({
+  }
+
+  /** The typed client of the small exchanges (list, delete), made on first use: uploads and downloads never need it. */
+  private get api(): Client<paths> {
+    this.apiClient ??= createOpenApiClient<paths>({
       baseUrl: this.base,
       headers: this.extraHeaders,
       fetch: fetchThrough(this.transferAgent, this.timeoutMs) as typeof fetch,
     });
+    return this.apiClient;
   }
 
   /** Opens the client certificate now, so a wrong password or missing file fails here with TlsConfigurationError. */

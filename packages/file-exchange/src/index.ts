@@ -1,3 +1,7 @@
+// Our declarations use Node's types (streams, Buffer) and undici's, which need them. This brings them into a
+// merchant's program from the @types/node peer dependency, so that they need no `types` setting (and pnpm's layout
+// hides it otherwise).
+/// <reference types="node" preserve="true" />
 export * from './core/tls/index.js';
 export {
   createFileExchangeClient,

@@ -1,12 +1,12 @@
-import { closeSync, createReadStream, createWriteStream, openSync, writeSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { fstat as fstatCallback } from 'node:fs';
 import { InvalidUploadContentError } from './errors.js';
+import { SpoolingReader } from './spooling-reader.js';
 import { makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
 
 /**
@@ -67,18 +67,33 @@ async function fromDescriptor(fd: number, announced: number | undefined): Promis
   return { length, open, dispose: nothingToDispose };
 }
 
-/**
- * A stream of unknown length is read once to its end into a temporary file readable only by this user: that gives
- * the Content-Length the service needs and lets a retry send the same bytes again. Memory use stays flat.
- */
-async function spool(source: Readable, spoolDir: string): Promise<ReplayableContent> {
+/** A private spool file in a temporary folder of its own, for a stream that cannot be read twice. */
+async function makeSpoolFile(spoolDir: string): Promise<{ dir: string; path: string; file: FileHandle }> {
   const dir = await makeTemporaryFolder(spoolDir, 'upload');
   const path = join(dir, 'content');
-  const dispose = () => removeTemporary(dir);
   try {
-    await pipeline(source, createWriteStream(path, { mode: 0o600 }));
-    const { size } = await stat(path);
-    return { length: size, open: () => createReadStream(path, { highWaterMark: readChunkBytes }), dispose };
+    return { dir, path, file: await open(path, 'w+', 0o600) };
+  } catch (error) {
+    await removeTemporary(dir);
+    throw new InvalidUploadContentError(`Cannot make the temporary copy of the upload content (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, { cause: error });
+  }
+}
+
+/**
+ * A stream of unknown length is read once to its end into a temporary file readable only by this user: that gives
+ * the Content-Length the service needs (before the first byte) and lets a retry send the same bytes again. Memory
+ * use stays flat.
+ */
+async function spool(source: Readable, spoolDir: string): Promise<ReplayableContent> {
+  const { dir, path, file } = await makeSpoolFile(spoolDir);
+  const dispose = async () => {
+    await file.close().catch(() => undefined);
+    await removeTemporary(dir);
+  };
+  try {
+    const length = await new SpoolingReader(source, file.fd, undefined, lengthMismatch).spooled();
+    await file.close();
+    return { length, open: () => createReadStream(path, { highWaterMark: readChunkBytes }), dispose };
   } catch (error) {
     await dispose();
     throw new InvalidUploadContentError(`Reading the upload content stream failed: ${(error as Error).message}`, { cause: error });
@@ -86,62 +101,24 @@ async function spool(source: Readable, spoolDir: string): Promise<ReplayableCont
 }
 
 /**
- * A stream of announced length is sent as it is read; each piece is also written to a temporary file as it passes,
- * so that a resend (after a network error or a 500) can send the same bytes without the stream. A resend first reads
- * what the first try left of the stream into that file. A stream that gives fewer or more bytes than announced fails
- * the upload before its last byte is sent, so the service never receives a wrong file.
+ * A stream of announced length is sent as it is read: it is read into a temporary file, and each try sends that file
+ * from its start, following the stream as it arrives (see SpoolingReader). A resend (after a network error or a 500)
+ * reads the same file. A stream that gives fewer or more bytes than announced fails the upload before its last byte
+ * is sent, so the service never receives a wrong file.
  */
 async function sendWhileSpooling(source: Readable, length: number, spoolDir: string): Promise<ReplayableContent> {
-  const dir = await makeTemporaryFolder(spoolDir, 'upload');
-  const path = join(dir, 'content');
-  const fd = openSync(path, 'w', 0o600);
-  const pieces = source[Symbol.asyncIterator]();
-  let spooled = 0;
-  let ended = false;
-  let opened = false;
-  const next = async (): Promise<Buffer | undefined> => {
-    const { value, done } = await pieces.next();
-    if (done) {
-      ended = true;
-      if (spooled !== length) throw lengthMismatch(spooled, length, 'fewer');
-      return undefined;
-    }
-    const piece = Buffer.isBuffer(value) ? value : Buffer.from(value as Uint8Array);
-    for (let offset = 0; offset < piece.length; ) offset += writeSync(fd, piece, offset);
-    spooled += piece.length;
-    if (spooled > length) throw lengthMismatch(spooled, length, 'more');
-    return piece;
-  };
-  async function* firstTry(): AsyncGenerator<Buffer> {
-    // The last piece is held back until the stream has ended with the announced length: sent earlier, it could
-    // complete the request (Content-Length reached) before a surplus byte showed the stream was not that file.
-    let held: Buffer | undefined;
-    for (let piece = await next(); piece !== undefined; piece = await next()) {
-      if (held) yield held;
-      held = piece;
-    }
-    if (held) yield held;
-  }
-  async function* resend(): AsyncGenerator<Buffer> {
-    while (!ended) await next();
-    if (spooled !== length) throw lengthMismatch(spooled, length, spooled < length ? 'fewer' : 'more');
-    yield* createReadStream(path, { highWaterMark: readChunkBytes });
-  }
+  const { dir, file } = await makeSpoolFile(spoolDir);
+  const reader = new SpoolingReader(source, file.fd, length, lengthMismatch);
+  let disposed: Promise<void> | undefined;
   return {
     length,
-    open: () => {
-      const pieces = opened ? resend() : firstTry();
-      opened = true;
-      return Readable.from(pieces, { objectMode: false });
-    },
-    dispose: async () => {
-      try {
-        closeSync(fd);
-      } catch {
-        // Already closed by an earlier dispose.
-      }
-      await removeTemporary(dir);
-    },
+    open: () => reader.body(),
+    dispose: () =>
+      (disposed ??= (async () => {
+        reader.stop();
+        await file.close().catch(() => undefined);
+        await removeTemporary(dir);
+      })()),
   };
 }
 

@@ -2,7 +2,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { Readable } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startMock, type MockFixture } from './support/mock.js';
@@ -49,7 +53,7 @@ function environment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs the built CLI; `stdin` is piped to it, or `stdinFile` is its standard input as a shell's `< file` makes it. */
-function cli(args: string[], options: { stdin?: Buffer | string; stdinFile?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Result> {
+function cli(args: string[], options: { stdin?: Buffer | string | AsyncIterable<Buffer>; stdinFile?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
     const stdinFd = options.stdinFile === undefined ? undefined : openSync(options.stdinFile, 'r');
     const child = spawn(process.execPath, [bin, ...args], { env: options.env ?? environment(), cwd: dir, stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'] });
@@ -60,7 +64,9 @@ function cli(args: string[], options: { stdin?: Buffer | string; stdinFile?: str
     child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
-    child.stdin?.end(options.stdin ?? '');
+    const input = options.stdin ?? '';
+    if (typeof input === 'string' || Buffer.isBuffer(input)) child.stdin?.end(input);
+    else if (child.stdin) Readable.from(input).pipe(child.stdin);
   });
 }
 
@@ -78,6 +84,33 @@ async function exitedProcessId(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '']);
   await once(child, 'exit');
   return child.pid!;
+}
+
+/** A loopback HTTPS server with the test CA's client-certificate check, whose upload answers the test writes. */
+async function startUploadServer(
+  handle: (request: IncomingMessage, response: ServerResponse, attempt: number) => void,
+): Promise<{ origin: string; close(): Promise<void> }> {
+  let attempts = 0;
+  const server = createHttpsServer(
+    {
+      key: await readFile(fx.certificates.serverKeyPath),
+      cert: await readFile(fx.certificates.serverCertPath),
+      ca: await readFile(fx.certificates.caCertPath),
+      requestCert: true,
+      rejectUnauthorized: true,
+    },
+    (request, response) => handle(request, response, ++attempts),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `https://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 const enqueue = (...names: string[]) => {
@@ -113,6 +146,65 @@ describe('paykit-files upload', () => {
     const result = await cli(['upload', name, ...extra], { stdin: 'sixteen bytes!!\n' });
     expect(result.code).toBe(0);
     expect(fx.mock.store.uploads().filter((u) => u.fileName === name).map((u) => u.content.toString())).toEqual(['sixteen bytes!!\n']);
+  });
+
+  it.each([
+    // The rest of standard input arrives only after the first try was lost: the resend must wait for it.
+    { title: 'sent as it is read (--size)', extra: (length: number) => ['--size', String(length)], restAfterLoss: true },
+    { title: 'read to its end first', extra: () => [], restAfterLoss: false },
+  ])('resends a pipe $title complete from its spool when the connection drops part-way', async ({ extra, restAfterLoss }) => {
+    const content = Buffer.alloc(12 * 1024 * 1024);
+    for (let i = 0; i < content.length; i += 4) content.writeUInt32LE(i, i);
+    const received: Buffer[] = [];
+    let firstTryLost!: () => void;
+    const lost = new Promise<void>((resolve) => (firstTryLost = resolve));
+    const server = await startUploadServer((request, response, attempt) => {
+      const pieces: Buffer[] = [];
+      let bytes = 0;
+      request.on('data', (piece: Buffer) => {
+        pieces.push(piece);
+        bytes += piece.length;
+        // The first try loses its connection once a part of the file has arrived.
+        if (attempt === 1 && bytes >= 1024 * 1024 && !request.socket.destroyed) {
+          request.socket.destroy();
+          firstTryLost();
+        }
+      });
+      request.on('end', () => {
+        received.push(Buffer.concat(pieces));
+        response.writeHead(202, { 'content-length': '0' }).end();
+      });
+      request.on('close', () => {
+        if (!request.complete) received.push(Buffer.concat(pieces));
+      });
+    });
+    const half = content.length / 2;
+    async function* standardInput(): AsyncGenerator<Buffer> {
+      yield content.subarray(0, half);
+      if (restAfterLoss) {
+        await lost;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      yield content.subarray(half);
+    }
+    const spoolParent = join(dir, 'spool');
+    await mkdir(spoolParent);
+    try {
+      const result = await cli(['upload', 'CLI_RESENT.bin', ...extra(content.length)], {
+        stdin: standardInput(),
+        env: environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest`, PAYKIT_FILES_RETRY_FOR: '5', TMPDIR: spoolParent }),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/uploadFile CLI_RESENT\.bin: .*Try 1 failed/);
+      expect(received).toHaveLength(2);
+      expect(received[0]!.length).toBeGreaterThan(0);
+      expect(received[0]!.length).toBeLessThan(content.length);
+      expect(received[1]!.equals(content)).toBe(true);
+      // The spool is gone once the upload is over.
+      expect(await readdir(spoolParent)).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('refuses a pipe shorter than --size with exit 2, and the service keeps nothing', async () => {

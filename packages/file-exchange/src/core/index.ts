@@ -1,3 +1,5 @@
+// This entry's declarations use Node's types (Buffer, network errors): see src/index.ts.
+/// <reference types="node" preserve="true" />
 /**
  * `@paykit/file-exchange/core`: what the REST client (`@paykit/file-exchange`) and the SOAP client
  * (`@paykit/file-exchange-soap`) share, so that both follow the reference the same way with the same options:

@@ -3,7 +3,7 @@ import type { OperationSpec } from '../generated/operations.js';
 import { resolveBaseUrl, type ClientOptions } from './config.js';
 import { callIdempotencyKey, idempotencyHeader } from './idempotency.js';
 import type { ApiResult, GroupedMethods, OperationTable } from './method-types.js';
-import { createTransport, type Transport } from './transport.js';
+import { createTransport, type BodyReader, type Transport } from './transport.js';
 
 /** A request as the methods build it, before it is sent: what the checks look at. */
 export interface PreparedRequest {
@@ -42,7 +42,7 @@ interface CallOptions {
 }
 const noOptions: CallOptions = Object.freeze({});
 
-const isJson = (mediaType: string) => /[/+]json$/.test(mediaType);
+const isJson = (mediaType: string) => /[/+]json$/i.test(mediaType);
 
 /** The answer's body: JSON when present and valid, else its text (an error page stays readable). */
 export async function readJson(response: Response): Promise<unknown> {
@@ -57,6 +57,31 @@ export async function readJson(response: Response): Promise<unknown> {
 
 async function readText(response: Response): Promise<unknown> {
   return (await response.text()) || undefined;
+}
+
+type ErrorMediaTypes = NonNullable<OperationSpec['errors']>;
+const noErrorMediaTypes: ErrorMediaTypes = Object.freeze({});
+
+/**
+ * The media type an error answer's body is read as: the one the spec declares for its status (exact, then `4XX`, then
+ * `default`; the answer's own Content-Type when the status declares several and it is one of them), else the answer's
+ * Content-Type, else none.
+ */
+export function errorMediaType(declaredByStatus: ErrorMediaTypes, status: number, contentType: string | null): string | undefined {
+  const given = contentType?.split(';')[0]!.trim().toLowerCase() || undefined;
+  const code = String(status);
+  const declared = declaredByStatus[code] ?? declaredByStatus[`${code[0]}XX`] ?? declaredByStatus.default;
+  if (!declared?.length) return given;
+  return given !== undefined && declared.includes(given) ? given : declared[0];
+}
+
+/** Reads an error answer by its media type: JSON (text when it does not parse), any other type as text. */
+function errorReader(declaredByStatus: ErrorMediaTypes): BodyReader<unknown> {
+  return (response) => {
+    const mediaType = errorMediaType(declaredByStatus, response.status, response.headers.get('content-type'));
+    // Nothing says what it is: JSON if it parses, as most error bodies are, else the text.
+    return mediaType === undefined || isJson(mediaType) ? readJson(response) : readText(response);
+  };
 }
 
 /**
@@ -80,11 +105,15 @@ interface BoundOperation {
   readonly accept: string;
   readonly acceptsJson: boolean;
   readonly sendsJson: boolean;
+  /** Read a success as JSON or as text (as the call asked), an error answer as its status declares. */
+  readonly readAsJson: BodyReader<unknown>;
+  readonly readAsText: BodyReader<unknown>;
 }
 
 function bindOperation(operationId: string, spec: OperationSpec): BoundOperation {
   const split = spec.path.split(/\{([^}]+)\}/);
   const accept = spec.accept[0] ?? 'application/json';
+  const readError = errorReader(spec.errors ?? noErrorMediaTypes);
   return {
     operationId,
     method: spec.method,
@@ -98,6 +127,8 @@ function bindOperation(operationId: string, spec: OperationSpec): BoundOperation
     accept,
     acceptsJson: isJson(accept),
     sendsJson: !spec.body || isJson(spec.body),
+    readAsJson: (response) => (response.ok ? readJson(response) : readError(response)),
+    readAsText: (response) => (response.ok ? readText(response) : readError(response)),
   };
 }
 
@@ -173,7 +204,7 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   }
   const { response, data, attempts } = await core.transport(
     { method: operation.method, url, headers, body: payload, signal: options.signal },
-    acceptsJson ? readJson : readText,
+    acceptsJson ? operation.readAsJson : operation.readAsText,
   );
   if (!response.ok) {
     throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, headers: response.headers, idempotencyKey, attempts });

@@ -21,6 +21,11 @@ export interface OperationSpec {
   readonly list?: true;
   /** Media types of the success answers; the first is asked for by default. */
   readonly accept: readonly string[];
+  /**
+   * Media types of the answers that are not a success, by status as the spec keys them (`404`, `4XX`, `default`):
+   * an error body is read as its status declares, whatever the call asked for.
+   */
+  readonly errors?: { readonly [status: string]: readonly string[] };
 }
 
 /** The idempotency header and the limits its value must respect. */
@@ -38,6 +43,90 @@ export const idempotencyKeyRule: IdempotencyKeyRule | null = {
   pattern: "^[\\x20-\\x7E]{1,60}$",
 };
 
+// The media types of error answers, by status, each distinct set once (the entries below name them).
+const errorMediaTypes1 = {
+  "400": ["application/json"],
+  "401": ["application/json"],
+  "403": ["application/json"],
+  "406": ["application/json"],
+  "429": ["application/json"],
+  "500": ["application/json"],
+  "502": ["application/json"],
+  "503": ["application/json"],
+  "504": ["application/json"],
+} as const;
+
+const errorMediaTypes2 = {
+  "400": ["application/json"],
+  "401": ["application/json"],
+  "403": ["application/json"],
+  "404": ["application/json"],
+  "406": ["application/json"],
+  "429": ["application/json"],
+  "500": ["application/json"],
+  "502": ["application/json"],
+  "503": ["application/json"],
+  "504": ["application/json"],
+} as const;
+
+const errorMediaTypes3 = {
+  "400": ["application/json"],
+  "401": ["application/json"],
+  "403": ["application/json"],
+  "404": ["application/json"],
+  "406": ["application/json"],
+  "415": ["application/json"],
+  "422": ["application/json"],
+  "429": ["application/json"],
+  "500": ["application/json"],
+  "502": ["application/json"],
+  "503": ["application/json"],
+  "504": ["application/json"],
+} as const;
+
+const errorMediaTypes4 = {
+  "400": ["application/json"],
+  "401": ["application/json"],
+  "403": ["application/json"],
+  "406": ["application/json"],
+  "415": ["application/json"],
+  "422": ["application/json"],
+  "429": ["application/json"],
+  "500": ["application/json"],
+  "502": ["application/json"],
+  "503": ["application/json"],
+  "504": ["application/json"],
+} as const;
+
+const errorMediaTypes5 = {
+  "400": ["application/json"],
+  "401": ["application/json"],
+  "403": ["application/json"],
+  "404": ["application/json"],
+  "406": ["application/json"],
+  "422": ["application/json"],
+  "429": ["application/json"],
+  "500": ["application/json"],
+  "502": ["application/json"],
+  "503": ["application/json"],
+  "504": ["application/json"],
+} as const;
+
+const errorMediaTypes6 = {
+  "400": ["application/json"],
+  "401": ["application/json"],
+  "403": ["application/json"],
+  "406": ["application/json"],
+  "409": ["application/json"],
+  "415": ["application/json"],
+  "422": ["application/json"],
+  "429": ["application/json"],
+  "500": ["application/json"],
+  "502": ["application/json"],
+  "503": ["application/json"],
+  "504": ["application/json"],
+} as const;
+
 /** The 61 operations that require the `secretKey` security scheme. */
 export const secretKeyOperations = {
   getFacility: {
@@ -47,6 +136,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: [],
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   getLatestApiKey: {
     method: "GET",
@@ -55,6 +145,7 @@ export const secretKeyOperations = {
     name: "getLatest",
     pathParams: [],
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   getBusiness: {
     method: "GET",
@@ -63,6 +154,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["supplierBusinessCode"],
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   listBusinesses: {
     method: "GET",
@@ -72,6 +164,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   queryBusinessCardSurcharge: {
     method: "POST",
@@ -83,6 +176,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
   authenticateSingleUseTokenThreeDS2: {
     method: "POST",
@@ -94,6 +188,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
   listPaymentMethods: {
     method: "GET",
@@ -103,6 +198,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   getTransaction: {
     method: "GET",
@@ -111,6 +207,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["receiptNumber"],
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   listTransactions: {
     method: "GET",
@@ -121,6 +218,7 @@ export const secretKeyOperations = {
     query: ["supplierBusinessCode"],
     list: true,
     accept: ["application/json", "text/csv"],
+    errors: errorMediaTypes1,
   },
   createTransaction: {
     method: "POST",
@@ -132,6 +230,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes4,
   },
   listTransactionsForReferenceNumber: {
     method: "GET",
@@ -141,6 +240,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   listTransactionsForSettlementDate: {
     method: "GET",
@@ -150,6 +250,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   listTransactionsForAccountToken: {
     method: "GET",
@@ -159,6 +260,7 @@ export const secretKeyOperations = {
     pathParams: ["accountToken"],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   listTransactionsForCreditCard: {
     method: "GET",
@@ -168,6 +270,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   listTransactionsForBankAccount: {
     method: "GET",
@@ -177,6 +280,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   listTransactionsForNzBankAccount: {
     method: "GET",
@@ -186,6 +290,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   listSuspendedTransactions: {
     method: "GET",
@@ -195,6 +300,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   listReturnedTransactions: {
     method: "GET",
@@ -204,6 +310,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   listOpenPreauths: {
     method: "GET",
@@ -213,6 +320,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   listTransactionRefunds: {
     method: "GET",
@@ -222,6 +330,7 @@ export const secretKeyOperations = {
     pathParams: ["receiptNumber"],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   listTransactionRetries: {
     method: "GET",
@@ -231,6 +340,7 @@ export const secretKeyOperations = {
     pathParams: ["receiptNumber"],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   voidTransaction: {
     method: "POST",
@@ -240,6 +350,7 @@ export const secretKeyOperations = {
     pathParams: ["receiptNumber"],
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes5,
   },
   listTransactionsForCustomer: {
     method: "GET",
@@ -249,6 +360,7 @@ export const secretKeyOperations = {
     pathParams: ["customerId"],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   listTransactionsForRecurringPayment: {
     method: "GET",
@@ -258,6 +370,7 @@ export const secretKeyOperations = {
     pathParams: ["paymentScheduleId"],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   listTransactionsForPaymentBatch: {
     method: "GET",
@@ -268,6 +381,7 @@ export const secretKeyOperations = {
     query: ["status"],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   getCustomer: {
     method: "GET",
@@ -276,6 +390,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["customerId"],
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   updateCustomer: {
     method: "PUT",
@@ -286,6 +401,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
   changeCustomerStatus: {
     method: "PATCH",
@@ -296,6 +412,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
   searchCustomers: {
     method: "GET",
@@ -306,6 +423,7 @@ export const secretKeyOperations = {
     query: ["customerNumber"],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   createCustomer: {
     method: "POST",
@@ -317,6 +435,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes6,
   },
   listAccountsForCustomer: {
     method: "GET",
@@ -326,6 +445,7 @@ export const secretKeyOperations = {
     pathParams: ["customerId"],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   registerAccountForCustomer: {
     method: "POST",
@@ -337,6 +457,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
   getAccount: {
     method: "GET",
@@ -345,6 +466,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["accountToken"],
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   disableAccount: {
     method: "DELETE",
@@ -353,6 +475,7 @@ export const secretKeyOperations = {
     name: "disable",
     pathParams: ["accountToken"],
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   updateAccount: {
     method: "PATCH",
@@ -363,6 +486,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
   registerAccount: {
     method: "POST",
@@ -374,6 +498,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes4,
   },
   listRecurringPaymentsForCustomer: {
     method: "GET",
@@ -383,6 +508,7 @@ export const secretKeyOperations = {
     pathParams: ["customerId"],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   createRecurringPaymentForCustomer: {
     method: "POST",
@@ -394,6 +520,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
   getRecurringPayment: {
     method: "GET",
@@ -402,6 +529,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["paymentScheduleId"],
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   updateRecurringPayment: {
     method: "PUT",
@@ -412,6 +540,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
   stopRecurringPayment: {
     method: "PATCH",
@@ -422,6 +551,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
   getCreditCardScheme: {
     method: "GET",
@@ -430,6 +560,7 @@ export const secretKeyOperations = {
     name: "getScheme",
     pathParams: ["cardBIN"],
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   registerAlias: {
     method: "POST",
@@ -441,6 +572,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes4,
   },
   listAliasesForCustomer: {
     method: "GET",
@@ -451,6 +583,7 @@ export const secretKeyOperations = {
     query: ["status"],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   registerAliasForCustomer: {
     method: "POST",
@@ -462,6 +595,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
   getAlias: {
     method: "GET",
@@ -470,6 +604,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["id"],
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   deregisterAlias: {
     method: "PATCH",
@@ -480,6 +615,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
   listPaymentFiles: {
     method: "GET",
@@ -489,6 +625,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   uploadPaymentFile: {
     method: "POST",
@@ -500,6 +637,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes4,
   },
   getPaymentFile: {
     method: "GET",
@@ -508,6 +646,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["paymentFileId"],
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   listPaymentFileErrors: {
     method: "GET",
@@ -517,6 +656,7 @@ export const secretKeyOperations = {
     pathParams: ["paymentFileId"],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   downloadPaymentFileCsv2Report: {
     method: "GET",
@@ -525,6 +665,7 @@ export const secretKeyOperations = {
     name: "downloadCsv2Report",
     pathParams: ["paymentFileId"],
     accept: ["text/csv"],
+    errors: errorMediaTypes2,
   },
   downloadPaymentFileCsvReport: {
     method: "GET",
@@ -533,6 +674,7 @@ export const secretKeyOperations = {
     name: "downloadCsvReport",
     pathParams: ["paymentFileId"],
     accept: ["text/csv"],
+    errors: errorMediaTypes2,
   },
   downloadPaymentFileFlatFileReport: {
     method: "GET",
@@ -541,6 +683,7 @@ export const secretKeyOperations = {
     name: "downloadFlatFileReport",
     pathParams: ["paymentFileId"],
     accept: ["text/plain"],
+    errors: errorMediaTypes2,
   },
   downloadPaymentFileMtsRejectsReport: {
     method: "GET",
@@ -549,6 +692,7 @@ export const secretKeyOperations = {
     name: "downloadMtsRejectsReport",
     pathParams: ["paymentFileId"],
     accept: ["text/plain"],
+    errors: errorMediaTypes2,
   },
   listPaymentBatchesForPaymentFile: {
     method: "GET",
@@ -558,6 +702,7 @@ export const secretKeyOperations = {
     pathParams: ["paymentFileId"],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   getPaymentBatch: {
     method: "GET",
@@ -566,6 +711,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["paymentBatchId"],
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   listMandateAgreements: {
     method: "GET",
@@ -575,6 +721,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: ["application/json"],
+    errors: errorMediaTypes1,
   },
   createMandateAgreement: {
     method: "POST",
@@ -586,6 +733,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes4,
   },
   createMandateAgreementForCustomer: {
     method: "POST",
@@ -597,6 +745,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
   updateMandateAgreement: {
     method: "PATCH",
@@ -607,6 +756,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: ["application/json"],
+    errors: errorMediaTypes3,
   },
 } as const satisfies Record<string, OperationSpec>;
 
@@ -619,6 +769,7 @@ export const publishableKeyOperations = {
     name: "listAcceptedCards",
     pathParams: ["supplierBusinessCode"],
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   listBusinessCardSurcharges: {
     method: "GET",
@@ -627,6 +778,7 @@ export const publishableKeyOperations = {
     name: "listCardSurcharges",
     pathParams: ["supplierBusinessCode"],
     accept: ["application/json"],
+    errors: errorMediaTypes2,
   },
   createSingleUseToken: {
     method: "POST",
@@ -638,5 +790,6 @@ export const publishableKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: ["application/json"],
+    errors: errorMediaTypes4,
   },
 } as const satisfies Record<string, OperationSpec>;

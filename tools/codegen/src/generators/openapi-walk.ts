@@ -59,8 +59,14 @@ export function listOperations(document: OpenApiDocument): OperationEntry[] {
   return entries;
 }
 
+/** A name the generated module declares, written into a literal as it is (not as a string). */
+export class Identifier {
+  constructor(readonly name: string) {}
+}
+
 /** Serialises a value as a TypeScript literal: JSON with unquoted identifier keys, which reads better and is smaller. */
 export function toLiteral(value: unknown, indent = ''): string {
+  if (value instanceof Identifier) return value.name;
   if (Array.isArray(value)) {
     if (value.every((v) => v === null || typeof v !== 'object')) return `[${value.map((v) => toLiteral(v)).join(', ')}]`;
     const inner = indent + '  ';

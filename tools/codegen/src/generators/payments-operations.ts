@@ -1,7 +1,7 @@
 import type { OpenApiDocument } from '@paykit/contracts';
 import type { Generator } from '../targets.js';
 import { generatedHeader } from '../header.js';
-import { listOperations, resolveRef, toLiteral, type Node, type OperationEntry } from './openapi-walk.js';
+import { Identifier, listOperations, resolveRef, toLiteral, type Node, type OperationEntry } from './openapi-walk.js';
 
 /**
  * The operation table of a client: for each operationId, how to call it (method, path, parameters, body, media
@@ -82,6 +82,21 @@ interface TableEntry {
   idempotent?: true;
   list?: true;
   accept: string[];
+  errors?: Record<string, string[]>;
+}
+
+/**
+ * The media types each answer that is not a success declares, by its key in the spec (`404`, `4XX`, `default`): the
+ * client reads an error body by them, not by what it asked for (a CSV report's 404 is JSON).
+ */
+function errorMediaTypes(document: OpenApiDocument, responses: Record<string, unknown>): Record<string, string[]> | undefined {
+  const errors: Record<string, string[]> = {};
+  for (const [status, response] of Object.entries(responses)) {
+    if (/^2(\d\d|XX)$/i.test(status)) continue;
+    const mediaTypes = Object.keys((resolveRef(document, response).content ?? {}) as Node);
+    if (mediaTypes.length) errors[status] = mediaTypes;
+  }
+  return Object.keys(errors).length ? errors : undefined;
 }
 
 function tableEntry(document: OpenApiDocument, entry: OperationEntry): TableEntry {
@@ -113,6 +128,7 @@ function tableEntry(document: OpenApiDocument, entry: OperationEntry): TableEntr
       : undefined,
     list: isPaginatedList(document, okSchema) ? true : undefined,
     accept: accept.length ? accept : ['application/json'],
+    errors: errorMediaTypes(document, responses),
   };
 }
 
@@ -159,8 +175,38 @@ export function buildOperationTables(document: OpenApiDocument) {
   return { tables, idempotency: idempotencyRule(document, entries) };
 }
 
+/**
+ * Most operations declare the same error answers: each distinct set is written once, as a constant the table entries
+ * name, which keeps the module (and every bundle of the client) small.
+ */
+function sharedErrorMediaTypes(tables: Record<string, Record<string, TableEntry>>): { lines: string[]; tables: Record<string, Record<string, unknown>> } {
+  const names = new Map<string, Identifier>();
+  const lines: string[] = [];
+  const shared = Object.fromEntries(
+    Object.entries(tables).map(([scheme, table]) => [
+      scheme,
+      Object.fromEntries(
+        Object.entries(table).map(([operationId, row]) => {
+          if (!row.errors) return [operationId, row];
+          const key = JSON.stringify(row.errors);
+          let name = names.get(key);
+          if (!name) {
+            name = new Identifier(`errorMediaTypes${names.size + 1}`);
+            names.set(key, name);
+            lines.push(`const ${name.name} = ${toLiteral(row.errors)} as const;`, '');
+          }
+          return [operationId, { ...row, errors: name }];
+        }),
+      ),
+    ]),
+  );
+  return { lines, tables: shared };
+}
+
 export const paymentsOperationsGenerator: Generator = ({ document, specPath }) => {
-  const { tables, idempotency } = buildOperationTables(document);
+  const built = buildOperationTables(document);
+  const { idempotency } = built;
+  const { lines: errorLines, tables } = sharedErrorMediaTypes(built.tables);
   const lines = [
     generatedHeader(specPath),
     '/** How to call one operation, as the spec describes it. */',
@@ -183,6 +229,11 @@ export const paymentsOperationsGenerator: Generator = ({ document, specPath }) =
     '  readonly list?: true;',
     '  /** Media types of the success answers; the first is asked for by default. */',
     '  readonly accept: readonly string[];',
+    '  /**',
+    '   * Media types of the answers that are not a success, by status as the spec keys them (`404`, `4XX`, `default`):',
+    '   * an error body is read as its status declares, whatever the call asked for.',
+    '   */',
+    '  readonly errors?: { readonly [status: string]: readonly string[] };',
     '}',
     '',
     '/** The idempotency header and the limits its value must respect. */',
@@ -195,6 +246,8 @@ export const paymentsOperationsGenerator: Generator = ({ document, specPath }) =
     '',
     `export const idempotencyKeyRule: IdempotencyKeyRule | null = ${toLiteral(idempotency ?? null)};`,
     '',
+    '// The media types of error answers, by status, each distinct set once (the entries below name them).',
+    ...errorLines,
   ];
   for (const [scheme, table] of Object.entries(tables)) {
     const count = Object.keys(table).length;

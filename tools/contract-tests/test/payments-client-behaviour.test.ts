@@ -1,10 +1,29 @@
 import { startPrismMock, type RunningMock } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublishableClient, isPaymentsError, type PaymentsErrorKind } from '../src/index.js';
-import { paymentRequest, publishableKey, secretClient } from './support/fixtures.js';
+import { createPublishableClient, createSecretClient, isPaymentsError, type PaymentsClientOptions, type PaymentsErrorKind } from '@paykit/payments';
+import { testKeys } from '../src/payments-invoker.js';
 
-// The real Prism CLI serving the bundled payments spec: it checks the requests (security, parameters, bodies)
-// and answers from the spec's examples.
+/**
+ * How the payments client behaves against the real Prism CLI serving the bundled payments spec: Prism checks the
+ * requests (security, parameters, bodies) and answers from the spec's examples. These tests lived in the payments
+ * package, which then needed @paykit/mock-server while the mock server needs @paykit/payments: here they need
+ * neither package to depend on the other.
+ */
+
+/** A payment from a single-use token, the request the reference details. */
+const paymentRequest = {
+  transactionType: 'PAYMENT',
+  singleUseTokenId: '1b2c3d4e-0000-4000-8000-000000000001',
+  supplierBusinessCode: 'TEST_BUSINESS',
+  principalAmount: 100,
+  currency: 'AUD',
+  eci: 'INTERNET',
+  ipAddress: '192.0.2.10',
+  entryMode: 'STORED_CREDENTIAL',
+} as const;
+
+const secretClient = (baseUrl: string, options: Partial<PaymentsClientOptions> = {}) =>
+  createSecretClient({ apiKey: testKeys.secretKey, baseUrl, retry: { delayMs: 5 }, ...options });
 let mock: RunningMock;
 beforeAll(async () => {
   mock = await startPrismMock({ contract: 'payments', port: 0 });
@@ -14,7 +33,7 @@ afterAll(async () => {
 });
 
 const client = () => secretClient(mock.url, { retry: { maxRetries: 0 } });
-const publishable = () => createPublishableClient({ apiKey: publishableKey, baseUrl: mock.url });
+const publishable = () => createPublishableClient({ apiKey: testKeys.publishableKey, baseUrl: mock.url });
 
 describe('secret-key operations against Prism', () => {
   it.each([
