@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromRoot, openApiContracts, readSoapContract, soapContracts } from '@paykit/contracts';
-import { buildChangelogPage } from './changelog-page.mjs';
+import { buildChangelogPage, changelogPage } from './changelog-page.mjs';
 import { readGuides } from './guides.mjs';
 import { renderLanding } from './landing.mjs';
 import { renderPage } from './layout.mjs';
@@ -63,7 +63,13 @@ for (const guide of guides) {
   );
 }
 
-const landing = renderLanding({ references: site.references, guides: site.guides, packages: publishedPackages() });
+// The changelog sits in the navigation's list of guides, but the landing page gives it a section of its own.
+const landing = renderLanding({
+  references: site.references,
+  guides: site.guides.filter((page) => page.page !== changelogPage.page),
+  changelog: changelogPage,
+  packages: publishedPackages(),
+});
 writeFileSync(join(paths.dist, 'index.html'), renderPage({ site, current: 'index.html', title: 'Home', body: landing }));
 
 console.log(`docs: ${site.references.length} reference pages, ${guides.length} guides and the landing page in ${paths.dist}`);

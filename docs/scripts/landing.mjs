@@ -1,11 +1,11 @@
-// The landing page body: what the toolkit is, every reference page and guide, and the package versions.
+// The landing page body: what the toolkit is, every reference page and guide, the changelog, and the package versions.
 import { escapeHtml } from './html.mjs';
 
 /**
  * @param {{ references: (import('./layout.mjs').SitePage)[], guides: (import('./layout.mjs').SitePage)[],
- *   packages: { name: string, version: string, description: string }[] }} content
+ *   changelog: import('./layout.mjs').SitePage, packages: { name: string, version: string, description: string }[] }} content
  */
-export function renderLanding({ references, guides, packages }) {
+export function renderLanding({ references, guides, changelog, packages }) {
   const list = (/** @type {import('./layout.mjs').SitePage[]} */ pages) =>
     `<ul>${pages.map((p) => `<li><a href="${escapeHtml(p.page)}">${escapeHtml(p.title)}</a>${p.summary ? `: ${escapeHtml(p.summary)}` : ''}</li>`).join('\n')}</ul>`;
   return `<h1>paykit docs</h1>
@@ -16,6 +16,9 @@ code sample in the guides is type-checked against the packages listed below.</p>
 ${list(references)}
 <h2 id="guides">Guides</h2>
 ${list(guides)}
+<h2 id="changes">Changes</h2>
+<p><a href="${escapeHtml(changelog.page)}">${escapeHtml(changelog.title)}</a>: what changed in the packages, and what the
+service changed within v1 with the compatibility gate's verdict on each change.</p>
 <h2 id="packages">Packages</h2>
 <table>
 <thead><tr><th>package</th><th>version</th><th>what it is</th></tr></thead>

@@ -102,6 +102,15 @@ describe('built site', () => {
     expect(readFileSync(join(paths.dist, changelogPage.page), 'utf8')).toContain(`<a href="${changelogPage.page}" aria-current="page">${changelogPage.title}</a>`);
   });
 
+  it.skipIf(!built)('the landing page gives the changelog a section of its own, outside the guides', () => {
+    const landing = readFileSync(join(paths.dist, 'index.html'), 'utf8');
+    const main = landing.slice(landing.indexOf('<h1>'));
+    const guides = main.slice(main.indexOf('<h2 id="guides">'), main.indexOf('<h2 id="changes">'));
+    expect(guides).toContain('<li><a href=');
+    expect(guides).not.toContain(changelogPage.page);
+    expect(main.slice(main.indexOf('<h2 id="changes">'))).toContain(`<a href="${changelogPage.page}">${changelogPage.title}</a>`);
+  });
+
   it.skipIf(!built)('the built page lists every pending changeset and every history row', () => {
     const html = readFileSync(join(paths.dist, changelogPage.page), 'utf8');
     for (const changeset of changesets) expect(html).toContain(`id="changeset-${changeset.id}"`);
