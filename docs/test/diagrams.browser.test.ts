@@ -1,19 +1,14 @@
 // Each diagram of the built guides, as a reader's browser shows it: offline, with no script on the page, visible at
 // a readable size with every state box or lifeline laid out inside the drawing. One screenshot per diagram goes to
 // test-results/screenshots/diagram-<kind>-<name>.png (or PAYKIT_DOCS_SCREENSHOTS).
-import { existsSync, mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { diagramMarker } from '../scripts/diagrams/index.mjs';
 import { readGuides } from '../scripts/guides.mjs';
-import { serveDirectory } from '../scripts/server.mjs';
-import { paths } from '../scripts/site-paths.mjs';
-import { launchChromium, skipBrowserTests } from './support/chromium.js';
+import { skipBrowserTests } from './support/chromium.js';
+import { screenshots, useBuiltSite } from './support/built-site.js';
 import { openOffline } from './support/offline-page.js';
 
-const screenshots = process.env.PAYKIT_DOCS_SCREENSHOTS ?? join(paths.docsRoot, 'test-results', 'screenshots');
 const placed = readGuides().flatMap((guide) =>
   guide.markdown.split('\n').flatMap((line) => {
     const m = diagramMarker.exec(line.trim());
@@ -21,29 +16,16 @@ const placed = readGuides().flatMap((guide) =>
   }),
 );
 
-let browser: Browser;
-let server: Server;
-let siteUrl: string;
 
 describe.skipIf(skipBrowserTests)('diagrams in Chromium', () => {
-  beforeAll(async () => {
-    if (!existsSync(join(paths.dist, 'index.html'))) throw new Error(`nothing built in ${paths.dist}: run "pnpm --filter @paykit/docs build" first`);
-    mkdirSync(screenshots, { recursive: true });
-    ({ server, url: siteUrl } = await serveDirectory(paths.dist, 0));
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  });
+  const site = useBuiltSite();
 
   it('the guides place diagrams', () => {
     expect(placed.length).toBeGreaterThan(0);
   });
 
   it.each(placed.map((d) => ({ ...d, label: `${d.kind} ${d.name} on ${d.page}` })))('$label is drawn, without script', async ({ page: file, kind, name }) => {
-    const opened = await openOffline(browser, siteUrl, file);
+    const opened = await openOffline(site.browser, site.url, file);
     const { page, problems } = opened;
     try {
       await page.waitForLoadState('networkidle');

@@ -2,28 +2,22 @@
 // interception of openOffline, which turns the cache off): opening one reference page after another transfers under
 // the budget, the shared script coming from the cache. And opened from the folder (file://), as the site always could
 // be, each page still runs Redoc (search works) without an error.
-import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openApiContracts } from '@paykit/contracts';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { NEXT_REFERENCE_PAGE_BUDGET_BYTES } from '../scripts/page-weight.mjs';
-import { serveDirectory } from '../scripts/server.mjs';
 import { paths } from '../scripts/site-paths.mjs';
-import { launchChromium, skipBrowserTests } from './support/chromium.js';
+import { skipBrowserTests } from './support/chromium.js';
+import { screenshots, useBuiltSite } from './support/built-site.js';
 import { readSpecSummary } from './support/spec-operations.js';
 
 const redocPages = openApiContracts.map((c) => c.docs.page);
 /** An operation summary of each page's contract, to search for. */
 const searchTerms = new Map(openApiContracts.map((c) => [c.docs.page, readSpecSummary(join(paths.repoRoot, c.root)).operations[0]?.summary ?? '']));
 const pairs = redocPages.flatMap((first) => redocPages.filter((second) => second !== first).map((second) => ({ first, second })));
-const screenshots = process.env.PAYKIT_DOCS_SCREENSHOTS ?? join(paths.docsRoot, 'test-results', 'screenshots');
 
-let browser: Browser;
-let server: Server;
-let siteUrl: string;
 
 /** Bytes the page's navigation and resources took from the network (0 for what came from the cache), by URL. */
 const transfers = (page: Page) =>
@@ -35,32 +29,23 @@ const transfers = (page: Page) =>
   );
 
 describe.skipIf(skipBrowserTests)('Redoc reference pages in Chromium, with its cache', () => {
-  beforeAll(async () => {
-    mkdirSync(screenshots, { recursive: true });
-    ({ server, url: siteUrl } = await serveDirectory(paths.dist, 0));
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  });
+  const site = useBuiltSite();
 
   it.each(pairs)('$second after $first transfers under the budget, the renderer from the cache', async ({ first, second }) => {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const context = await site.browser.newContext({ serviceWorkers: 'block' });
     const offsite: string[] = [];
     try {
       const page = await context.newPage();
       page.on('request', (request) => {
-        if (!request.url().startsWith(siteUrl) && !/^(data|blob):/.test(request.url())) offsite.push(request.url());
+        if (!request.url().startsWith(site.url) && !/^(data|blob):/.test(request.url())) offsite.push(request.url());
       });
-      await page.goto(new URL(first, siteUrl).href, { waitUntil: 'load' });
+      await page.goto(new URL(first, site.url).href, { waitUntil: 'load' });
       await page.locator('html[data-redoc="hydrated"]').waitFor({ state: 'attached' });
       const firstVisit = await transfers(page);
       const script = firstVisit.find((t) => /\/assets\/redoc\.standalone\.[0-9a-f]+\.js$/.test(t.url));
       expect(script?.transferSize, 'the first page downloads the shared renderer').toBeGreaterThan(100_000);
 
-      await page.goto(new URL(second, siteUrl).href, { waitUntil: 'load' });
+      await page.goto(new URL(second, site.url).href, { waitUntil: 'load' });
       await page.locator('html[data-redoc="hydrated"]').waitFor({ state: 'attached' });
       const secondVisit = await transfers(page);
       const cached = secondVisit.find((t) => t.url === script?.url);
@@ -76,7 +61,7 @@ describe.skipIf(skipBrowserTests)('Redoc reference pages in Chromium, with its c
   });
 
   it.each(redocPages)('%s works opened from the folder (file://)', async (pageFile) => {
-    const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+    const context = await site.browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
     const errors: string[] = [];
     const offsite: string[] = [];
     try {

@@ -3,23 +3,21 @@
 // should: the operations of each REST contract (and that search finds them), the operations and elements of the
 // WSDL, the headings of each guide, the package versions on the landing page, and the code samples of the REST
 // references. Screenshots go to test-results/screenshots/ (or PAYKIT_DOCS_SCREENSHOTS).
-import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openApiContracts, soapContracts } from '@paykit/contracts';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { changelogPage } from '../scripts/changelog-page.mjs';
 import { readGuides } from '../scripts/guides.mjs';
-import { serveDirectory } from '../scripts/server.mjs';
 import { paths } from '../scripts/site-paths.mjs';
-import { installHint, launchChromium, skipBrowserTests } from './support/chromium.js';
+import { installHint, skipBrowserTests } from './support/chromium.js';
+import { screenshots, useBuiltSite } from './support/built-site.js';
 import { markdownHeadings } from './support/markdown-headings.js';
 import { openOffline, type OfflinePage } from './support/offline-page.js';
 import { builtDefinition, builtOperations, type CodeSample } from './support/built-reference.js';
 import { readSpecSummary, type SpecOperation } from './support/spec-operations.js';
 
-const screenshots = process.env.PAYKIT_DOCS_SCREENSHOTS ?? join(paths.docsRoot, 'test-results', 'screenshots');
 const builtPages = existsSync(paths.dist) ? readdirSync(paths.dist).filter((f) => f.endsWith('.html')).sort() : [];
 const rest = openApiContracts.map((c) => ({ spec: c.root, packageName: c.clientPackage.name, ...c.docs }));
 const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, ...c.docs }));
@@ -27,9 +25,6 @@ const guides = readGuides();
 const referencePages = [...rest, ...soap].map((c) => c.page);
 const redocPages = rest.map((c) => c.page);
 
-let browser: Browser;
-let server: Server;
-let siteUrl: string;
 
 async function expectClean({ problems }: OfflinePage): Promise<void> {
   expect(problems.offsiteRequests, 'requests that left the machine').toEqual([]);
@@ -101,24 +96,14 @@ async function expectSiteBar(page: Page): Promise<void> {
 }
 
 describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
-  beforeAll(async () => {
-    if (!existsSync(join(paths.dist, 'index.html'))) throw new Error(`nothing built in ${paths.dist}: run "pnpm --filter @paykit/docs build" first`);
-    mkdirSync(screenshots, { recursive: true });
-    ({ server, url: siteUrl } = await serveDirectory(paths.dist, 0));
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-  });
+  const site = useBuiltSite();
 
   it('builds exactly the landing page, one page per contract, one per guide and the changelog', () => {
     expect(builtPages).toEqual(['index.html', ...referencePages, ...guides.map((g) => g.page), changelogPage.page].sort());
   });
 
   it('the changelog page is clean offline, with working links, and current in the navigation', async () => {
-    const opened = await openOffline(browser, siteUrl, changelogPage.page);
+    const opened = await openOffline(site.browser, site.url, changelogPage.page);
     const { page } = opened;
     try {
       await screenshot(page, changelogPage.page.replace('.html', ''), true);
@@ -134,7 +119,7 @@ describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
   });
 
   it('landing page links every reference page and guide and lists every package with its version', async () => {
-    const opened = await openOffline(browser, siteUrl, 'index.html');
+    const opened = await openOffline(site.browser, site.url, 'index.html');
     const { page } = opened;
     try {
       await screenshot(page, 'index', true);
@@ -165,7 +150,7 @@ describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
 
     it('renders offline with every operation of the spec reachable from the sidebar, and its client call', async () => {
       expect(spec.operations.length).toBeGreaterThan(0);
-      const opened = await openOffline(browser, siteUrl, contract.page);
+      const opened = await openOffline(site.browser, site.url, contract.page);
       const { page } = opened;
       try {
         const title = page.locator('h1').filter({ hasText: spec.title });
@@ -211,10 +196,10 @@ describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
     });
 
     it('samples can be copied with Redoc\'s button, and switched to curl', async () => {
-      const opened = await openOffline(browser, siteUrl, contract.page);
+      const opened = await openOffline(site.browser, site.url, contract.page);
       const { page, context } = opened;
       try {
-        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(siteUrl).origin });
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
         await page.locator('html[data-redoc="hydrated"]').waitFor({ state: 'attached' });
         const [tag, operations] = [...byTag][0] ?? [];
         const operation = operations?.[0];
@@ -245,7 +230,7 @@ describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
     });
 
     it('search finds an operation of every tag and opens it', async () => {
-      const opened = await openOffline(browser, siteUrl, contract.page);
+      const opened = await openOffline(site.browser, site.url, contract.page);
       const { page } = opened;
       try {
         await page.locator('h1').filter({ hasText: spec.title }).first().waitFor();
@@ -289,7 +274,7 @@ describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
       expect(operations.length).toBeGreaterThan(0);
       expect(elements.length).toBeGreaterThan(0);
 
-      const opened = await openOffline(browser, siteUrl, contract.page);
+      const opened = await openOffline(site.browser, site.url, contract.page);
       const { page } = opened;
       try {
         await screenshot(page, contract.page.replace('.html', ''), true);
@@ -315,7 +300,7 @@ describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
 
   describe.each(guides)('guide $page', (guide) => {
     it('renders its title and every section heading, with working links', async () => {
-      const opened = await openOffline(browser, siteUrl, guide.page);
+      const opened = await openOffline(site.browser, site.url, guide.page);
       const { page } = opened;
       try {
         await screenshot(page, guide.page.replace('.html', ''), true);
