@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from './openapi/document.js';
+import { documentOperations, isNode, isText, type DocumentNode as Node, type OpenApiDocument } from './openapi/document.js';
 
 /**
  * The reference's main flows as a contract carries them: the root `x-paykit-flows` object, one flow per sequence of
@@ -46,13 +46,9 @@ export class FlowError extends Error {
   override readonly name = 'FlowError';
 }
 
-type Node = Record<string, unknown>;
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
 const flowKeys = new Set(['title', 'description', 'actors', 'steps']);
 const stepKeys = new Set(['from', 'to', 'operation', 'event', 'action', 'description', 'condition']);
-const httpMethods = ['get', 'put', 'post', 'patch', 'delete', 'options', 'head', 'trace'];
 
 function schemesOf(requirements: unknown): string[] | undefined {
   if (!Array.isArray(requirements)) return undefined;
@@ -62,18 +58,8 @@ function schemesOf(requirements: unknown): string[] | undefined {
 function operationsOf(document: OpenApiDocument): Map<string, FlowOperation> {
   const fallback = schemesOf(document.security) ?? [];
   const operations = new Map<string, FlowOperation>();
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    if (!isNode(item)) continue;
-    for (const method of httpMethods) {
-      const operation = item[method];
-      if (!isNode(operation) || typeof operation.operationId !== 'string') continue;
-      operations.set(operation.operationId, {
-        operationId: operation.operationId,
-        method: method.toUpperCase(),
-        path,
-        security: schemesOf(operation.security) ?? fallback,
-      });
-    }
+  for (const { operationId, method, path, operation } of documentOperations(document)) {
+    operations.set(operationId, { operationId, method: method.toUpperCase(), path, security: schemesOf(operation.security) ?? fallback });
   }
   return operations;
 }

@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from './openapi/document.js';
+import { documentOperations, isNode, isText, type DocumentNode as Node, type OpenApiDocument } from './openapi/document.js';
 import { durationMs } from './rules/duration.js';
 import { rulesExtension } from './rules/read-rules.js';
 
@@ -73,27 +73,17 @@ export class StateMachineError extends Error {
   override readonly name = 'StateMachineError';
 }
 
-type Node = Record<string, unknown>;
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 const text = (value: string) => value.trim();
 
 const machineKeys = new Set(['title', 'description', 'subject', 'stateField', 'schema', 'states', 'transitions']);
 const transitionKeys = new Set(['id', 'from', 'to', 'trigger', 'condition', 'limit', 'response', 'emits', 'effects', 'basis', 'note']);
 const triggerKeys = new Set(['kind', 'description', 'operations', 'after']);
-const httpMethods = ['get', 'put', 'post', 'patch', 'delete', 'options', 'head', 'trace'];
 
 /** operationId -> the response statuses it declares. */
 function operationsOf(document: OpenApiDocument): Map<string, Set<string>> {
   const operations = new Map<string, Set<string>>();
-  for (const item of Object.values(document.paths ?? {})) {
-    if (!isNode(item)) continue;
-    for (const method of httpMethods) {
-      const operation = item[method];
-      if (isNode(operation) && typeof operation.operationId === 'string') {
-        operations.set(operation.operationId, new Set(Object.keys(isNode(operation.responses) ? operation.responses : {})));
-      }
-    }
+  for (const { operationId, operation } of documentOperations(document)) {
+    operations.set(operationId, new Set(Object.keys(isNode(operation.responses) ? operation.responses : {})));
   }
   return operations;
 }

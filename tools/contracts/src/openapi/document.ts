@@ -16,3 +16,31 @@ export function basePath(document: OpenApiDocument): string {
   const url = server.url.replace(/\{(\w+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? '');
   return new URL(url, 'http://placeholder').pathname.replace(/\/$/, '');
 }
+
+/** A JSON object of the document. */
+export type DocumentNode = Record<string, unknown>;
+export const isNode = (value: unknown): value is DocumentNode => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A string with something in it besides white space. */
+export const isText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+
+const httpMethods = ['get', 'put', 'post', 'patch', 'delete', 'options', 'head', 'trace'] as const;
+
+/** An operation of the document's `paths` that has an operationId. */
+export interface DocumentOperation {
+  readonly operationId: string;
+  /** Lower case, as a key of the path item. */
+  readonly method: (typeof httpMethods)[number];
+  readonly path: string;
+  readonly operation: DocumentNode;
+}
+
+/** Every operation of the document's `paths` that has an operationId, in document order. */
+export function* documentOperations(document: OpenApiDocument): Generator<DocumentOperation> {
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    if (!isNode(item)) continue;
+    for (const method of httpMethods) {
+      const operation = item[method];
+      if (isNode(operation) && typeof operation.operationId === 'string') yield { operationId: operation.operationId, method, path, operation };
+    }
+  }
+}
