@@ -3,7 +3,7 @@
 // @paykit/compat on the payments contract (the same replay `paykit-compat history` prints).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readChangesetFiles, referenceHistory } from '@paykit/compat';
+import { readChangesetFiles, referenceHistory, withoutAcknowledgements } from '@paykit/compat';
 import { escapeHtml } from './html.mjs';
 import { renderPage } from './layout.mjs';
 import { createMarkdownRenderer } from './markdown.mjs';
@@ -14,8 +14,6 @@ export const changelogPage = { page: 'changelog.html', title: 'Changelog' };
 /** @typedef {import('@paykit/compat').ChangesetFile} ChangesetFile */
 /** @typedef {import('@paykit/compat').HistoryStep} HistoryStep */
 /** @typedef {{ name: string, markdown: string }} PackageChangelog */
-
-const ACKNOWLEDGE_LINE = /^\s*(?:[-*]\s+)?compat-acknowledge:.*$/gim;
 
 /** Every package under `dir` that has a CHANGELOG.md, by package name. */
 export function readPackageChangelogs(dir = paths.packages) {
@@ -54,7 +52,7 @@ export function renderChangelog({ changesets, packages, history }) {
     const acknowledged = c.acknowledgements.map(
       (a) => `<li><strong>Acknowledged breaking change</strong> <code>${escapeHtml(a.rule)}</code> at <code>${escapeHtml(a.location)}</code>: ${escapeHtml(a.reason)}</li>`,
     );
-    const text = md.render(c.body.replace(ACKNOWLEDGE_LINE, '').trim());
+    const text = md.render(withoutAcknowledgements(c.body).trim());
     return `<article class="changeset" id="changeset-${escapeHtml(c.id)}">
 <h3>${escapeHtml(c.id)}</h3>
 <p class="note">${bumps}</p>

@@ -32,6 +32,14 @@ const ACKNOWLEDGE_KEYWORD = /^\s*(?:[-*]\s+)?compat-acknowledge\s*:/i;
 const ACKNOWLEDGEMENT = /^\s*(?:[-*]\s+)?compat-acknowledge: ([a-z0-9][a-z0-9-]*) at `([^`]+)`: (.*\S)\s*$/;
 export const ACKNOWLEDGEMENT_SYNTAX = 'compat-acknowledge: <rule> at `<location>`: <reason>';
 
+/** A changeset body without its acknowledgement lines: the text for readers, who see the acknowledgements apart. */
+export function withoutAcknowledgements(body: string): string {
+  return body
+    .split('\n')
+    .filter((line) => !ACKNOWLEDGE_KEYWORD.test(line))
+    .join('\n');
+}
+
 /** The acknowledgements in a changeset body; `firstLine` is the file line the body starts on. */
 function acknowledgementsIn(body: string, file: string, firstLine: number, packages: string[]): Acknowledgement[] {
   const found: Acknowledgement[] = [];
