@@ -1,6 +1,8 @@
 // Benchmark: upload and download of a large file (1 GiB by default) over client-certificate TLS on loopback, through
-// the paykit-files CLI and through `curl --cert`, measured side by side in one run. Each contender runs as its own
-// process under /usr/bin/time, which reports wall time and peak resident memory the same way for both.
+// the paykit-files CLI and through `curl --cert`, measured side by side in one run, with a third contender per row:
+// the same transfer by a minimal node:https program (Node's own cost), or for a pipe of unknown length the same job
+// done with shell tools. Each contender runs as its own process under /usr/bin/time, which reports wall time and
+// peak resident memory the same way for all.
 //   pnpm --filter @paykit/file-exchange bench          (BENCH_SIZE_MIB=64 BENCH_ROUNDS=2 for a quick look;
 //   BENCH_ONLY=pipe, or another word of the row labels, runs only the rows whose label contains it)
 import { execFile, spawn } from 'node:child_process';
@@ -17,7 +19,6 @@ const run = promisify(execFile);
 const here = (name) => fileURLToPath(new URL(name, import.meta.url));
 const cliPath = here('../dist/cli/main.js');
 const sizeMiB = Number(process.env.BENCH_SIZE_MIB ?? 1024);
-// An even number of rounds, so that each contender goes first equally often.
 const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
 const MiB = 1024 * 1024;
 const targets = { ratio: 1.3, peakMiB: 128 };
@@ -54,15 +55,23 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** Alternates the two contenders `rounds` times and prints medians, the paired ratio and peak memory. */
-async function compare(label, pair, afterEach) {
+/** What each contender is called in the printed lines. */
+const names = { paykit: 'paykit-files', curl: 'curl', node: 'node:https alone', curlSpooled: 'cat > file; curl -T file' };
+
+/**
+ * Runs the contenders `rounds` times, rotating who goes first, and prints medians, paired ratios and peak memory.
+ * `paykit` and `curl` are always there; `node` (the same transfer by a minimal node:https program,
+ * node-https-transfer.mjs) shows what Node itself costs beside curl, so a run separates that from what the CLI adds.
+ */
+async function compare(label, contenders, afterEach) {
   if (only !== undefined && !label.includes(only)) return;
-  const results = { paykit: [], curl: [] };
+  const entrants = Object.keys(contenders);
+  const results = Object.fromEntries(entrants.map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {
-    // Alternate who goes first so that cache warmth and background load fall on both alike.
-    const order = round % 2 === 0 ? ['curl', 'paykit'] : ['paykit', 'curl'];
+    // Rotate who goes first so that cache warmth and background load fall on all alike.
+    const order = entrants.map((_, i) => entrants[(i + round) % entrants.length]);
     for (const name of order) {
-      results[name].push(await pair[name]());
+      results[name].push(await contenders[name]());
       await afterEach?.(name);
       await sleep(1000); // let the previous run's sockets and file system work settle
     }
@@ -71,18 +80,22 @@ async function compare(label, pair, afterEach) {
     const of = (field) => median(results[name].map((r) => r[field]));
     return { seconds: of('seconds'), userSeconds: of('userSeconds'), systemSeconds: of('systemSeconds'), peakMiB: Math.max(...results[name].map((r) => r.peakMiB)) };
   };
+  // Each round's runs are neighbours in time, so their ratio cancels most of the machine's background load.
+  const ratio = (a, b) => median(results[a].map((r, i) => r.seconds / results[b][i].seconds)).toFixed(2);
   const paykit = summary('paykit');
-  const curl = summary('curl');
-  // Each round's two runs are neighbours in time, so their ratio cancels most of the machine's background load.
-  const pairedRatio = median(results.paykit.map((r, i) => r.seconds / results.curl[i].seconds));
+  const others = entrants.filter((name) => name !== 'paykit' && name !== 'curl');
   console.log(
-    `${label.padEnd(25)} paykit-files ${paykit.seconds.toFixed(2)} s, peak ${paykit.peakMiB.toFixed(1)} MiB | curl ${curl.seconds.toFixed(2)} s, ` +
-      `peak ${curl.peakMiB.toFixed(1)} MiB | time ratio ${pairedRatio.toFixed(2)}x (median of rounds; target <= ${targets.ratio}x), ` +
-      `peak memory ${paykit.peakMiB.toFixed(1)} MiB, highest of all rounds (target < ${targets.peakMiB} MiB) | ` +
-      `all rounds paykit-files ${results.paykit.map((r) => r.seconds.toFixed(2)).join('/')} s, curl ${results.curl.map((r) => r.seconds.toFixed(2)).join('/')} s | ` +
+    [
+      label.padEnd(25),
+      entrants.map((name) => `${names[name]} ${summary(name).seconds.toFixed(2)} s, peak ${summary(name).peakMiB.toFixed(1)} MiB`).join(' | '),
+      `time ratio paykit-files/curl ${ratio('paykit', 'curl')}x (median of rounds; target <= ${targets.ratio}x)` +
+        others.map((name) => `, ${names[name]}/curl ${ratio(name, 'curl')}x, paykit-files/${names[name]} ${ratio('paykit', name)}x`).join(''),
+      `paykit-files peak memory ${paykit.peakMiB.toFixed(1)} MiB, highest of all rounds (target < ${targets.peakMiB} MiB)`,
+      `all rounds ${entrants.map((name) => `${names[name]} ${results[name].map((r) => r.seconds.toFixed(2)).join('/')} s`).join(', ')}`,
       // CPU time shows where the time goes (system time is mostly the kernel copying into the page cache) and is
       // steadier than wall time when other work shares the cores.
-      `cpu user/system paykit-files ${paykit.userSeconds.toFixed(2)}/${paykit.systemSeconds.toFixed(2)} s, curl ${curl.userSeconds.toFixed(2)}/${curl.systemSeconds.toFixed(2)} s`,
+      `cpu user/system ${entrants.map((name) => `${names[name]} ${summary(name).userSeconds.toFixed(2)}/${summary(name).systemSeconds.toFixed(2)} s`).join(', ')}`,
+    ].join(' | '),
   );
 }
 
@@ -102,6 +115,8 @@ try {
     BENCH_SERVER_CERT: certs.serverCertPath,
     BENCH_SERVER_KEY: certs.serverKeyPath,
     BENCH_DOWNLOAD_FILE: source,
+    BENCH_CLIENT_CERT: certs.clientCertPath,
+    BENCH_CLIENT_KEY: certs.clientKeyPath,
   };
   server = spawn(process.execPath, [here('./transfer-server.mjs')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((resolve, reject) => {
@@ -120,22 +135,32 @@ try {
   const cli = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)}`;
   const curl = `curl --silent --show-error --fail --cert ${certs.clientCertPath} --key ${certs.clientKeyPath} --cacert ${certs.caCertPath}`;
   const uploadUrl = `${baseUrl}/uploadedFiles/BENCH_1GIB.bin`;
+  const nodeAlone = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(here('./node-https-transfer.mjs'))}`;
+  const nodeTarget = join(inbox, 'node.bin');
+  const spoolCopy = join(dir, 'spooled-by-shell.bin');
 
   console.log(`transfer of ${sizeMiB} MiB over client-certificate TLS on loopback, ${rounds} round(s), median of each`);
   await compare('upload < file', {
     paykit: () => measure(`${cli} upload BENCH_1GIB.bin --quiet < ${source}`, cliEnv),
     // -T streams the file (as --data-binary @file would not: it reads the whole file into memory first).
     curl: () => measure(`exec ${curl} -X POST -H 'Content-Type: application/octet-stream' -T ${source} ${uploadUrl}`, env),
+    node: () => measure(`${nodeAlone} upload-file ${source} ${uploadUrl}`, env),
   });
   await compare('upload | pipe', {
     paykit: () => measure(`cat ${source} | ${cli} upload BENCH_1GIB.bin --quiet --size ${sizeMiB * MiB}`, cliEnv),
     curl: () => measure(`cat ${source} | ${curl} -X POST -H 'Content-Type: application/octet-stream' -H 'Content-Length: ${sizeMiB * MiB}' -H 'Transfer-Encoding:' -T - ${uploadUrl}`, env),
+    // No spool: it could not resend after a failure, which the CLI must be able to do (the reference's retry rule).
+    node: () => measure(`cat ${source} | ${nodeAlone} upload-stdin ${sizeMiB * MiB} ${uploadUrl}`, env),
   });
   // Without --size the length is known only at the end of the input, and the service needs it before the first byte:
-  // the CLI reads the pipe into its spool file first, then sends the file. curl is given the length, as above.
+  // the CLI reads the pipe into its spool file first, then sends the file. curl is given the length, as above. The
+  // third contender does the CLI's job with shell tools: copy the pipe to a file, then send the file (curl cannot
+  // learn the length from a pipe itself: `--data-binary @-` reads it into memory and ran out of it at 1 GiB).
   await compare('upload | pipe, no --size', {
     paykit: () => measure(`cat ${source} | ${cli} upload BENCH_1GIB.bin --quiet`, cliEnv),
     curl: () => measure(`cat ${source} | ${curl} -X POST -H 'Content-Type: application/octet-stream' -H 'Content-Length: ${sizeMiB * MiB}' -H 'Transfer-Encoding:' -T - ${uploadUrl}`, env),
+    curlSpooled: () =>
+      measure(`cat ${source} | cat > ${spoolCopy} && ${curl} -X POST -H 'Content-Type: application/octet-stream' -T ${spoolCopy} ${uploadUrl}; status=$?; rm -f ${spoolCopy}; exit $status`, env),
   });
   await compare(
     'download',
@@ -145,9 +170,13 @@ try {
         await mkdir(inbox, { recursive: true });
         return measure(`exec ${curl} -o ${curlTarget} ${baseUrl}/filesForDownload/BENCH_1GIB.bin`, env);
       },
+      node: async () => {
+        await mkdir(inbox, { recursive: true });
+        return measure(`${nodeAlone} download ${baseUrl}/filesForDownload/BENCH_1GIB.bin ${nodeTarget}`, env);
+      },
     },
     async (name) => {
-      const { size } = await stat(name === 'curl' ? curlTarget : join(inbox, 'BENCH_1GIB.bin'));
+      const { size } = await stat({ curl: curlTarget, node: nodeTarget, paykit: join(inbox, 'BENCH_1GIB.bin') }[name]);
       if (size !== sizeMiB * MiB) throw new Error(`${name} downloaded ${size} bytes, expected ${sizeMiB * MiB}`);
       await rm(inbox, { recursive: true, force: true });
       await rm(ledger, { force: true });
