@@ -1,5 +1,6 @@
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { LocalFileError } from './errors.js';
 
 /**
  * Remembers which downloaded files were processed, so that a file whose delete did not happen (crash, network
@@ -31,13 +32,17 @@ export class FileLedger implements ProcessedFileLedger {
     if (/[\r\n]/.test(name)) throw new Error(`A ledger entry cannot contain a line break: ${JSON.stringify(name)}`);
     const names = await this.load();
     if (names.has(name)) return;
-    await mkdir(dirname(this.path), { recursive: true });
-    const handle = await open(this.path, 'a', 0o600);
     try {
-      await handle.appendFile(`${name}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
+      await mkdir(dirname(this.path), { recursive: true });
+      const handle = await open(this.path, 'a', 0o600);
+      try {
+        await handle.appendFile(`${name}\n`);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      throw ledgerError(this.path, 'written', error, name);
     }
     names.add(name);
   }
@@ -46,9 +51,23 @@ export class FileLedger implements ProcessedFileLedger {
     if (this.names) return this.names;
     const text = await readFile(this.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return '';
-      throw error;
+      throw ledgerError(this.path, 'read', error);
     });
     this.names = new Set(text.split('\n').map((line) => line.replace(/\r$/, '')).filter(Boolean));
     return this.names;
   }
+}
+
+/**
+ * The ledger's own failures name the ledger: a run cannot go on safely without it (a file could be handed over
+ * twice), and the system error alone would not say which file to fix.
+ */
+function ledgerError(path: string, action: 'read' | 'written', error: unknown, fileName?: string): LocalFileError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new LocalFileError(`The ledger of processed files ${path} cannot be ${action} (${code ?? (error as Error).message}).`, {
+    path,
+    cause: error,
+    ...(code === undefined ? {} : { code }),
+    ...(fileName === undefined ? {} : { fileName }),
+  });
 }

@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileLedger } from '../src/index.js';
+import { FileLedger, LocalFileError } from '../src/index.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -28,5 +28,46 @@ describe('FileLedger', () => {
 
   it('refuses a name that would break the one-name-per-line format', async () => {
     await expect(new FileLedger(join(dir, 'l.txt')).record('A\nB')).rejects.toThrow(/line break/);
+  });
+
+  // Run as root in CI, so permissions cannot make these fail: the file system's shape does.
+  it.each([
+    {
+      failure: 'read: a folder in its path is a regular file',
+      setUp: async () => {
+        await writeFile(join(dir, 'plain-file'), '');
+        return join(dir, 'plain-file', 'processed.txt');
+      },
+      call: (ledger: FileLedger) => ledger.has('A.csv'),
+      message: /cannot be read \(ENOTDIR\)/,
+      code: 'ENOTDIR',
+    },
+    {
+      failure: 'read: it is a folder',
+      setUp: async () => dir,
+      call: (ledger: FileLedger) => ledger.record('A.csv'),
+      message: /cannot be read \(EISDIR\)/,
+      code: 'EISDIR',
+    },
+    {
+      failure: 'written: it links to a folder that does not exist',
+      setUp: async () => {
+        const path = join(dir, 'processed.txt');
+        await symlink(join(dir, 'missing', 'processed.txt'), path);
+        return path;
+      },
+      call: (ledger: FileLedger) => ledger.record('A.csv'),
+      message: /cannot be written \(ENOENT\)/,
+      code: 'ENOENT',
+    },
+  ])('fails with a LocalFileError naming the ledger when it cannot be $failure', async ({ setUp, call, message, code }) => {
+    const path = await setUp();
+    const error = await call(new FileLedger(path)).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(LocalFileError);
+    expect(error).toMatchObject({ code, path, message: expect.stringMatching(message) });
+    expect((error as Error).message).toContain(path);
   });
 });

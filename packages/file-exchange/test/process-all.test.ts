@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FileLedger, FileNotInListError, type FileExchangeClient, type ProcessedFileLedger, type ReceivedFile } from '../src/index.js';
+import { FileLedger, FileNotInListError, LocalFileError, type FileExchangeClient, type ProcessedFileLedger, type ReceivedFile } from '../src/index.js';
 import { startMock, type MockFixture } from './support/mock.js';
 
 const run = promisify(execFile);
@@ -116,6 +116,18 @@ describe('processAll', () => {
     const report = await client.processAll(() => undefined, { ledger, workDir: dir });
     expect(report.failed).toMatchObject([{ name: 'A.csv', stage: 'ledger' }]);
     expect(fx.mock.store.pendingDownloads()).toEqual(['A.csv']);
+  });
+
+  it('stops before handling anything when its ledger cannot be read, naming the ledger', async () => {
+    enqueue('A.csv', 'B.csv');
+    await writeFile(join(dir, 'plain-file'), '');
+    const ledgerPath = join(dir, 'plain-file', 'processed.txt');
+    const handled: string[] = [];
+    const outcome = client.processAll((file) => void handled.push(file.name), { ledger: new FileLedger(ledgerPath), workDir: dir });
+    await expect(outcome).rejects.toBeInstanceOf(LocalFileError);
+    await expect(outcome).rejects.toMatchObject({ code: 'ENOTDIR', path: ledgerPath });
+    expect(handled).toEqual([]);
+    expect(fx.mock.store.pendingDownloads()).toEqual(['A.csv', 'B.csv']);
   });
 
   it('stops at once when access is refused', async () => {
