@@ -183,8 +183,11 @@ async function provokeFileExchange(): Promise<void> {
     for (const failed of report.failed) known.stages.add(failed.stage);
     // A ledger that cannot record (a full disk, say).
     const unwritable: fileExchange.ProcessedFileLedger = { has: async () => false, record: async () => Promise.reject(new Error('ENOSPC')) };
-    const ledgerReport = await client.processAll(async () => {}, { ledger: unwritable });
-    for (const failed of ledgerReport.failed) known.stages.add(failed.stage);
+    // It stops the run after reporting the file (the files after it would be handled and not recorded).
+    const stopped = await client
+      .processAll(async () => {}, { ledger: unwritable, onFile: (outcome) => void (outcome.result === 'failed' && known.stages.add(outcome.stage)) })
+      .then(() => 'not stopped', (error: unknown) => error);
+    expect(stopped).toMatchObject({ message: 'ENOSPC' });
   } finally {
     await client.close();
   }

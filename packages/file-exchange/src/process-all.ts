@@ -56,7 +56,7 @@ export interface ProcessAllReport {
  * A file is deleted only after its handler succeeded and the ledger holds it, so a crash at any point loses nothing:
  * at worst a file is handled again (crash between handler and ledger) or deleted on the next run (crash after the
  * ledger). A failing file stays in the queue and is reported; the others carry on. Fatal errors (403, TLS, retries
- * exhausted while listing) end the run by throwing.
+ * exhausted while listing, a ledger that cannot be read or written) end the run by throwing.
  */
 export async function processAll(client: FileExchangeClient, handler: FileHandler, options: ProcessAllOptions = {}): Promise<ProcessAllReport> {
   const ledger = options.ledger ?? new FileLedger();
@@ -78,7 +78,10 @@ export async function processAll(client: FileExchangeClient, handler: FileHandle
       if (names.length === 0) break;
       for (const name of names) {
         seen.add(name);
-        settle(await processOne(client, handler, ledger, name, workDir, options.onProgress));
+        const outcome = await processOne(client, handler, ledger, name, workDir, options.onProgress);
+        settle(outcome);
+        // Every later file would be handled, then not recorded, then handled again by the next run: stop here.
+        if (outcome.result === 'failed' && outcome.stage === 'ledger') throw outcome.error;
       }
     }
   } finally {

@@ -110,12 +110,17 @@ describe('processAll', () => {
     expect(fx.mock.store.pendingDownloads()).toEqual([long]);
   });
 
-  it('does not delete when the ledger cannot record the file', async () => {
-    enqueue('A.csv');
-    const ledger: ProcessedFileLedger = { has: async () => false, record: async () => Promise.reject(new Error('disk full')) };
-    const report = await client.processAll(() => undefined, { ledger, workDir: dir });
-    expect(report.failed).toMatchObject([{ name: 'A.csv', stage: 'ledger' }]);
-    expect(fx.mock.store.pendingDownloads()).toEqual(['A.csv']);
+  it('does not delete when the ledger cannot record the file, reports it, and stops before handling another', async () => {
+    enqueue('A.csv', 'B.csv');
+    const full = new Error('disk full');
+    const ledger: ProcessedFileLedger = { has: async () => false, record: async () => Promise.reject(full) };
+    const handled: string[] = [];
+    const settled: unknown[] = [];
+    const outcome = client.processAll((file) => void handled.push(file.name), { ledger, workDir: dir, onFile: (file) => settled.push(file) });
+    await expect(outcome).rejects.toBe(full);
+    expect(handled).toEqual(['A.csv']);
+    expect(settled).toMatchObject([{ name: 'A.csv', result: 'failed', stage: 'ledger', error: full }]);
+    expect(fx.mock.store.pendingDownloads()).toEqual(['A.csv', 'B.csv']);
   });
 
   it('stops before handling anything when its ledger cannot be read, naming the ledger', async () => {
