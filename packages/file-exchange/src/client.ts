@@ -8,6 +8,7 @@ import { parsePlainFileList, parseXmlFileList, fileListMediaType, type FileListF
 import { assertValidFileName } from './file-name.js';
 import type { operations, paths } from './generated/openapi.js';
 import { processAll, type FileHandler, type ProcessAllOptions, type ProcessAllReport } from './process-all.js';
+import type { TransferOptions, TransferProgress } from './transfer-options.js';
 import { resolveRetryPolicy, withRetries, type RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
 import { parseBaseUrl } from './core/base-url.js';
 import { SerialQueue } from './core/serial-queue.js';
@@ -37,21 +38,6 @@ export interface FileExchangeClientOptions {
    * own headers (Accept, Content-Type, Content-Length) take precedence.
    */
   headers?: Record<string, string>;
-}
-
-/** How far a file's transfer is; told as data moves (a retried transfer starts again from 0). */
-export interface TransferProgress {
-  operation: 'uploadFile' | 'downloadFile';
-  fileName: string;
-  /** Bytes sent or received so far in this try. */
-  bytes: number;
-  /** The file's size, when known. */
-  totalBytes: number | undefined;
-}
-
-export interface TransferOptions {
-  /** Told as data moves, for progress output; called often, so keep it cheap. */
-  onProgress?: (progress: TransferProgress) => void;
 }
 
 export interface UploadOptions extends TransferOptions {

@@ -9,8 +9,6 @@ export {
   type DownloadedFile,
   type FileExchangeClientOptions,
   type ListOptions,
-  type TransferOptions,
-  type TransferProgress,
   type UploadOptions,
 } from './client.js';
 export * from './errors.js';
@@ -19,12 +17,14 @@ export { assertValidFileName, fileNamePattern } from './file-name.js';
 export { defaultLedgerPath, FileLedger, type ProcessedFileLedger } from './ledger.js';
 export {
   processAll,
+  type DownloadQueue,
   type FileHandler,
   type FileOutcome,
   type ProcessAllOptions,
   type ProcessAllReport,
   type ReceivedFile,
 } from './process-all.js';
+export type { TransferOptions, TransferProgress } from './transfer-options.js';
 export { referenceRetryPolicy, type RetryEvent, type RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
 export type { UploadContent } from './upload-content.js';
 export type { components, operations, paths } from './generated/openapi.js';

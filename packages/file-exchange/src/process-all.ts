@@ -3,12 +3,19 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { FileExchangeClient, TransferOptions } from './client.js';
 import { FileExchangeError, FileNotInListError, LocalFileError } from './errors.js';
 import type { FileListFormat } from './file-list.js';
 import { assertValidFileName } from './file-name.js';
 import { FileLedger, type ProcessedFileLedger } from './ledger.js';
 import { makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
+import type { TransferOptions } from './transfer-options.js';
+
+/** What processAll needs of a client (a FileExchangeClient is one): the download queue's three calls. */
+export interface DownloadQueue {
+  list(options: { format: FileListFormat }): Promise<string[]>;
+  downloadToFile(name: string, path: string, options: TransferOptions): Promise<{ size: number }>;
+  delete(name: string): Promise<void>;
+}
 
 /** A downloaded file handed to the processing handler; `path` is a private temporary copy removed afterwards. */
 export interface ReceivedFile {
@@ -58,7 +65,7 @@ export interface ProcessAllReport {
  * ledger). A failing file stays in the queue and is reported; the others carry on. Fatal errors (403, TLS, retries
  * exhausted while listing, a ledger that cannot be read or written) end the run by throwing.
  */
-export async function processAll(client: FileExchangeClient, handler: FileHandler, options: ProcessAllOptions = {}): Promise<ProcessAllReport> {
+export async function processAll(client: DownloadQueue, handler: FileHandler, options: ProcessAllOptions = {}): Promise<ProcessAllReport> {
   const ledger = options.ledger ?? new FileLedger();
   const report: ProcessAllReport = { processed: [], alreadyProcessed: [], failed: [] };
   const settle = (outcome: FileOutcome) => {
@@ -90,7 +97,7 @@ export async function processAll(client: FileExchangeClient, handler: FileHandle
   return report;
 }
 
-async function deleteProcessed(client: FileExchangeClient, name: string): Promise<void> {
+async function deleteProcessed(client: DownloadQueue, name: string): Promise<void> {
   try {
     await client.delete(name);
   } catch (error) {
@@ -100,7 +107,7 @@ async function deleteProcessed(client: FileExchangeClient, name: string): Promis
 }
 
 async function processOne(
-  client: FileExchangeClient,
+  client: DownloadQueue,
   handler: FileHandler,
   ledger: ProcessedFileLedger,
   name: string,
@@ -135,7 +142,7 @@ async function processOne(
  * The private copy is named after the file, unless the name is too long for this file system (the service's names
  * have no length limit): then it gets a short name of its own, so that the file can still be handled.
  */
-async function downloadWorkCopy(client: FileExchangeClient, name: string, workDir: string, options: TransferOptions): Promise<{ path: string; size: number }> {
+async function downloadWorkCopy(client: DownloadQueue, name: string, workDir: string, options: TransferOptions): Promise<{ path: string; size: number }> {
   try {
     const path = join(workDir, name);
     return { path, ...(await client.downloadToFile(name, path, options)) };
@@ -149,7 +156,7 @@ let longNames = 0;
 
 /** Handler, ledger, delete: each step only once the one before succeeded. */
 async function handOver(
-  client: FileExchangeClient,
+  client: DownloadQueue,
   handler: FileHandler,
   ledger: ProcessedFileLedger,
   name: string,

@@ -3,7 +3,7 @@ export { createSecretClient, type PaymentsClient, type PaymentsClientOptions } f
 export { createPublishableClient, type PublishableClient, type PublishableClientOptions } from './client/publishable-client.js';
 export { baseUrlVariable, type ClientOptions, type RetryPolicy, type RequestLog, type ResponseLog } from './client/config.js';
 export type { PreparedRequest, RequestCheck } from './client/core.js';
-export type { ApiResult } from './client/method-types.js';
+export type { ApiResult } from './client/api-result.js';
 export type { Page } from './client/page.js';
 export {
   PaymentsError,

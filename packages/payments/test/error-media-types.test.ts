@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorMediaType } from '../src/client/core.js';
+import { errorMediaType } from '../src/client/response-body.js';
 import { secretKeyOperations, type OperationSpec } from '../src/generated/operations.js';
 import { errorBody, startLoopbackServer, type LoopbackServer } from './support/loopback-server.js';
 import { failure, secretClient } from './support/fixtures.js';

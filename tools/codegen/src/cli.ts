@@ -1,7 +1,8 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { bundleOpenApi, repoRoot } from '@paykit/contracts';
-import { targets, type GeneratedFile, type Output, type Target } from './targets.js';
+import type { GeneratedFile } from './generator.js';
+import { targets, type Output, type Target } from './targets.js';
 
 const usage = `usage: paykit-codegen <${Object.keys(targets).join('|')}> [--check]
   writes the generated files of a contract into its packages; with --check, writes nothing and fails on any difference`;

@@ -1,4 +1,5 @@
-import { fileExchangeContract, mockServerPackage, paymentsContract, type OpenApiContract, type OpenApiDocument } from '@paykit/contracts';
+import { fileExchangeContract, mockServerPackage, paymentsContract, type OpenApiContract } from '@paykit/contracts';
+import type { Generator } from './generator.js';
 import { bundledSpecGenerator } from './generators/bundled-spec.js';
 import { fileExchangeRulesGenerator } from './generators/file-exchange-rules.js';
 import { mockSettingsGenerator } from './generators/mock-settings.js';
@@ -6,15 +7,6 @@ import { paymentsClientGenerators } from './generators/payments-client.js';
 import { paymentsRulesGenerator } from './generators/payments-rules.js';
 import { stateMachinesGenerator } from './generators/state-machines.js';
 import { typesGenerator } from './generators/types.js';
-
-export interface GeneratedFile {
-  /** Path relative to the output's package folder. */
-  path: string;
-  content: string;
-}
-
-/** Makes files from the bundled contract; `specPath` (relative to the repo root) goes into their header. */
-export type Generator = (input: { document: OpenApiDocument; specPath: string }) => GeneratedFile[] | Promise<GeneratedFile[]>;
 
 /** What one contract generates into one package. */
 export interface Output {

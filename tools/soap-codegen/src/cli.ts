@@ -1,7 +1,8 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ContractError, mockServerPackage, repoRoot } from '@paykit/contracts';
-import { contract, displayPath, generate, type GeneratedFile, type Output } from './generate.js';
+import { contract, displayPath, generate } from './generate.js';
+import type { GeneratedFile, Output } from './output.js';
 
 const usage = `usage: paykit-soap-codegen [--check] [--wsdl FILE] [--out DIR]
   writes the typed SOAP client code and the shipped copy of the contract into ${contract.clientPackage.dir}, and what

@@ -1,5 +1,5 @@
 import { addressPath, soapBasePath, type SoapContract, type SoapContractModel } from '@paykit/contracts';
-import type { GeneratedFile } from './generate.js';
+import type { GeneratedFile } from './output.js';
 import type { CodegenView } from './view.js';
 
 /**

@@ -5,25 +5,11 @@ import { emitContract } from './emit-contract.js';
 import { emitMockFiles } from './emit-mock.js';
 import { emitTypes } from './emit-types.js';
 import { tsHeader, withXmlHeader } from './header.js';
+import type { GeneratedFile, Output } from './output.js';
 import { codegenView } from './view.js';
 
 /** The contract this generator serves, from the registry. */
 export const contract = fileExchangeSoapContract;
-
-export interface GeneratedFile {
-  /** Path relative to the output's package folder. */
-  path: string;
-  content: string;
-}
-
-/** What the generator writes into one package. */
-export interface Output {
-  /** Package folder, relative to the repository root (or to `--out`). */
-  packageDir: string;
-  /** Folders owned entirely by this output: any file in them that the generator does not write is drift. */
-  generatedDirs: string[];
-  files: GeneratedFile[];
-}
 
 /** A path relative to the repository root when inside it: stable in headers and messages whatever the cwd. */
 export function displayPath(path: string): string {

@@ -1,7 +1,8 @@
 import { fstatSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { isatty } from 'node:tty';
-import type { FileExchangeClient, TransferProgress } from '../client.js';
+import type { FileExchangeClient } from '../client.js';
+import type { TransferProgress } from '../transfer-options.js';
 import type { UploadContent } from '../upload-content.js';
 import { isValidFileName } from '../file-name.js';
 import { defaultLedgerPath, FileLedger } from '../ledger.js';

@@ -1,4 +1,4 @@
-import type { TransferProgress } from '../client.js';
+import type { TransferProgress } from '../transfer-options.js';
 import type { RetryEvent } from '../retry-policy.js';
 import { printableName } from './printable-name.js';
 

@@ -2,7 +2,9 @@ import { errorFromResponse, inputError } from '../errors/payments-error.js';
 import type { OperationSpec } from '../generated/operations.js';
 import { resolveBaseUrl, type ClientOptions } from './config.js';
 import { callIdempotencyKey, idempotencyHeader } from './idempotency.js';
-import type { ApiResult, GroupedMethods, OperationTable } from './method-types.js';
+import type { ApiResult } from './api-result.js';
+import type { GroupedMethods, OperationTable } from './method-types.js';
+import { errorReader, isJson, readJson, readText, type ErrorMediaTypes } from './response-body.js';
 import { createTransport, type BodyReader, type Transport } from './transport.js';
 
 /** A request as the methods build it, before it is sent: what the checks look at. */
@@ -42,47 +44,7 @@ interface CallOptions {
 }
 const noOptions: CallOptions = Object.freeze({});
 
-const isJson = (mediaType: string) => /[/+]json$/i.test(mediaType);
-
-/** The answer's body: JSON when present and valid, else its text (an error page stays readable). */
-export async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-async function readText(response: Response): Promise<unknown> {
-  return (await response.text()) || undefined;
-}
-
-type ErrorMediaTypes = NonNullable<OperationSpec['errors']>;
 const noErrorMediaTypes: ErrorMediaTypes = Object.freeze({});
-
-/**
- * The media type an error answer's body is read as: the one the spec declares for its status (exact, then `4XX`, then
- * `default`; the answer's own Content-Type when the status declares several and it is one of them), else the answer's
- * Content-Type, else none.
- */
-export function errorMediaType(declaredByStatus: ErrorMediaTypes, status: number, contentType: string | null): string | undefined {
-  const given = contentType?.split(';')[0]!.trim().toLowerCase() || undefined;
-  const code = String(status);
-  const declared = declaredByStatus[code] ?? declaredByStatus[`${code[0]}XX`] ?? declaredByStatus.default;
-  if (!declared?.length) return given;
-  return given !== undefined && declared.includes(given) ? given : declared[0];
-}
-
-/** Reads an error answer by its media type: JSON (text when it does not parse), any other type as text. */
-function errorReader(declaredByStatus: ErrorMediaTypes): BodyReader<unknown> {
-  return (response) => {
-    const mediaType = errorMediaType(declaredByStatus, response.status, response.headers.get('content-type'));
-    // Nothing says what it is: JSON if it parses, as most error bodies are, else the text.
-    return mediaType === undefined || isJson(mediaType) ? readJson(response) : readText(response);
-  };
-}
 
 /**
  * What a method needs from its spec entry, worked out once when the client is made rather than on every call: the

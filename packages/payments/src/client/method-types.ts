@@ -1,5 +1,6 @@
 import type { operations } from '../generated/openapi.js';
 import type { OperationSpec } from '../generated/operations.js';
+import type { ApiResult } from './api-result.js';
 import type { Page } from './page.js';
 
 /**
@@ -14,17 +15,6 @@ type Params<Id> = Op<Id> extends { parameters: infer P } ? P : Record<string, ne
 type PathParams<Id> = Params<Id> extends { path: infer P } ? P : Record<string, never>;
 type QueryOf<Id> = Params<Id> extends { query?: infer Q } ? Q : undefined;
 type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : K }[keyof T];
-
-/** What every successful method call resolves to. */
-export interface ApiResult<T> {
-  data: T;
-  status: number;
-  headers: Headers;
-  /** The `Idempotency-Key` sent with a POST (the same on every retry). */
-  idempotencyKey: string | undefined;
-  /** How many times the request was sent. */
-  attempts: number;
-}
 
 type PathArgs<Id, Names extends readonly string[]> = {
   -readonly [I in keyof Names]: Names[I] extends keyof PathParams<Id> ? PathParams<Id>[Names[I]] : string;

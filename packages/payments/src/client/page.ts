@@ -1,7 +1,8 @@
 import { errorFromResponse, inputError, PaymentsError } from '../errors/payments-error.js';
 import type { components } from '../generated/openapi.js';
-import { readJson, type ClientCore } from './core.js';
-import type { ApiResult } from './method-types.js';
+import { readJson } from './response-body.js';
+import type { Transport } from './transport.js';
+import type { ApiResult } from './api-result.js';
 
 type Link = components['schemas']['Link'];
 
@@ -106,12 +107,18 @@ export function followLink(baseUrl: string, href: string): string {
   return baseUrl + target.pathname.slice(at + basePath.length) + target.search;
 }
 
+/** What reading the next pages takes from the client's core: where links resolve, and the transport (its retries). */
+export interface PageReader {
+  readonly baseUrl: string;
+  readonly transport: Transport;
+}
+
 /** The pages of a list called with `signal`: links followed on the configured base address only. */
-function pageSource(core: ClientCore, signal: AbortSignal | undefined): PageSource {
+function pageSource(core: PageReader, signal: AbortSignal | undefined): PageSource {
   return { resolve: (href) => followLink(core.baseUrl, href), load: (url) => loadPage(core, url, signal) };
 }
 
-async function loadPage(core: ClientCore, url: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
+async function loadPage(core: PageReader, url: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
   const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: { Accept: 'application/json' }, signal }, readJson);
   if (!response.ok) {
     throw errorFromResponse({ status: response.status, method: 'GET', url, body: data, headers: response.headers, idempotencyKey: undefined, attempts });
@@ -120,6 +127,6 @@ async function loadPage(core: ClientCore, url: string, signal: AbortSignal | und
 }
 
 /** The first page of a list operation called at `url` with `signal` (the core's `paginate`). */
-export function paginate(core: ClientCore, first: ApiResult<unknown>, url: string, signal: AbortSignal | undefined): Page<unknown> {
+export function paginate(core: PageReader, first: ApiResult<unknown>, url: string, signal: AbortSignal | undefined): Page<unknown> {
   return createPage(first, pageSource(core, signal), new URL(url).href);
 }

@@ -1,5 +1,5 @@
 import type { PaymentsClient } from '../client/secret-client.js';
-import type { ApiResult } from '../client/method-types.js';
+import type { ApiResult } from '../client/api-result.js';
 import { PaymentsError } from '../errors/payments-error.js';
 import type { components } from '../generated/openapi.js';
 

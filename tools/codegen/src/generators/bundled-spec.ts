@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { Generator } from '../targets.js';
+import type { Generator } from '../generator.js';
 import { generatedHeader } from '../header.js';
 
 /** The one-file spec shipped inside the package, for Prism, docs and merchants' own tooling. */

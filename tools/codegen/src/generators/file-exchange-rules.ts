@@ -1,5 +1,5 @@
 import { readFileExchangeRules, readFileNamePattern } from '@paykit/contracts';
-import type { Generator } from '../targets.js';
+import type { Generator } from '../generator.js';
 import { rulesModule } from './rules-module.js';
 
 /** The file exchange rules (retry window, download limits) and its file-name pattern, as a module at `path`. */

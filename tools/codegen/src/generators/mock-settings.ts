@@ -1,6 +1,6 @@
 import { basePath, type OpenApiContract } from '@paykit/contracts';
 import { generatedHeader } from '../header.js';
-import type { Generator } from '../targets.js';
+import type { Generator } from '../generator.js';
 
 /**
  * Where the mock server serves a contract: its base path (from the spec's server URL) and its default ports (from

@@ -1,4 +1,4 @@
-import type { Generator } from '../targets.js';
+import type { Generator } from '../generator.js';
 import { paymentsOperationsGenerator } from './payments-operations.js';
 import { paymentsValidationGenerator } from './payments-validation.js';
 import { paymentsWebhooksGenerator } from './payments-webhooks.js';

@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '@paykit/contracts';
-import type { Generator } from '../targets.js';
+import type { Generator } from '../generator.js';
 import { generatedHeader } from '../header.js';
 import { Identifier, listOperations, resolveRef, toLiteral, type Node, type OperationEntry } from './openapi-walk.js';
 

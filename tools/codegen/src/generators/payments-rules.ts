@@ -1,5 +1,5 @@
 import { readPaymentsRules } from '@paykit/contracts';
-import type { Generator } from '../targets.js';
+import type { Generator } from '../generator.js';
 import { rulesModule } from './rules-module.js';
 
 /** The payments rules (retries, idempotency, limits) as a module of the package at `path`. */

@@ -1,6 +1,6 @@
 import { readStateMachines, stateMachinesExtension, type StateMachine, type Transition } from '@paykit/contracts';
 import { generatedHeader } from '../header.js';
-import type { Generator } from '../targets.js';
+import type { Generator } from '../generator.js';
 
 /** The shapes of the emitted tables, so that code can read any machine generically. */
 const types = `/** Who or what fires a transition: the merchant's request, the service itself, the payer, or the passing of time. */

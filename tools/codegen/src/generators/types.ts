@@ -1,6 +1,6 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import type { Generator } from '../targets.js';
+import type { Generator } from '../generator.js';
 import { generatedHeader } from '../header.js';
 
 /**
