@@ -1,39 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { afterEach, describe, expect, it } from 'vitest';
-import { paymentsContract, type OpenApiContract } from '@paykit/contracts';
+import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
-import { check } from '../src/gate.js';
+import { changesetText, demoRepository, fixtureText as fixture, judgeDemo, temporaryDir } from './demo-repository.js';
 import { fixturesDir } from './fixtures.js';
 
-const demo: OpenApiContract = {
-  ...paymentsContract,
-  name: 'demo',
-  api: 'demo@v1',
-  root: 'specs/demo/openapi.yaml',
-  clientPackage: { name: '@paykit/demo', dir: 'packages/demo' },
-};
-const roots: string[] = [];
-afterEach(async () => {
-  await Promise.all(roots.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
-
-/** A throwaway repository whose released `demo` contract is `released` and whose current one is `current`. */
-async function repository(options: { released?: string; current: string; changeset?: string }): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'compat-gate-'));
-  roots.push(root);
-  await mkdir(join(root, 'specs/demo'), { recursive: true });
-  await mkdir(join(root, 'released'));
-  await mkdir(join(root, '.changeset'));
-  await writeFile(join(root, 'specs/demo/openapi.yaml'), options.current);
-  if (options.released !== undefined) await writeFile(join(root, 'released/demo.json'), JSON.stringify(parse(options.released)));
-  if (options.changeset) await writeFile(join(root, '.changeset/demo.md'), `---\n"${options.changeset.split(' ')[0]}": ${options.changeset.split(' ')[1]}\n---\n\nDemo.\n`);
-  return root;
-}
-
-const fixture = (name: string, which: 'before' | 'after'): Promise<string> => readFile(join(fixturesDir, name, `${which}.yaml`), 'utf8');
 const toV2 = (spec: string): string => spec.replace('/rest/v1', '/rest/v2');
 
 describe('the gate decides per contract', () => {
@@ -50,12 +22,13 @@ describe('the gate decides per contract', () => {
 
   it.each(cases)('$case', async ({ released, current, v2, changeset, status, problem }) => {
     const currentText = await fixture(...current);
-    const root = await repository({
+    const [changesetPackage, bump] = changeset?.split(' ') ?? [];
+    const root = await demoRepository({
       released: released ? await fixture(...released) : undefined,
       current: v2 ? toV2(currentText) : currentText,
-      changeset,
+      changesets: changesetPackage && bump ? { 'demo.md': changesetText({ [changesetPackage]: bump }, 'Demo.') } : {},
     });
-    const result = await check({ root, baseDir: join(root, 'released'), changesetDir: join(root, '.changeset'), contracts: [demo] });
+    const result = await judgeDemo(root);
     const [report] = result.reports;
     expect(report!.status).toBe(status);
     expect(result.ok).toBe(status !== 'failed');
@@ -87,8 +60,7 @@ describe('command line', () => {
       message: /cannot bundle \S+openapi\.yaml/,
     },
   ])('check reports $case as an error (exit 1) naming the file', async ({ setup, message }) => {
-    const root = await mkdtemp(join(tmpdir(), 'compat-errors-'));
-    roots.push(root);
+    const root = await temporaryDir('compat-errors-');
     await mkdir(join(root, 'tools/compat/released'), { recursive: true });
     await mkdir(join(root, 'specs/payments'), { recursive: true });
     await mkdir(join(root, 'specs/file-exchange-soap'), { recursive: true });
