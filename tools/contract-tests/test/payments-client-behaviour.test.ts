@@ -1,6 +1,8 @@
 import { startPrismMock, type RunningMock } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublishableClient, createSecretClient, isPaymentsError, type PaymentsClientOptions, type PaymentsErrorKind } from '@paykit/payments';
+import { createPublishableClient, createSecretClient, isPaymentsError, type components, type PaymentsClientOptions, type PaymentsErrorKind } from '@paykit/payments';
+import { exampleRequests } from '../src/example-request.js';
+import { listOperations, loadContract } from '../src/openapi-document.js';
 import { testKeys } from '../src/payments-invoker.js';
 
 /**
@@ -10,17 +12,10 @@ import { testKeys } from '../src/payments-invoker.js';
  * neither package to depend on the other.
  */
 
-/** A payment from a single-use token, the request the reference details. */
-const paymentRequest = {
-  transactionType: 'PAYMENT',
-  singleUseTokenId: '1b2c3d4e-0000-4000-8000-000000000001',
-  supplierBusinessCode: 'TEST_BUSINESS',
-  principalAmount: 100,
-  currency: 'AUD',
-  eci: 'INTERNET',
-  ipAddress: '192.0.2.10',
-  entryMode: 'STORED_CREDENTIAL',
-} as const;
+/** The spec's own example of a payment from a single-use token (the first request example of createTransaction). */
+const paymentsDocument = loadContract('payments');
+const createTransaction = listOperations(paymentsDocument).find((operation) => operation.operationId === 'createTransaction')!;
+const paymentRequest = exampleRequests(paymentsDocument, createTransaction)[0]!.body as components['schemas']['TransactionRequest'];
 
 const secretClient = (baseUrl: string, options: Partial<PaymentsClientOptions> = {}) =>
   createSecretClient({ apiKey: testKeys.secretKey, baseUrl, retry: { delayMs: 5 }, ...options });
