@@ -56,7 +56,7 @@ function median(values) {
 }
 
 /** What each contender is called in the printed lines. */
-const names = { paykit: 'paykit-files', curl: 'curl', node: 'node:https alone', curlSpooled: 'cat > file; curl -T file' };
+const names = { paykit: 'paykit-files', paykitTmpfs: 'paykit-files on tmpfs', curl: 'curl', node: 'node:https alone', curlSpooled: 'cat > file; curl -T file' };
 
 /**
  * Runs the contenders `rounds` times, rotating who goes first, and prints medians, paired ratios and peak memory.
@@ -148,6 +148,8 @@ try {
   });
   await compare('upload | pipe', {
     paykit: () => measure(`cat ${source} | ${cli} upload BENCH_1GIB.bin --quiet --size ${sizeMiB * MiB}`, cliEnv),
+    // The same, with the spool (TMPDIR) on a tmpfs: what the disk's share of the spool costs.
+    paykitTmpfs: () => measure(`cat ${source} | ${cli} upload BENCH_1GIB.bin --quiet --size ${sizeMiB * MiB}`, { ...cliEnv, TMPDIR: '/dev/shm' }),
     curl: () => measure(`cat ${source} | ${curl} -X POST -H 'Content-Type: application/octet-stream' -H 'Content-Length: ${sizeMiB * MiB}' -H 'Transfer-Encoding:' -T - ${uploadUrl}`, env),
     // No spool: it could not resend after a failure, which the CLI must be able to do (the reference's retry rule).
     node: () => measure(`cat ${source} | ${nodeAlone} upload-stdin ${sizeMiB * MiB} ${uploadUrl}`, env),
