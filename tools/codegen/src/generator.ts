@@ -1,11 +1,6 @@
-import type { OpenApiDocument } from '@paykit/contracts';
+import type { GeneratedFile, OpenApiDocument } from '@paykit/contracts';
 
-/** One file a generator writes. */
-export interface GeneratedFile {
-  /** Path relative to the output's package folder. */
-  path: string;
-  content: string;
-}
+export type { GeneratedFile };
 
 /** Makes files from the bundled contract; `specPath` (relative to the repo root) goes into their header. */
 export type Generator = (input: { document: OpenApiDocument; specPath: string }) => GeneratedFile[] | Promise<GeneratedFile[]>;

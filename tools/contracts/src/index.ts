@@ -12,3 +12,4 @@ export { addressPath, elementsOf, findComplexType, findElement, findSimpleType, 
 export { ContractError, parseXml, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, XSD_NS, type XmlNode } from './soap/xml.js';
 export * from './state-machines.js';
 export * from './flows.js';
+export { findDrift, writeGenerated, type GeneratedFile, type GeneratedFolders, type WriteSummary } from './generated-files.js';

@@ -1,8 +1,7 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { ContractError, mockServerPackage, repoRoot } from '@paykit/contracts';
+import { join, resolve } from 'node:path';
+import { ContractError, findDrift, mockServerPackage, repoRoot, writeGenerated } from '@paykit/contracts';
 import { contract, displayPath, generate } from './generate.js';
-import type { GeneratedFile, Output } from './output.js';
+import type { Output } from './output.js';
 
 const usage = `usage: paykit-soap-codegen [--check] [--wsdl FILE] [--out DIR]
   writes the typed SOAP client code and the shipped copy of the contract into ${contract.clientPackage.dir}, and what
@@ -30,37 +29,6 @@ function parseArgs(args: string[]): Options | undefined {
   return options;
 }
 
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-}
-
-/** Differences between what the generator produces and what is in the package, as readable lines. */
-export async function findDrift(packageDir: string, generatedDirs: readonly string[], files: readonly GeneratedFile[]): Promise<string[]> {
-  const expected = new Map(files.map((f) => [join(packageDir, f.path), f.content]));
-  const problems: string[] = [];
-  for (const [path, content] of expected) {
-    const actual = await readFile(path, 'utf8').catch(() => undefined);
-    if (actual === undefined) problems.push(`missing: ${displayPath(path)}`);
-    else if (actual !== content) problems.push(`differs: ${displayPath(path)}`);
-  }
-  for (const dir of generatedDirs) {
-    for (const path of await listFiles(join(packageDir, dir))) {
-      if (!expected.has(path)) problems.push(`not generated (stale or hand-written): ${displayPath(path)}`);
-    }
-  }
-  return problems;
-}
-
-export async function writeGenerated(packageDir: string, output: Output): Promise<void> {
-  for (const dir of output.generatedDirs) await rm(join(packageDir, dir), { recursive: true, force: true });
-  for (const file of output.files) {
-    const path = join(packageDir, file.path);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, file.content);
-  }
-}
-
 export async function main(args: string[]): Promise<number> {
   const options = parseArgs(args);
   if (!options) {
@@ -81,16 +49,17 @@ export async function main(args: string[]): Promise<number> {
   for (const output of outputs) {
     const packageDir = join(options.out, output.packageDir);
     const where = displayPath(packageDir);
+    const folders = { packageDir, generatedDirs: output.generatedDirs, files: output.files };
     if (options.check) {
-      const drift = await findDrift(packageDir, output.generatedDirs, output.files);
+      const drift = await findDrift(folders, displayPath);
       if (drift.length > 0) {
         failed = true;
         console.error(`Generated SOAP code in ${where} drifted from ${source}:`);
         for (const line of drift) console.error(`  ${line}`);
       } else console.log(`${where}: ${output.files.length} generated files match ${source}`);
     } else {
-      await writeGenerated(packageDir, output);
-      console.log(`${where}: wrote ${output.files.length} files from ${source} in ${Math.round(performance.now() - started)} ms`);
+      const { written, unchanged, removed } = await writeGenerated(folders);
+      console.log(`${where}: ${written} files written, ${unchanged} unchanged, ${removed} removed, from ${source} in ${Math.round(performance.now() - started)} ms`);
     }
   }
   if (failed) console.error('Run `pnpm generate` and commit the result.');

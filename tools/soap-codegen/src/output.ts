@@ -1,9 +1,6 @@
-/** One file the generator writes. */
-export interface GeneratedFile {
-  /** Path relative to the output's package folder. */
-  path: string;
-  content: string;
-}
+import type { GeneratedFile } from '@paykit/contracts';
+
+export type { GeneratedFile };
 
 /** What the generator writes into one package. */
 export interface Output {
