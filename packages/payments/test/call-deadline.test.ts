@@ -197,7 +197,7 @@ describe('the timeoutMs option', () => {
     } catch (error) {
       thrown = error;
     }
-    expect(isPaymentsError(thrown) && thrown.kind).toBe('input');
+    expect(isPaymentsError(thrown) && thrown.kind).toBe('configuration');
     expect((thrown as Error).message).toMatch(/timeoutMs/);
     expect((thrown as Error).message).not.toContain(secretKey);
   });

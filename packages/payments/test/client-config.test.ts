@@ -231,7 +231,7 @@ describe('the key never leaks', () => {
     seen.push(await thrown(() => secretClient(server!.url, { timeoutMs: 100 }).transactions.get('1')));
     seen.push(await thrown(() => client.transactions.create(paymentRequest, { idempotencyKey: 'x'.repeat(70) })));
     seen.push(await thrown(() => createSecretClient({ apiKey: `${secretKey} `, baseUrl: server!.url })));
-    expect(seen.filter(isPaymentsError).map((e) => e.kind)).toEqual(['authentication', 'network', 'timeout', 'input', 'input']);
+    expect(seen.filter(isPaymentsError).map((e) => e.kind)).toEqual(['authentication', 'network', 'timeout', 'input', 'configuration']);
     for (const value of seen) for (const view of everyView(value)) expect(leaks(view)).toBe(false);
   });
 });

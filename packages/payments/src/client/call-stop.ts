@@ -1,4 +1,4 @@
-import { inputError } from '../errors/payments-error.js';
+import { configurationError } from '../errors/payments-error.js';
 import type { DeadlineQueue, Expiring } from './deadlines.js';
 
 const defaultTimeoutMs = 60_000;
@@ -9,7 +9,7 @@ export const longestTimerMs = 2 ** 31 - 1;
 export function resolveTimeout(timeoutMs: unknown): number {
   if (timeoutMs === undefined) return defaultTimeoutMs;
   if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
-    throw inputError('The timeoutMs option must be a number of milliseconds, 0 or Infinity for no timeout.');
+    throw configurationError('timeoutMs', 'The timeoutMs option must be a number of milliseconds, 0 or Infinity for no timeout.');
   }
   return timeoutMs === 0 || timeoutMs > longestTimerMs ? Infinity : timeoutMs;
 }

@@ -1,6 +1,10 @@
-import { inputError } from '../errors/payments-error.js';
+import { configurationError, type AnyPaymentsError } from '../errors/payments-error.js';
+import { longestTimerMs } from './call-stop.js';
 
-/** What the transport tells the logging hooks. Headers are copies with the credentials replaced. */
+/**
+ * What the transport tells the logging hooks about one attempt. Headers are copies with the credentials replaced:
+ * nothing a hook does to them reaches the request.
+ */
 export interface RequestLog {
   method: string;
   url: string;
@@ -8,10 +12,29 @@ export interface RequestLog {
   idempotencyKey: string | undefined;
   headers: Record<string, string>;
 }
+/** An attempt that got an answer (any status): its status line and headers; the body is the call's to read. */
 export interface ResponseLog extends RequestLog {
   status: number;
+  /** A copy of the answer's headers. */
+  responseHeaders: Headers;
   durationMs: number;
 }
+/**
+ * An attempt that got no usable answer: the connection failed or broke off mid-body (`network`), the proxy refused
+ * the tunnel (`proxyRefused`), the deadline passed (`timeout`) or the caller's signal fired (`aborted`), in flight or
+ * while waiting to resend. `willRetry` says whether the client sends the request again.
+ */
+export interface ErrorLog extends RequestLog {
+  error: AnyPaymentsError;
+  willRetry: boolean;
+  durationMs: number;
+}
+
+/**
+ * A logging hook. It may be async: the call does not wait for it, and whatever it throws or rejects with is reported
+ * on the console and never changes the call's outcome.
+ */
+export type Hook<T> = (event: T) => void;
 
 export interface RetryPolicy {
   /** Resends after the first attempt on 429, 503 and transient network errors. Default 2 (the spec's retry rule). */
@@ -48,8 +71,12 @@ export interface ClientOptions {
   fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
   /** An undici Dispatcher (Agent, ProxyAgent, mTLS...) handed to fetch as `dispatcher`. */
   dispatcher?: unknown;
-  onRequest?: (request: RequestLog) => void;
-  onResponse?: (response: ResponseLog) => void;
+  /** Before each attempt. */
+  onRequest?: Hook<RequestLog>;
+  /** When an attempt's answer arrives (its status and headers), before its body is read. */
+  onResponse?: Hook<ResponseLog>;
+  /** When an attempt gets no usable answer, or the call is stopped while it waits to resend. */
+  onError?: Hook<ErrorLog>;
 }
 
 export const baseUrlVariable = 'PAYKIT_PAYMENTS_BASE_URL';
@@ -68,7 +95,7 @@ function isLoopback(hostname: string): boolean {
 export function resolveBaseUrl(explicit: string | undefined): string {
   const raw = explicit ?? environmentBaseUrl();
   if (!raw) {
-    throw inputError(`No base address: pass \`baseUrl\` or set ${baseUrlVariable} to your environment's address.`);
+    throw configurationError('baseUrl', `No base address: pass \`baseUrl\` or set ${baseUrlVariable} to your environment's address.`);
   }
   // The value is never echoed while it is not a usable address: it may be a key passed in the wrong option.
   const from = explicit === undefined ? baseUrlVariable : 'baseUrl';
@@ -76,14 +103,14 @@ export function resolveBaseUrl(explicit: string | undefined): string {
   try {
     url = new URL(raw);
   } catch {
-    throw inputError(`The base address (${from}) is not an absolute URL: it must look like https://<host>/rest/v1.`);
+    throw configurationError(from, `${from} must be an absolute URL such as https://<host>/rest/v1.`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
     const got = url.protocol === 'http:' ? `, got ${url.origin}` : '';
-    throw inputError(`The base address (${from}) must use https:// (http:// is accepted only on loopback)${got}.`);
+    throw configurationError(from, `${from} must use https:// (http:// only on loopback)${got}.`);
   }
   if (url.username || url.password || url.search || url.hash) {
-    throw inputError('The base address must not carry credentials, a query or a fragment.');
+    throw configurationError(from, `${from} must not carry credentials, a query or a fragment.`);
   }
   return url.href.replace(/\/+$/, '');
 }
@@ -91,7 +118,20 @@ export function resolveBaseUrl(explicit: string | undefined): string {
 /** `Basic base64(key + ":")`, checked without ever echoing the key. */
 export function basicAuthorization(apiKey: unknown): string {
   if (typeof apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(apiKey) || apiKey.includes(':')) {
-    throw inputError('The API key must be a non-empty string of printable ASCII characters without ":" or spaces.');
+    throw configurationError('apiKey', 'The API key must be a non-empty string of printable ASCII characters without ":" or spaces.');
   }
   return `Basic ${btoa(`${apiKey}:`)}`;
+}
+
+/**
+ * A count or a number of milliseconds given as an option, else its default. NaN (a `Number()` of an unset variable),
+ * Infinity, fractions, negatives and values past what a timer holds are refused: each would resend without end, or
+ * without waiting.
+ */
+export function numberOption(option: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0 || value > longestTimerMs) {
+    throw configurationError(option, `${option} must be a whole number from 0 to ${longestTimerMs}.`);
+  }
+  return value;
 }

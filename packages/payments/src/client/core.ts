@@ -35,16 +35,21 @@ export function createCore(options: ClientOptions, check?: RequestCheck, paginat
   return { baseUrl, transport, check, paginate };
 }
 
+/** Request headers as fetch takes them: a record, a `Headers` or `[name, value]` pairs. */
+export type HeadersOption = Record<string, string> | Headers | readonly (readonly [string, string])[];
+
 interface CallOptions {
   query?: Record<string, unknown>;
-  headers?: Record<string, string>;
+  headers?: HeadersOption;
   signal?: AbortSignal;
   accept?: string;
   idempotencyKey?: string;
 }
-const noOptions: CallOptions = Object.freeze({});
+/** One frozen empty object for every missing options argument or error media-type map. */
+const nothing = Object.freeze({});
+const noOptions: CallOptions = nothing;
 
-const noErrorMediaTypes: ErrorMediaTypes = Object.freeze({});
+const noErrorMediaTypes: ErrorMediaTypes = nothing;
 
 /**
  * What a method needs from its spec entry, worked out once when the client is made rather than on every call: the
@@ -119,6 +124,11 @@ function buildUrl(
   return text ? `${url}?${text}` : url;
 }
 
+/** The caller's headers as `[name, value]` pairs, whichever form fetch takes they came in. */
+function headerPairs(headers: HeadersOption): (readonly [string, string])[] {
+  return Array.isArray(headers) || headers instanceof Headers ? [...(headers as Iterable<[string, string]>)] : Object.entries(headers);
+}
+
 async function callOperation(core: ClientCore, operation: BoundOperation, args: unknown[]) {
   const { operationId, pathParams } = operation;
   const path: Record<string, unknown> = {};
@@ -137,7 +147,8 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   const body = operation.body ? args[afterPath] : undefined;
   const options = (args[operation.body ? afterPath + 1 : afterPath] ?? noOptions) as CallOptions;
   if (operation.bodyRequired && body === undefined) throw inputError(`${operationId} needs a request body.`);
-  const idempotencyKey = operation.idempotent && idempotencyHeader ? callIdempotencyKey(options.idempotencyKey, options.headers) : undefined;
+  const given = options.headers && headerPairs(options.headers);
+  const idempotencyKey = operation.idempotent && idempotencyHeader ? callIdempotencyKey(options.idempotencyKey, given) : undefined;
   let request: PreparedRequest = {
     path,
     query: options.query,
@@ -149,10 +160,10 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   const accept = options.accept ?? operation.accept;
   const acceptsJson = options.accept === undefined ? operation.acceptsJson : isJson(accept);
   const url = buildUrl(core.baseUrl, operation, request.path, request.query);
-  // The transport lower-cases the names; later entries win, so the caller's headers cannot replace these (a caller's
+  // Names lower-cased, so that the client's own headers set below replace the caller's whatever their case (a caller's
   // Idempotency-Key header is the key itself, or was refused above).
-  const headers: Record<string, string> = options.headers ? { ...options.headers, accept } : { accept };
-  if (request.header) Object.assign(headers, request.header);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of [...(given ?? []), ['accept', accept], ...Object.entries(request.header ?? {})]) headers[name!.toLowerCase()] = value!;
   let payload: BodyInit | undefined;
   if (request.body !== undefined) {
     if (operation.sendsJson) {
@@ -180,7 +191,7 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
 export function bindOperations<T extends OperationTable>(core: ClientCore, table: T): GroupedMethods<T> {
   const groups: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
   for (const [operationId, spec] of Object.entries(table)) {
-    if (spec.list && !core.paginate) throw new Error(`${operationId} is a list operation: its client needs pagination.`);
+    if (spec.list && !core.paginate) throw new Error(`${operationId} lists: its client needs pagination.`);
     const operation = bindOperation(operationId, spec);
     (groups[spec.group] ??= {})[spec.name] = (...args: unknown[]) => callOperation(core, operation, args);
   }

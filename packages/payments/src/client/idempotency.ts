@@ -34,12 +34,11 @@ export function checkIdempotencyKey(key: unknown): string {
  * The key of a call to an idempotent operation: the `idempotencyKey` option, or an `Idempotency-Key` the caller put in
  * `headers` (any case), or else a new one. Two different keys are refused rather than one silently dropped.
  */
-export function callIdempotencyKey(option: string | undefined, headers: Record<string, string> | undefined): string {
+export function callIdempotencyKey(option: string | undefined, headers: readonly (readonly [string, string])[] | undefined): string {
   const name = idempotencyHeader!;
   let given = option;
-  for (const header in headers) {
+  for (const [header, value] of headers ?? []) {
     if (header.toLowerCase() !== name.toLowerCase()) continue;
-    const value = headers[header]!;
     if (given !== undefined && value !== given) {
       throw inputError(`Two different ${name} values were given (idempotencyKey, headers): pass the key once.`, [
         { fieldName: name, fieldValue: value, messages: ['differs from another key given for the call'] },

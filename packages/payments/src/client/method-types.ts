@@ -1,6 +1,7 @@
 import type { operations } from '../generated/openapi.js';
 import type { OperationSpec } from '../generated/operations.js';
 import type { ApiResult } from './api-result.js';
+import type { HeadersOption } from './core.js';
 import type { Page } from './page.js';
 
 /**
@@ -42,7 +43,7 @@ export type CallOptions<Id, S extends OperationSpec, A> = QueryOption<Id> & {
    * Extra request headers (the client's own headers, such as Authorization, always win). On a POST, an
    * `Idempotency-Key` here is the call's key, as if given as `idempotencyKey`; the two must then agree.
    */
-  headers?: Record<string, string>;
+  headers?: HeadersOption;
 } & (S['idempotent'] extends true
     ? {
         /** Reuse a key to resend a request safely; by default a new UUID is made per call. */

@@ -27,18 +27,35 @@ export interface PageSource {
   load(url: string): Promise<ApiResult<unknown>>;
 }
 
-/** The addresses of the pages read so far in one walk through a list, newest first. */
+/**
+ * The pages read so far in one walk through a list, newest first: their addresses, and a digest of their items (none
+ * for a page without items) taken when the walk goes past them: a SHA-256 rather than the items, so that a long walk
+ * does not hold every item it read.
+ */
 interface Trail {
   readonly url: string;
+  digest?: Promise<string | undefined>;
   readonly before: Trail | undefined;
 }
 
-function alreadyRead(trail: Trail, url: string): boolean {
-  for (let at: Trail | undefined = trail; at; at = at.before) if (at.url === url) return true;
+async function itemsDigest(items: readonly unknown[]): Promise<string | undefined> {
+  if (!items.length) return undefined;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(items)));
+  return String.fromCharCode(...new Uint8Array(digest));
+}
+
+/** Whether a page of the trail has the address `url`, or the items whose digest is `digest`. */
+async function alreadyRead(trail: Trail, url: string, digest?: string): Promise<boolean> {
+  for (let at: Trail | undefined = trail; at; at = at.before) {
+    if (at.url === url || (digest && (await at.digest) === digest)) return true;
+  }
   return false;
 }
 
-/** A `next` link back to a page already read would make the walk endless: the service broke the list's rules. */
+/**
+ * A `next` link back to a page already read, or to a page of the same items under another address (a mock's one
+ * example served for every page), would make the walk endless or repeat items: the service broke the list's rules.
+ */
 function cycleError(url: string): PaymentsError<'protocol'> {
   return new PaymentsError({
     kind: 'protocol',
@@ -48,17 +65,20 @@ function cycleError(url: string): PaymentsError<'protocol'> {
   });
 }
 
+/** A list body holds its items in a `data` array; anything else there gives no items (the body stays in `data`). */
+function itemsOf<T>(body: unknown): T[] {
+  const listed: unknown = (body as { data?: unknown } | null)?.data;
+  return (Array.isArray(listed) ? listed : []) as T[];
+}
+
 function nextHref(body: unknown): string | undefined {
   const links = (body as { links?: Link[] } | null)?.links;
   return Array.isArray(links) ? links.find((l) => l?.rel === 'next' && typeof l.href === 'string')?.href : undefined;
 }
 
-/** A page read from `url`; `before` holds the pages read before it in the same walk. */
-export function createPage<T, Body>(result: ApiResult<Body>, source: PageSource, url: string, before?: Trail): Page<T, Body> {
-  const trail: Trail = { url, before };
-  // A list body holds its items in a `data` array; anything else there gives no items (the body stays in `data`).
-  const listed: unknown = (result.data as { data?: unknown } | null)?.data;
-  const items = (Array.isArray(listed) ? listed : []) as T[];
+/** A page read from `url`; its `trail` holds it and the pages read before it in the same walk. */
+export function createPage<T, Body>(result: ApiResult<Body>, source: PageSource, url: string, trail: Trail = { url, before: undefined }): Page<T, Body> {
+  const items = itemsOf<T>(result.data);
   const next = nextHref(result.data);
   const page: Page<T, Body> = {
     ...result,
@@ -67,8 +87,13 @@ export function createPage<T, Body>(result: ApiResult<Body>, source: PageSource,
     async nextPage() {
       if (next === undefined) return undefined;
       const nextUrl = source.resolve(next);
-      if (alreadyRead(trail, nextUrl)) throw cycleError(nextUrl);
-      return createPage<T, Body>((await source.load(nextUrl)) as ApiResult<Body>, source, nextUrl, trail);
+      trail.digest ??= itemsDigest(items);
+      if (await alreadyRead(trail, nextUrl)) throw cycleError(nextUrl);
+      const following = (await source.load(nextUrl)) as ApiResult<Body>;
+      // Checked before the page is handed out: none of its items is yielded twice.
+      const digest = itemsDigest(itemsOf(following.data));
+      if (await alreadyRead(trail, nextUrl, await digest)) throw cycleError(nextUrl);
+      return createPage<T, Body>(following, source, nextUrl, { url: nextUrl, digest, before: trail });
     },
     async *all(options = {}) {
       const limit = options.limit ?? Infinity;
@@ -119,7 +144,7 @@ function pageSource(core: PageReader, signal: AbortSignal | undefined): PageSour
 }
 
 async function loadPage(core: PageReader, url: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
-  const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: { Accept: 'application/json' }, signal }, readJson);
+  const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: {}, signal }, readJson);
   if (!response.ok) {
     throw errorFromResponse({ status: response.status, method: 'GET', url, body: data, headers: response.headers, idempotencyKey: undefined, attempts });
   }

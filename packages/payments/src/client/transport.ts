@@ -1,6 +1,6 @@
-import { inputError, PaymentsError } from '../errors/payments-error.js';
+import { inputError, PaymentsError, type AnyPaymentsError, type PaymentsErrorDetails } from '../errors/payments-error.js';
 import { rules } from '../generated/rules.js';
-import { basicAuthorization, type ClientOptions, type RequestLog, type ResponseLog } from './config.js';
+import { basicAuthorization, numberOption, type ClientOptions, type ErrorLog, type Hook, type RequestLog, type ResponseLog } from './config.js';
 import { CallStop, longestTimerMs, resolveTimeout } from './call-stop.js';
 import { DeadlineQueue } from './deadlines.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
@@ -9,6 +9,7 @@ import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './ide
 export interface OutgoingRequest {
   method: string;
   url: string;
+  /** With lower-case names, as `Headers` gives them. */
   headers: Record<string, string>;
   body?: BodyInit;
   signal?: AbortSignal | undefined;
@@ -33,36 +34,18 @@ const retriedStatuses: ReadonlySet<number> = new Set(rules.retry.statuses);
 const methodsWithoutQuery = new Set(['PUT', 'POST', 'PATCH']);
 const idempotencyHeaderName = idempotencyHeader?.toLowerCase();
 
-/** What a client's transport settles once, when the client is made. */
-interface Settings {
-  send(url: string, init: RequestInit): Promise<Response>;
-  maxRetries: number;
-  delayMs: number;
-  onRequest: ((request: RequestLog) => void) | undefined;
-  onResponse: ((response: ResponseLog) => void) | undefined;
-}
-
-/** One call on its way: what every attempt sends, and what stops it. */
-interface Call {
-  request: OutgoingRequest;
-  init: RequestInit;
-  headers: Record<string, string>;
-  idempotencyKey: string | undefined;
-  stop: CallStop | undefined;
-}
-
 function loggedHeaders(headers: Record<string, string>): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) copy[name] = name === 'authorization' ? '[redacted]' : value;
   return copy;
 }
 
-/** Lower-case names, so that a caller's `authorization` or `idempotency-key` replaces nothing and duplicates nothing. */
-function outgoingHeaders(given: Record<string, string>, authorization: string): Record<string, string> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  for (const name in given) headers[name.toLowerCase()] = given[name]!;
-  headers.authorization = authorization;
-  return headers;
+/**
+ * The caller's hook is logging: it runs in a microtask of its own, so that whatever it throws or rejects with is only
+ * reported, and the call goes on as if it had not.
+ */
+function tell<T>(hook: Hook<T> | undefined, event: T): void {
+  if (hook) Promise.resolve(event).then(hook).catch((error: unknown) => console.error('@paykit/payments: a hook failed', error));
 }
 
 /** The key of a POST: the one in its headers (checked), else a new one, which is added to them. */
@@ -79,25 +62,26 @@ export function createTransport(options: ClientOptions): Transport {
   const authorization = basicAuthorization(options.apiKey);
   const timeoutMs = resolveTimeout(options.timeoutMs);
   const deadlines = timeoutMs === Infinity ? undefined : new DeadlineQueue(timeoutMs);
-  const { dispatcher, fetch: custom } = options;
-  const settings: Settings = {
-    // The global fetch (looked up on every call) takes the URL and init as they are: a Request costs more to build.
-    // A custom fetch gets a Request, like openapi-fetch's.
-    send: custom
-      ? (url, init) => custom(new Request(url, init), dispatcher ? ({ dispatcher } as RequestInit) : undefined)
-      : (url, init) => globalThis.fetch(url, init),
-    maxRetries: options.retry?.maxRetries ?? rules.retry.maxRetries,
-    delayMs: options.retry?.delayMs ?? rules.retry.waitMs,
-    onRequest: options.onRequest,
-    onResponse: options.onResponse,
-  };
+  const { dispatcher, fetch: custom, retry, onRequest, onResponse, onError } = options;
+  const maxRetries = numberOption('retry.maxRetries', retry?.maxRetries, rules.retry.maxRetries);
+  const delayMs = numberOption('retry.delayMs', retry?.delayMs, rules.retry.waitMs);
+  // The global fetch (looked up on every call) takes the URL and init as they are: a Request costs more to build.
+  // A custom fetch gets a Request, like openapi-fetch's.
+  const fetchOnce: (url: string, init: RequestInit) => Promise<Response> = custom
+    ? (url, init) => custom(new Request(url, init), dispatcher ? ({ dispatcher } as RequestInit) : undefined)
+    : (url, init) => globalThis.fetch(url, init);
 
+  /**
+   * One call: resent on the reference's retry statuses and on network errors (an answer that breaks off mid-body
+   * included), then the body read. A stop (deadline or caller) ends it wherever it is, waits included.
+   */
   return async function send<T>(request: OutgoingRequest, read: BodyReader<T>): Promise<Exchange<T>> {
     const { method, url } = request;
     if (methodsWithoutQuery.has(method) && url.includes('?')) {
-      throw inputError(`${method} requests must not carry query parameters (the service answers 400): ${url}`);
+      throw inputError(`${method} requests must not carry query parameters: ${url}`);
     }
-    const headers = outgoingHeaders(request.headers, authorization);
+    // The names are lower-case (see OutgoingRequest): the client's Authorization replaces the caller's, whatever its case.
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers, authorization };
     const idempotencyKey = method === 'POST' ? idempotencyKeyOf(headers) : undefined;
     // One stop for the whole call: the deadline and the caller's signal end it, retries, waits and body included.
     // A call that nothing can stop hands fetch no signal.
@@ -113,58 +97,54 @@ export function createTransport(options: ClientOptions): Transport {
       redirect: 'manual',
       dispatcher: custom ? undefined : dispatcher,
     } as RequestInit;
+    let waitMs = 0;
+    let sent = 0;
     try {
-      return await sendWithRetries({ request, init, headers, idempotencyKey, stop }, settings, read);
+      for (let attempt = 1; ; attempt++) {
+        const log: RequestLog | undefined =
+          onRequest || onResponse || onError ? { method, url, attempt, idempotencyKey, headers: loggedHeaders(headers) } : undefined;
+        const started = log ? performance.now() : 0;
+        let response: Response | undefined;
+        try {
+          if (waitMs) await (stop ? stop.sleep(waitMs) : new Promise((resolve) => setTimeout(resolve, waitMs)));
+          // A signal aborted before the call is no attempt: nothing is sent.
+          stop?.signal.throwIfAborted();
+          if (log) tell(onRequest, log);
+          sent = attempt;
+          response = await fetchOnce(url, init);
+          const { status, headers: answered } = response;
+          if (log) tell(onResponse, { ...log, status, responseHeaders: new Headers(answered), durationMs: performance.now() - started });
+          // The service may ask for a longer wait (Retry-After). When that wait would outlast the deadline (or a
+          // timer), no resend can come in time: the answer is the call's, at once, rather than a sleep ending in a timeout.
+          waitMs = Math.max(delayMs, retryAfterMs(answered.get('retry-after')) ?? 0);
+          if (
+            retriedStatuses.has(status) &&
+            attempt <= maxRetries &&
+            (waitMs <= delayMs || waitMs <= Math.min(stop?.remainingMs() ?? Infinity, longestTimerMs))
+          ) {
+            await response.body?.cancel().catch(() => undefined);
+            continue;
+          }
+          return { response, data: await read(response), attempts: attempt, idempotencyKey };
+        } catch (cause) {
+          const failure = callFailure(request, idempotencyKey, stop, sent, cause, response?.status);
+          // Anything fetch rejects with short of a stop or a proxy's refusal, and a body broken off, is a failure to
+          // get an answer: resent as transient, unless the status that did arrive forbids it (500: part of the work
+          // may be done).
+          const again =
+            failure.kind === 'network' &&
+            rules.retry.networkErrors &&
+            attempt <= maxRetries &&
+            !(rules.mustNotResend.statuses as readonly (number | undefined)[]).includes(response?.status);
+          if (log) tell(onError, { ...log, error: failure, willRetry: again, durationMs: performance.now() - started });
+          if (!again) throw failure;
+          waitMs = delayMs;
+        }
+      }
     } finally {
       stop?.release();
     }
   };
-}
-
-/** The attempts of one call: resent on the reference's retry statuses and on network errors, then the body read. */
-async function sendWithRetries<T>(call: Call, settings: Settings, read: BodyReader<T>): Promise<Exchange<T>> {
-  const { request, init, idempotencyKey, stop } = call;
-  const { onRequest, onResponse, maxRetries } = settings;
-  for (let attempt = 1; ; attempt++) {
-    const log: RequestLog | undefined =
-      onRequest || onResponse
-        ? { method: request.method, url: request.url, attempt, idempotencyKey, headers: loggedHeaders(call.headers) }
-        : undefined;
-    if (log) onRequest?.(log);
-    const started = log ? performance.now() : 0;
-    let response: Response;
-    try {
-      response = await settings.send(request.url, init);
-    } catch (cause) {
-      if (stop?.stoppedBy()) throw callFailure('stopped', call, attempt);
-      // Anything fetch rejects with, short of our own abort, is a failure to get an answer: resent as transient.
-      if (!rules.retry.networkErrors || attempt > maxRetries) throw callFailure('network', call, attempt, cause);
-      await waitBeforeRetry(settings.delayMs, call, attempt);
-      continue;
-    }
-    if (log) onResponse?.({ ...log, status: response.status, durationMs: performance.now() - started });
-    if (!retriedStatuses.has(response.status) || attempt > maxRetries) return finish(response, read, call, attempt);
-    // The service may ask for a longer wait (Retry-After). When that wait would outlast the deadline (or a timer),
-    // no resend can come in time: the answer is the call's, at once, rather than a sleep ending in a timeout.
-    const waitMs = Math.max(settings.delayMs, retryAfterMs(response.headers.get('retry-after')) ?? 0);
-    if (waitMs > settings.delayMs && waitMs > Math.min(stop?.remainingMs() ?? Infinity, longestTimerMs)) {
-      return finish(response, read, call, attempt);
-    }
-    await response.body?.cancel().catch(() => undefined);
-    await waitBeforeRetry(waitMs, call, attempt);
-  }
-}
-
-/** The call's final answer, its body read under the call's deadline. */
-async function finish<T>(response: Response, read: BodyReader<T>, call: Call, attempts: number): Promise<Exchange<T>> {
-  let data: T;
-  try {
-    data = await read(response);
-  } catch (error) {
-    if (error instanceof PaymentsError) throw error;
-    throw callFailure('unreadable', call, attempts, error);
-  }
-  return { response, data, attempts, idempotencyKey: call.idempotencyKey };
 }
 
 /** `Retry-After` in milliseconds: delay-seconds or an HTTP date (RFC 9110); undefined when absent or unreadable. */
@@ -177,40 +157,46 @@ function retryAfterMs(value: string | null): number | undefined {
 }
 
 /**
- * The error of a call that got no usable answer: fetch failed (`network`), the deadline or the caller stopped it, or
- * its body could not be read. A module function, so that a call allocates nothing for errors it does not meet.
+ * The status of a proxy's refusal (407 or 403) in what fetch rejected with (its `TypeError` has undici's error as
+ * cause): undici's ProxyAgent words a refused CONNECT tunnel, and a refusal of a request it forwards, so.
  */
-function callFailure(reason: 'network' | 'stopped' | 'unreadable', call: Call, attempts: number, cause?: unknown): PaymentsError {
-  const { request, idempotencyKey, stop } = call;
-  const { method, url } = request;
-  let kind: 'network' | 'timeout' | 'aborted';
-  let message: string;
-  if (reason === 'network') {
-    kind = 'network';
-    message = `${method} ${url} got no answer after ${attempts} attempt(s).`;
-  } else if (reason === 'unreadable' && !stop?.stoppedBy()) {
-    kind = 'network';
-    message = `${method} ${url}: the answer could not be read.`;
-  } else if (stop?.timedOut) {
-    kind = 'timeout';
-    message = `${method} ${url} timed out after ${stop.timeoutMs} ms.`;
-    cause = undefined;
-  } else {
-    kind = 'aborted';
-    message = `${method} ${url} was aborted by the caller.`;
-    cause = request.signal?.reason;
-  }
-  return new PaymentsError({ kind, message, method, url, idempotencyKey, attempts, cause });
+function refusedByProxy(error: unknown): 407 | 403 | undefined {
+  const status = /Proxy .*\((40[37])\)/.exec(`${error} ${(error as Error | undefined)?.cause}`)?.[1];
+  return status ? (Number(status) as 407 | 403) : undefined;
 }
 
-async function waitBeforeRetry(delayMs: number, call: Call, attempts: number): Promise<void> {
-  const { stop } = call;
-  if (!stop) return new Promise((resolve) => setTimeout(resolve, delayMs));
-  try {
-    await stop.sleep(delayMs);
-  } catch {
-    throw callFailure('stopped', call, attempts);
+/**
+ * The error of a call that got no usable answer: the deadline or the caller stopped it, fetch failed (`network`; a
+ * proxy's refusal is `proxyRefused`), or the body of an answer with `status` broke off. A module function, so that a
+ * call allocates nothing for errors it does not meet.
+ */
+function callFailure(
+  request: OutgoingRequest,
+  idempotencyKey: string | undefined,
+  stop: CallStop | undefined,
+  attempts: number,
+  cause: unknown,
+  status: number | undefined,
+): AnyPaymentsError {
+  const { method, url } = request;
+  const stopped = stop?.stoppedBy();
+  const proxyStatus = stopped ? undefined : refusedByProxy(cause);
+  let kind: 'network' | 'timeout' | 'aborted' | 'proxyRefused' = 'network';
+  // A body broken off (an answer with a `status` came) counts as no answer: the one that arrived is incomplete.
+  let message = `${method} ${url} got no ${status ? 'complete ' : ''}answer after ${attempts} attempt(s).`;
+  if (stopped === 'timeout') {
+    kind = stopped;
+    message = `${method} ${url} timed out after ${stop!.timeoutMs} ms.`;
+    cause = undefined;
+  } else if (stopped) {
+    kind = stopped;
+    message = `${method} ${url} was aborted by the caller.`;
+    cause = request.signal?.reason;
+  } else if (proxyStatus) {
+    kind = 'proxyRefused';
+    message = `${method} ${url}: the proxy refused it (HTTP ${proxyStatus}).`;
   }
+  return new PaymentsError({ kind, message, method, url, idempotencyKey, attempts, cause, status: proxyStatus } as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
 }
 
 /**

@@ -5,10 +5,14 @@ export type FieldError = components['schemas']['FieldError'];
 export type ErrorBody = components['schemas']['Error'];
 
 /**
- * What went wrong, one kind per way a caller reacts: `input` is refused before anything is sent; the HTTP kinds follow
- * the status; `network`, `timeout` and `aborted` mean no answer arrived; `protocol`, that the answers make no sense.
+ * What went wrong, one kind per way a caller reacts: `configuration` refuses a client option when the client is made,
+ * `input` a call before anything is sent; the HTTP kinds follow the status; `network`, `timeout` and `aborted` mean no
+ * answer arrived, `proxyRefused` that the caller's proxy would not pass the request on; `protocol`, that the answers
+ * make no sense.
  */
 export interface ErrorKindStatus {
+  /** A client option that cannot work (its name in `option`): NaN, Infinity, a negative number, an empty key... */
+  configuration: undefined;
   input: undefined;
   validation: 422;
   authentication: 401;
@@ -23,6 +27,8 @@ export interface ErrorKindStatus {
   network: undefined;
   timeout: undefined;
   aborted: undefined;
+  /** The proxy's status: 407 (its credentials are missing or wrong) or 403 (it refuses the tunnel). Never resent. */
+  proxyRefused: 407 | 403;
   /** The answers break the API's rules: a list whose `next` link leads back to a page already read. */
   protocol: undefined;
 }
@@ -32,6 +38,8 @@ const kindByStatus: Readonly<Record<number, PaymentsErrorKind>> = {
   401: 'authentication',
   403: 'permission',
   404: 'notFound',
+  // The service never answers 407: only a proxy in between does (one that forwards plain HTTP rather than tunnelling).
+  407: 'proxyRefused',
   409: 'conflict',
   422: 'validation',
   429: 'rateLimit',
@@ -57,6 +65,7 @@ export interface PaymentsErrorDetails<K extends PaymentsErrorKind> {
   idempotencyKey?: string;
   attempts?: number;
   location?: string;
+  option?: string;
   cause?: unknown;
 }
 
@@ -84,6 +93,8 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
   readonly body: unknown;
   /** For a redirect (3xx, never followed): the address the service points to, from its `Location` header. */
   readonly location: string | undefined;
+  /** For `configuration`: the client option at fault, such as `retry.maxRetries` (its value is never echoed). */
+  readonly option: string | undefined;
 
   constructor(details: PaymentsErrorDetails<K>) {
     super(details.message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -100,6 +111,7 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
     this.attempts = details.attempts ?? 0;
     this.body = details.body;
     this.location = details.location;
+    this.option = details.option;
   }
 
   /** The outcome is unknown (the spec's `mustQueryState` rule: 500, 502, 504): look at the resource before resending. */
@@ -216,6 +228,10 @@ export function errorFromResponse(input: {
   const { status, method, url, body, idempotencyKey, attempts } = input;
   const details = { kind, message, status, method, url, body, idempotencyKey, attempts, location };
   return new PaymentsError(details as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
+}
+
+export function configurationError(option: string, message: string): PaymentsError<'configuration'> {
+  return new PaymentsError({ kind: 'configuration', message, option });
 }
 
 export function inputError(message: string, fieldErrors?: FieldError[]): PaymentsError<'input'> {
