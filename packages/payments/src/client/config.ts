@@ -22,7 +22,8 @@ export interface ResponseLog extends RequestLog {
 /**
  * An attempt that got no usable answer: the connection failed or broke off mid-body (`network`), the proxy refused
  * the tunnel (`proxyRefused`), the deadline passed (`timeout`) or the caller's signal fired (`aborted`), in flight or
- * while waiting to resend. `willRetry` says whether the client sends the request again.
+ * while waiting to resend (`attempt` is then the one it was waiting to send). `willRetry` says whether the client
+ * sends the request again.
  */
 export interface ErrorLog extends RequestLog {
   error: AnyPaymentsError;
@@ -118,7 +119,7 @@ export function resolveBaseUrl(explicit: string | undefined): string {
 /** `Basic base64(key + ":")`, checked without ever echoing the key. */
 export function basicAuthorization(apiKey: unknown): string {
   if (typeof apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(apiKey) || apiKey.includes(':')) {
-    throw configurationError('apiKey', 'The API key must be a non-empty string of printable ASCII characters without ":" or spaces.');
+    throw configurationError('apiKey', 'apiKey must be a non-empty string of printable ASCII characters without ":" or spaces.');
   }
   return `Basic ${btoa(`${apiKey}:`)}`;
 }

@@ -157,12 +157,15 @@ function retryAfterMs(value: string | null): number | undefined {
 }
 
 /**
- * The status of a proxy's refusal (407 or 403) in what fetch rejected with (its `TypeError` has undici's error as
- * cause): undici's ProxyAgent words a refused CONNECT tunnel, and a refusal of a request it forwards, so.
+ * The status of a proxy's refusal (407 or 403) among the causes of what fetch rejected with: undici's ProxyAgent words
+ * a refused CONNECT tunnel, and a refusal of a request it forwards, so (under Node's own fetch, two causes deep).
  */
 function refusedByProxy(error: unknown): 407 | 403 | undefined {
-  const status = /Proxy .*\((40[37])\)/.exec(`${error} ${(error as Error | undefined)?.cause}`)?.[1];
-  return status ? (Number(status) as 407 | 403) : undefined;
+  for (let depth = 0; error && depth < 5; depth++, error = (error as Error).cause) {
+    const status = /Proxy .*\((40[37])\)/.exec(String(error))?.[1];
+    if (status) return Number(status) as 407 | 403;
+  }
+  return undefined;
 }
 
 /**
