@@ -1,7 +1,7 @@
 export type { components, operations, paths, webhooks } from './generated/openapi.js';
 export { createSecretClient, type PaymentsClient, type PaymentsClientOptions } from './client/secret-client.js';
 export { createPublishableClient, type PublishableClient, type PublishableClientOptions } from './client/publishable-client.js';
-export { baseUrlVariable, type ClientOptions, type RetryPolicy, type RequestLog, type ResponseLog } from './client/config.js';
+export { baseUrlVariable, type ClientOptions, type RetryPolicy, type Hook, type RequestLog, type ResponseLog, type ErrorLog } from './client/config.js';
 export type { PreparedRequest, RequestCheck } from './client/core.js';
 export type { ApiResult } from './client/api-result.js';
 export type { Page } from './client/page.js';

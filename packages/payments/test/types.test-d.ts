@@ -95,6 +95,8 @@ describe('the error discriminant', () => {
       if (error.kind === 'rateLimit') expectTypeOf(error.status).toEqualTypeOf<429>();
       if (error.kind === 'server') expectTypeOf(error.status).toEqualTypeOf<number>();
       if (error.kind === 'network') expectTypeOf(error.status).toEqualTypeOf<undefined>();
+      if (error.kind === 'proxyRefused') expectTypeOf(error.status).toEqualTypeOf<407 | 403>();
+      if (error.kind === 'configuration') expectTypeOf(error.option).toEqualTypeOf<string | undefined>();
       expectTypeOf(error.fieldErrors).toEqualTypeOf<readonly Schemas['FieldError'][]>();
       expectTypeOf(error).toExtend<PaymentsError>();
       // @ts-expect-error there is no such kind

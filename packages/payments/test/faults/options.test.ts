@@ -51,12 +51,12 @@ describe.each([
   });
 
   it.each([
-    { retry: { maxRetries: 0, delayMs: 0 } },
-    { retry: { maxRetries: 10, delayMs: 2 ** 31 - 1 } },
-    { timeoutMs: 0 },
-    { timeoutMs: Infinity },
-    { retry: {} },
-  ])('accepts %j', (options) => {
+    { label: 'no resend, no wait', options: { retry: { maxRetries: 0, delayMs: 0 } } },
+    { label: 'the longest wait a timer holds', options: { retry: { maxRetries: 10, delayMs: 2 ** 31 - 1 } } },
+    { label: 'timeoutMs 0 (no deadline)', options: { timeoutMs: 0 } },
+    { label: 'timeoutMs Infinity (no deadline)', options: { timeoutMs: Infinity } },
+    { label: 'an empty retry policy (the defaults)', options: { retry: {} } },
+  ])('accepts $label', ({ options }) => {
     expect(() => make(options)).not.toThrow();
   });
 });

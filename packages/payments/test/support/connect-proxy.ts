@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { listenOnLoopback } from './loopback-server.js';
 
 export interface ProxyOptions {
   /** Credentials the proxy asks for: without them as Basic proxy authorisation, it answers 407. */
@@ -27,12 +28,11 @@ export async function startProxy({ credentials, forbid }: ProxyOptions = {}) {
     // Forwarding plain HTTP is not needed by the tests: they use it only to be refused.
     response.writeHead(502).end();
   });
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
   server.on('connect', (request: IncomingMessage, client: Socket, head: Buffer) => {
     received.push(`CONNECT ${request.url}`);
+    // A tunnel's sockets are no longer the HTTP server's: closing the proxy ends them here.
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
     const refused = refusal(request);
     if (refused) return void client.end(`HTTP/1.1 ${refused}\r\nProxy-Authenticate: Basic\r\nContent-Length: 0\r\n\r\n`);
     const [host, port] = (request.url ?? '').split(':');
@@ -45,15 +45,6 @@ export async function startProxy({ credentials, forbid }: ProxyOptions = {}) {
     upstream.on('close', () => sockets.delete(upstream));
     for (const socket of [client, upstream]) socket.on('error', () => (socket === client ? upstream : client).destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, close } = await listenOnLoopback(server, sockets);
+  return { url: `http://127.0.0.1:${port}`, received, close };
 }

@@ -1,5 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 
 export interface RecordedRequest {
   method: string;
@@ -32,14 +32,23 @@ export async function startLoopbackServer(script: Script): Promise<LoopbackServe
       });
     });
   });
+  const { port, close } = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}/rest/v1`, requests, close };
+}
+
+/**
+ * Starts `server` on 127.0.0.1 and a free port. `close` ends its connections, and `sockets` it no longer tracks
+ * (tunnels), before closing it.
+ */
+export async function listenOnLoopback(server: Server, sockets: Iterable<Socket> = []): Promise<{ port: number; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/rest/v1`,
-    requests,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };
