@@ -27,6 +27,15 @@ export const rules = {
    * per IP address; beyond that token creation gets 429.
    */
   singleUseTokens: { lifetimeMs: 600000, unusedQuota: 1000 },
+  /**
+   * How a transaction's `status` reads. The reference names `Approved`, and pending for a transaction the banking
+   * network has not answered yet (a 202); it writes "pending" as a word, not a value, so the client matches it in
+   * any case (OUR assumption). The reference lists no status as a decline: `declined` stays empty until it does.
+   * Any other status (a transaction suspended by fraud screening, say) is not approved and not known to be
+   * declined: the payer may still be charged, so the payment must not be taken again before the transaction has
+   * been looked up.
+   */
+  transactionStatus: { approved: ["Approved"], pending: ["pending"], declined: [] },
   /** A list page holds at most 20 items; `next` and `prev` links lead to the others. */
   pagination: { pageSize: 20 },
   /** The recent transactions list holds the 20 most recent transactions. */

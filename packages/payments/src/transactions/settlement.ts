@@ -2,22 +2,45 @@ import type { PaymentsClient } from '../client/secret-client.js';
 import type { ApiResult } from '../client/api-result.js';
 import { PaymentsError } from '../errors/payments-error.js';
 import type { components } from '../generated/openapi.js';
+import { rules } from '../generated/rules.js';
 
 type Transaction = components['schemas']['Transaction'];
 type TransactionRequest = components['schemas']['TransactionRequest'];
 
-export type TransactionOutcome = 'approved' | 'declined' | 'pending';
+/** The values of a transaction's `status` the contract names (its `transactionStatus` rule). */
+export interface TransactionStatusValues {
+  readonly approved: readonly string[];
+  readonly pending: readonly string[];
+  readonly declined: readonly string[];
+}
+
+/** `declined` is an outcome only once the contract names a status as a decline: the reference names none today. */
+type Declined = typeof rules.transactionStatus.declined extends readonly [] ? never : 'declined';
 
 /**
- * Reads the outcome of a transaction answer. The spec leaves `status` an open string; the reference names two
- * values: `Approved`, and pending for a transaction still waiting for the banking network (a 202 answer). Any other
- * status of a created transaction is a decline.
+ * How a transaction stands: `approved`; `pending` (the banking network has not answered); `undetermined`, not approved
+ * and not known to be declined (a status the contract does not name, such as one of a transaction suspended by fraud
+ * screening, or none at all): the payer may still be charged, so do not take the payment again; look the transaction
+ * up by its receipt number. `declined` joins them once the contract lists a decline status.
+ */
+export type TransactionOutcome = 'approved' | 'pending' | 'undetermined' | Declined;
+
+/** The outcome of an answer under the given status values: exact values, except pending, matched in any case. */
+export function outcomeOf(httpStatus: number, status: unknown, values: TransactionStatusValues): TransactionOutcome | 'declined' {
+  // Read as text whatever the service sent: a status of another type is no known status.
+  const text = typeof status === 'string' ? status : undefined;
+  if (httpStatus === 202 || values.pending.some((pending) => pending.toLowerCase() === text?.toLowerCase())) return 'pending';
+  if (text === undefined) return 'undetermined';
+  if (values.approved.includes(text)) return 'approved';
+  return values.declined.includes(text) ? 'declined' : 'undetermined';
+}
+
+/**
+ * Reads the outcome of a transaction answer. The spec leaves `status` an open string; its `transactionStatus` rule
+ * names the approved, pending and declined values, and any other status is `undetermined`: never a guessed decline.
  */
 export function transactionOutcome(result: Pick<ApiResult<Transaction | undefined>, 'status' | 'data'>): TransactionOutcome {
-  // Read as text whatever the service sent: a status of another type is no known status.
-  const status: unknown = result.data?.status;
-  if (result.status === 202 || (typeof status === 'string' && status.toLowerCase() === 'pending')) return 'pending';
-  return status === 'Approved' ? 'approved' : 'declined';
+  return outcomeOf(result.status, result.data?.status, rules.transactionStatus) as TransactionOutcome;
 }
 
 export interface SettleOptions {
@@ -40,11 +63,10 @@ type TransactionsGroup = Pick<PaymentsClient['transactions'], 'create' | 'get'>;
 
 function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const aborted = () => new PaymentsError({ kind: 'aborted', message: 'Waiting for the transaction to settle was aborted.', cause: signal?.reason });
-    if (signal?.aborted) return reject(aborted());
+    if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(aborted());
+      reject(signal!.reason);
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
@@ -55,9 +77,30 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
 }
 
 /**
+ * Whatever stops the settling of a created transaction, as an error that names it: its receipt number and the
+ * Idempotency-Key it was created with, so that the caller looks it up rather than pays again.
+ */
+function aboutCreated(error: unknown, created: ApiResult<Transaction>, receiptNumber: string | undefined): PaymentsError {
+  const named = `Transaction ${receiptNumber ?? '(no receipt number)'} was created with Idempotency-Key ${created.idempotencyKey}`;
+  const advice = ': do not pay again; look it up for its outcome.';
+  if (!(error instanceof PaymentsError)) {
+    return new PaymentsError({ kind: 'aborted', message: `Waiting for settlement was aborted. ${named}${advice}`, ...paymentOf(created, receiptNumber), cause: error });
+  }
+  const { kind, status, method, url, body, fieldErrors, attempts, location, headers } = error;
+  return new PaymentsError({
+    ...{ kind, status, method, url, body, fieldErrors: [...fieldErrors], attempts, location, headers },
+    message: `${error.message} ${named}${advice}`,
+    ...paymentOf(created, receiptNumber),
+    cause: error,
+  });
+}
+
+const paymentOf = (created: ApiResult<Transaction>, receiptNumber: string | undefined) => ({ idempotencyKey: created.idempotencyKey, receiptNumber });
+
+/**
  * Takes a payment and resolves once its outcome is known: at once on a 201, or by reading the transaction until it
- * leaves pending after a 202. Past `settleTimeoutMs` it throws a `timeout` PaymentsError that names the receipt
- * number to query later; the payment itself is not undone.
+ * leaves pending after a 202. Once the transaction exists, every error (`timeout` past `settleTimeoutMs`, `aborted`,
+ * a failed read) names its receipt number and Idempotency-Key to look it up later; the payment itself is not undone.
  */
 export async function settleTransaction(
   transactions: TransactionsGroup,
@@ -71,21 +114,19 @@ export async function settleTransaction(
   const given: unknown = transaction?.receiptNumber;
   const receiptNumber = typeof given === 'string' && given !== '' ? given : undefined;
   const deadline = Date.now() + settleTimeoutMs;
-  while (outcome === 'pending') {
-    if (!receiptNumber) {
-      throw new PaymentsError({ kind: 'server', status: created.status, message: 'A pending transaction came without a receipt number to follow.' });
+  try {
+    while (outcome === 'pending') {
+      if (!receiptNumber) throw new PaymentsError({ kind: 'protocol', status: undefined, message: 'A pending transaction came without a receipt number to follow.' });
+      if (Date.now() + pollIntervalMs > deadline) {
+        throw new PaymentsError({ kind: 'timeout', message: `Still pending after ${settleTimeoutMs} ms.` });
+      }
+      await wait(pollIntervalMs, signal);
+      const read = await transactions.get(receiptNumber, { signal });
+      transaction = read.data as Transaction;
+      outcome = transactionOutcome({ status: read.status, data: transaction });
     }
-    if (Date.now() + pollIntervalMs > deadline) {
-      throw new PaymentsError({
-        kind: 'timeout',
-        message: `Transaction ${receiptNumber} was still pending after ${settleTimeoutMs} ms; query it later for its outcome.`,
-        idempotencyKey: created.idempotencyKey,
-      });
-    }
-    await wait(pollIntervalMs, signal);
-    const read = await transactions.get(receiptNumber, { signal });
-    transaction = read.data as Transaction;
-    outcome = transactionOutcome({ status: read.status, data: transaction });
+  } catch (error) {
+    throw aboutCreated(error, created, receiptNumber);
   }
   return { outcome, transaction, created };
 }

@@ -7,8 +7,9 @@ function docComment(text: string, indent: string): string {
   return `${indent}/**\n${lines.map((line) => `${indent} * ${line}`.trimEnd()).join('\n')}\n${indent} */\n`;
 }
 
-/** Rule values are numbers, booleans and lists of numbers: JSON, with a space after list commas. */
-const literal = (value: unknown): string => JSON.stringify(value).replace(/,/g, ', ');
+/** Rule values are numbers, booleans and lists of numbers or strings: JSON, with a space after the list's commas. */
+const literal = (value: unknown): string =>
+  Array.isArray(value) ? `[${value.map((item) => JSON.stringify(item)).join(', ')}]` : JSON.stringify(value);
 
 /**
  * A module exporting `rules`: each rule of the contract as a frozen object literal under the description the spec
