@@ -1,6 +1,9 @@
 import { inputError } from '../errors/payments-error.js';
 
-/** What the transport tells the logging hooks. Headers are copies with the credentials replaced. */
+/**
+ * What the transport tells the logging hooks. Headers are copies with the credentials (`authorization`, `cookie`,
+ * `x-api-key`, `proxy-authorization` and the caller's `secretHeaders`) replaced by `[redacted]`.
+ */
 export interface RequestLog {
   method: string;
   url: string;
@@ -50,6 +53,8 @@ export interface ClientOptions {
   dispatcher?: unknown;
   onRequest?: (request: RequestLog) => void;
   onResponse?: (response: ResponseLog) => void;
+  /** Names of headers you send whose values are secret (your own tokens): the hooks see them as `[redacted]`. */
+  secretHeaders?: readonly string[];
 }
 
 export const baseUrlVariable = 'PAYKIT_PAYMENTS_BASE_URL';

@@ -1,5 +1,7 @@
 import { inputError, PaymentsError } from '../errors/payments-error.js';
-import { rules } from '../generated/rules.js';
+import { redactHeaders, secretHeaderNames } from '../errors/redaction.js';
+// A namespace import, so that bundles keep only the rules this module reads.
+import * as rules from '../generated/rules.js';
 import { basicAuthorization, type ClientOptions, type RequestLog, type ResponseLog } from './config.js';
 import { CallStop, longestTimerMs, resolveTimeout } from './call-stop.js';
 import { DeadlineQueue } from './deadlines.js';
@@ -40,6 +42,8 @@ interface Settings {
   delayMs: number;
   onRequest: ((request: RequestLog) => void) | undefined;
   onResponse: ((response: ResponseLog) => void) | undefined;
+  /** Header names the hooks see redacted. */
+  secretHeaders: ReadonlySet<string>;
 }
 
 /** One call on its way: what every attempt sends, and what stops it. */
@@ -49,12 +53,6 @@ interface Call {
   headers: Record<string, string>;
   idempotencyKey: string | undefined;
   stop: CallStop | undefined;
-}
-
-function loggedHeaders(headers: Record<string, string>): Record<string, string> {
-  const copy: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) copy[name] = name === 'authorization' ? '[redacted]' : value;
-  return copy;
 }
 
 /** Lower-case names, so that a caller's `authorization` or `idempotency-key` replaces nothing and duplicates nothing. */
@@ -74,6 +72,11 @@ function idempotencyKeyOf(headers: Record<string, string>): string | undefined {
   return key;
 }
 
+function checkHeaderNames(names: unknown): readonly string[] | undefined {
+  if (names === undefined || (Array.isArray(names) && names.every((name) => typeof name === 'string' && name !== ''))) return names;
+  throw inputError('The secretHeaders option must be a list of header names.');
+}
+
 export function createTransport(options: ClientOptions): Transport {
   // The key lives only in this closure, as the header it becomes: nothing the client exposes can reach it.
   const authorization = basicAuthorization(options.apiKey);
@@ -90,6 +93,7 @@ export function createTransport(options: ClientOptions): Transport {
     delayMs: options.retry?.delayMs ?? rules.retry.waitMs,
     onRequest: options.onRequest,
     onResponse: options.onResponse,
+    secretHeaders: secretHeaderNames(checkHeaderNames(options.secretHeaders)),
   };
 
   return async function send<T>(request: OutgoingRequest, read: BodyReader<T>): Promise<Exchange<T>> {
@@ -128,7 +132,7 @@ async function sendWithRetries<T>(call: Call, settings: Settings, read: BodyRead
   for (let attempt = 1; ; attempt++) {
     const log: RequestLog | undefined =
       onRequest || onResponse
-        ? { method: request.method, url: request.url, attempt, idempotencyKey, headers: loggedHeaders(call.headers) }
+        ? { method: request.method, url: request.url, attempt, idempotencyKey, headers: redactHeaders(call.headers, settings.secretHeaders) }
         : undefined;
     if (log) onRequest?.(log);
     const started = log ? performance.now() : 0;

@@ -2,7 +2,8 @@ import type { PaymentsClient } from '../client/secret-client.js';
 import type { ApiResult } from '../client/api-result.js';
 import { PaymentsError } from '../errors/payments-error.js';
 import type { components } from '../generated/openapi.js';
-import { rules } from '../generated/rules.js';
+// A namespace import, so that bundles keep only the rules this module reads.
+import * as rules from '../generated/rules.js';
 
 type Transaction = components['schemas']['Transaction'];
 type TransactionRequest = components['schemas']['TransactionRequest'];
