@@ -51,6 +51,22 @@ describe('settleTransaction after the transaction was created', () => {
 });
 
 describe('settleTransaction before any transaction exists', () => {
+  it.each([
+    { pollIntervalMs: Number.NaN },
+    { pollIntervalMs: -1 },
+    { pollIntervalMs: Infinity },
+    { settleTimeoutMs: Number.NaN },
+    { settleTimeoutMs: -5 },
+    { settleTimeoutMs: Infinity },
+    { settleTimeoutMs: '' },
+  ])('refuses %j with an input error, before taking the payment', async (options) => {
+    const { client, requests } = inProcessClient(() => Response.json({ receiptNumber: 'R-91', status: 'Approved' }, { status: 201 }));
+    const error = await failure(settleTransaction(client.transactions, paymentRequest as never, options as never));
+    expect(error.kind).toBe('input');
+    expect(error.message).toMatch(Object.keys(options)[0]!);
+    expect(requests).toHaveLength(0);
+  });
+
   it('an aborted POST in flight names the key to resend with, and is not resent', async () => {
     const { client, requests } = inProcessClient(never);
     const controller = new AbortController();

@@ -1,6 +1,6 @@
 import type { PaymentsClient } from '../client/secret-client.js';
 import type { ApiResult } from '../client/api-result.js';
-import { PaymentsError } from '../errors/payments-error.js';
+import { inputError, PaymentsError } from '../errors/payments-error.js';
 import type { components } from '../generated/openapi.js';
 // A namespace import, so that bundles keep only the rules this module reads.
 import * as rules from '../generated/rules.js';
@@ -45,9 +45,9 @@ export function transactionOutcome(result: Pick<ApiResult<Transaction | undefine
 }
 
 export interface SettleOptions {
-  /** Time between two reads of a pending transaction. Default 5 000 ms. */
+  /** Time between two reads of a pending transaction: finite, 0 or more. Default 5 000 ms. */
   pollIntervalMs?: number;
-  /** How long to wait for a pending transaction to settle. Default 120 000 ms. */
+  /** How long to wait for a pending transaction to settle: finite, 0 or more. Default 120 000 ms. */
   settleTimeoutMs?: number;
   signal?: AbortSignal;
   idempotencyKey?: string;
@@ -96,6 +96,17 @@ function aboutCreated(error: unknown, created: ApiResult<Transaction>, receiptNu
   });
 }
 
+/**
+ * A duration option, checked before the payment is taken: NaN (an unset variable through `Number()`) would poll with
+ * no pause and never time out, and Infinity would never give up.
+ */
+function duration(options: SettleOptions, name: 'pollIntervalMs' | 'settleTimeoutMs', fallback: number): number {
+  const value: unknown = options[name];
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  throw inputError(`settleTransaction: ${name} must be a finite number of milliseconds, 0 or more; got ${String(value)}.`);
+}
+
 const paymentOf = (created: ApiResult<Transaction>, receiptNumber: string | undefined) => ({ idempotencyKey: created.idempotencyKey, receiptNumber });
 
 /**
@@ -108,7 +119,9 @@ export async function settleTransaction(
   request: TransactionRequest,
   options: SettleOptions = {},
 ): Promise<SettledTransaction> {
-  const { pollIntervalMs = 5_000, settleTimeoutMs = 120_000, signal } = options;
+  const pollIntervalMs = duration(options, 'pollIntervalMs', 5_000);
+  const settleTimeoutMs = duration(options, 'settleTimeoutMs', 120_000);
+  const { signal } = options;
   const created = (await transactions.create(request, { signal, idempotencyKey: options.idempotencyKey })) as ApiResult<Transaction>;
   let transaction = created.data;
   let outcome = transactionOutcome(created);
