@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { createWebhookReceiver, signTestPayload, WebhookVerificationError, type WebhookReceiverOptions } from '../src/webhooks/index.js';
+import { createWebhookReceiver, signTestPayload, verifySignature, WebhookVerificationError, type WebhookReceiverOptions } from '../src/webhooks/index.js';
 
 // What the receiver does when the merchant's callbacks fail, or the peer cuts or stalls the body. The 200 goes out
 // before the event is handed over (the reference's first receiver rule), so a failure after it cannot become a 500
@@ -84,6 +84,26 @@ describe("the merchant's callbacks fail after the 200", () => {
     await receive({ headers: { 'x-webhook-signature': 't=1,v1=00' }, body: '{}' } as never, response as never);
     expect(status).toBe(400);
     expect(logged).not.toHaveBeenCalled();
+  });
+});
+
+describe("the merchant's signature scheme throws", () => {
+  const scheme = () => {
+    throw new Error('scheme bug');
+  };
+
+  it('verifySignature lets the error through as it is: it is no verdict on the notification', () => {
+    const { body, header } = signTestPayload(event, { secret });
+    expect(() => verifySignature(body, header, { secret, scheme })).toThrow('scheme bug');
+  });
+
+  it('the receiver answers 400 and gives the error to onError; no event is handed over', async () => {
+    const errors: unknown[] = [];
+    const events: unknown[] = [];
+    const status = await deliver({ scheme, onEvent: (e) => void events.push(e), onError: (e) => void errors.push(e) });
+    expect(status).toBe(400);
+    expect(String(errors[0])).toMatch(/scheme bug/);
+    expect(events).toEqual([]);
   });
 });
 
