@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isPaymentsError, settleTransaction } from '../src/index.js';
+import { createPublishableClient, createSecretClient, isPaymentsError, settleTransaction } from '../src/index.js';
 import { json, startLoopbackServer, type LoopbackServer } from './support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from './support/fixtures.js';
 
@@ -67,6 +67,45 @@ describe('the raw client and the list iterators are ended like the methods', () 
     expect(error.kind).toBe(kind);
     expect(items).toEqual([{ receiptNumber: '1' }]);
     expect(server!.requests.map((r) => r.url)).toEqual(['/rest/v1/transactions', '/rest/v1/transactions?page=2']);
+  });
+});
+
+describe('an empty option is refused when the client is made', () => {
+  it.each([
+    { option: 'apiKey', value: '' },
+    { option: 'apiKey', value: '   ' },
+    { option: 'apiKey', value: undefined },
+    { option: 'baseUrl', value: '' },
+  ])('$option $value: an input error, on both clients', ({ option, value }) => {
+    for (const create of [createSecretClient, createPublishableClient]) {
+      let error: unknown;
+      try {
+        create({ apiKey: 'sk_test_key', baseUrl: 'https://api.example.test/rest/v1', [option]: value } as never);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(isPaymentsError(error) && error.kind).toBe('input');
+    }
+  });
+});
+
+describe('a redirect is never followed', () => {
+  it('list iterator: a next page answered 301 fails with a request error naming the new address', async () => {
+    server = await startLoopbackServer((request, res) => {
+      if (request.url.includes('page=2')) return json(res, 301, undefined, { Location: 'https://elsewhere.example/rest/v1/transactions?page=2' });
+      json(res, 200, { links: [{ rel: 'next', href: '/rest/v1/transactions?page=2', requestMethod: 'GET' }], data: [] });
+    });
+    const first = await secretClient(server.url).transactions.list();
+    const error = await failure(first.nextPage());
+    expect(error).toMatchObject({ kind: 'request', status: 301, location: 'https://elsewhere.example/rest/v1/transactions?page=2' });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('settleTransaction: a POST answered 307 fails with a request error naming the address and the key, nothing resent', async () => {
+    server = await startLoopbackServer((_request, res) => json(res, 307, undefined, { Location: 'https://elsewhere.example/rest/v1/transactions' }));
+    const error = await failure(settleTransaction(secretClient(server.url).transactions, paymentRequest as never, { idempotencyKey: 'moved-order-1' }));
+    expect(error).toMatchObject({ kind: 'request', status: 307, location: 'https://elsewhere.example/rest/v1/transactions', idempotencyKey: 'moved-order-1' });
+    expect(server.requests).toHaveLength(1);
   });
 });
 
