@@ -133,7 +133,7 @@ describe('a TLS failure (a certificate the runtime does not trust)', () => {
   it.each([
     { entry: 'a method', call: (url: string) => secretClient(url, { retry: { maxRetries: 1, delayMs: 5 } }).transactions.get('1') },
     { entry: 'settleTransaction', call: (url: string) => settleTransaction(secretClient(url, { retry: { maxRetries: 1, delayMs: 5 } }).transactions, paymentRequest as never, { idempotencyKey: 'tls-order-1' }) },
-    { entry: 'the raw client', call: (url: string) => secretClient(url, { retry: { maxRetries: 1, delayMs: 5 } }).raw.GET('/facility') },
+    { entry: 'the raw client', call: (url: string) => secretClient(url, { retry: { maxRetries: 1, delayMs: 5 } }).raw.GET('/', {}) },
   ])('$entry: a network error whose cause is the TLS error, resent like one (no request got through), with the key', async ({ entry, call }) => {
     handshakes = 0;
     const error = await call(baseUrl).then(
