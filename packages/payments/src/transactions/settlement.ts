@@ -1,6 +1,6 @@
 import type { PaymentsClient } from '../client/secret-client.js';
 import type { ApiResult } from '../client/api-result.js';
-import { inputError, PaymentsError } from '../errors/payments-error.js';
+import { inputError, PaymentsError, type PaymentsErrorDetails, type PaymentsErrorKind } from '../errors/payments-error.js';
 import type { components } from '../generated/openapi.js';
 // A namespace import, so that bundles keep only the rules this module reads.
 import * as rules from '../generated/rules.js';
@@ -79,19 +79,17 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 /**
  * Whatever stops the settling of a created transaction, as an error that names it: its receipt number and the
- * Idempotency-Key it was created with, so that the caller looks it up rather than pays again.
+ * Idempotency-Key it was created with, so that the caller looks it up rather than pays again. A PaymentsError keeps
+ * its kind and fields; anything else is the caller's signal firing during the wait between two reads.
  */
 function aboutCreated(error: unknown, created: ApiResult<Transaction>, receiptNumber: string | undefined): PaymentsError {
-  const named = `Transaction ${receiptNumber ?? '(no receipt number)'} was created with Idempotency-Key ${created.idempotencyKey}`;
-  const advice = ': do not pay again; look it up for its outcome.';
-  if (!(error instanceof PaymentsError)) {
-    return new PaymentsError({ kind: 'aborted', message: `Waiting for settlement was aborted. ${named}${advice}`, ...paymentOf(created, receiptNumber), cause: error });
-  }
-  const { kind, status, method, url, body, fieldErrors, attempts, location, headers } = error;
+  const { idempotencyKey } = created;
+  const base = error instanceof PaymentsError ? error : { kind: 'aborted' as const, message: 'Waiting for settlement was aborted.' };
   return new PaymentsError({
-    ...{ kind, status, method, url, body, fieldErrors: [...fieldErrors], attempts, location, headers },
-    message: `${error.message} ${named}${advice}`,
-    ...paymentOf(created, receiptNumber),
+    ...(base as PaymentsErrorDetails<PaymentsErrorKind>),
+    message: `${base.message} Transaction ${receiptNumber ?? '(no receipt number)'} was created with Idempotency-Key ${idempotencyKey}: do not pay again; look it up for its outcome.`,
+    idempotencyKey,
+    receiptNumber,
     cause: error,
   });
 }
@@ -106,8 +104,6 @@ function duration(options: SettleOptions, name: 'pollIntervalMs' | 'settleTimeou
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
   throw inputError(`settleTransaction: ${name} must be a finite number of milliseconds, 0 or more; got ${String(value)}.`);
 }
-
-const paymentOf = (created: ApiResult<Transaction>, receiptNumber: string | undefined) => ({ idempotencyKey: created.idempotencyKey, receiptNumber });
 
 /**
  * Takes a payment and resolves once its outcome is known: at once on a 201, or by reading the transaction until it
