@@ -82,7 +82,7 @@ async function readRawBody(request: WebhookRequest): Promise<RawBody> {
 
 /** Logs what nobody else was given: a handler's failure without `onError`, or `onError`'s own failure. */
 function logLost(error: unknown): void {
-  console.error('@paykit/payments webhook receiver: a verified notification was not handled (pass onError to handle this):', error);
+  console.error('@paykit/payments webhook receiver: an error was not handled by onError (none was given, or it failed):', error);
 }
 
 /**
