@@ -84,7 +84,7 @@ describe('error bodies of any shape', () => {
 });
 
 describe('transaction answers of any shape', () => {
-  it.each([{ status: 7 }, { status: null }, { status: ['Pending'] }, 'text', null])('%j has an outcome and does not throw', (data) => {
-    expect(transactionOutcome({ status: 201, data: data as never })).toBe('declined');
+  it.each([{ status: 7 }, { status: null }, { status: ['Pending'] }, 'text', null])('%j is undetermined and does not throw', (data) => {
+    expect(transactionOutcome({ status: 201, data: data as never })).toBe('undetermined');
   });
 });

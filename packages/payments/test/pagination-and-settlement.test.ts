@@ -117,8 +117,8 @@ describe('pagination that would never end', () => {
 describe('transaction outcome and settlement', () => {
   it.each([
     { status: 201, body: { status: 'Approved' }, outcome: 'approved' },
-    { status: 201, body: { status: 'Declined' }, outcome: 'declined' },
-    { status: 201, body: {}, outcome: 'declined' },
+    { status: 201, body: { status: 'Declined' }, outcome: 'undetermined' },
+    { status: 201, body: {}, outcome: 'undetermined' },
     { status: 202, body: { status: 'Approved' }, outcome: 'pending' },
     { status: 200, body: { status: 'Pending' }, outcome: 'pending' },
   ] as const)('a $status with $body is $outcome', ({ status, body, outcome }) => {
@@ -141,10 +141,10 @@ describe('transaction outcome and settlement', () => {
     ]);
   });
 
-  it('reports a decline on a 201 without polling', async () => {
+  it('reports a status the contract does not name on a 201 as undetermined, without polling', async () => {
     server = await startLoopbackServer((_request, res) => json(res, 201, { receiptNumber: '78', status: 'Declined' }));
     const settled = await settleTransaction(secretClient(server.url).transactions, paymentRequest);
-    expect(settled.outcome).toBe('declined');
+    expect(settled.outcome).toBe('undetermined');
     expect(server.requests).toHaveLength(1);
   });
 

@@ -126,6 +126,8 @@ describe('options that would let forged notifications through are refused with a
     { label: 'a NaN tolerance', options: { secret, toleranceMs: Number.NaN }, signedAt: now - yearMs, option: 'toleranceMs' },
     { label: 'an infinite tolerance', options: { secret, toleranceMs: Infinity }, signedAt: now - yearMs, option: 'toleranceMs' },
     { label: 'a negative tolerance', options: { secret, toleranceMs: -1 }, signedAt: now, option: 'toleranceMs' },
+    { label: 'an empty tolerance (an unset variable)', options: { secret, toleranceMs: '' }, signedAt: now, option: 'toleranceMs' },
+    { label: '-Infinity as tolerance', options: { secret, toleranceMs: -Infinity }, signedAt: now, option: 'toleranceMs' },
     { label: 'a NaN clock', options: { secret, now: Number.NaN }, signedAt: now - yearMs, option: 'now' },
   ] as const;
 

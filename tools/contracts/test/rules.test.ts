@@ -19,13 +19,17 @@ describe('durationMs', () => {
   });
 });
 
-const shapes = { retry: { statuses: 'statuses', wait: 'duration', enabled: 'boolean', limit: 'count', busy: 'status' } } as const;
-const valid = { description: 'resend later', statuses: [429, 503], wait: 'PT20S', enabled: true, limit: 2, busy: 503 };
+const shapes = {
+  retry: { statuses: 'statuses', wait: 'duration', enabled: 'boolean', limit: 'count', busy: 'status', named: 'values', unnamed: 'values' },
+} as const;
+const valid = { description: 'resend later', statuses: [429, 503], wait: 'PT20S', enabled: true, limit: 2, busy: 503, named: ['Approved'], unnamed: [] };
 
 describe('readRules', () => {
   it('reads each field by its kind, durations as milliseconds under <name>Ms', () => {
     const rules = readRules({ 'x-paykit-rules': { retry: valid } }, shapes, 'test');
-    expect(rules).toEqual({ retry: { description: 'resend later', statuses: [429, 503], waitMs: 20_000, enabled: true, limit: 2, busy: 503 } });
+    expect(rules).toEqual({
+      retry: { description: 'resend later', statuses: [429, 503], waitMs: 20_000, enabled: true, limit: 2, busy: 503, named: ['Approved'], unnamed: [] },
+    });
   });
 
   it.each([
@@ -39,6 +43,9 @@ describe('readRules', () => {
     { problem: 'a status out of range', rule: { ...valid, busy: 600 }, message: 'retry.busy must be an HTTP status code' },
     { problem: 'a duration in years', rule: { ...valid, wait: 'P1Y' }, message: 'retry.wait must be an ISO 8601 duration' },
     { problem: 'a yes/no as text', rule: { ...valid, enabled: 'yes' }, message: 'retry.enabled must be true or false' },
+    { problem: 'values that are not a list', rule: { ...valid, named: 'Approved' }, message: 'retry.named must be a list (empty or not) of non-empty strings' },
+    { problem: 'an empty value', rule: { ...valid, named: ['Approved', ' '] }, message: 'retry.named must be a list' },
+    { problem: 'a value that is not text', rule: { ...valid, unnamed: [5] }, message: 'retry.unnamed must be a list' },
     { problem: 'a negative count', rule: { ...valid, limit: -1 }, message: 'retry.limit must be a whole number' },
     {
       problem: 'an unknown rule',

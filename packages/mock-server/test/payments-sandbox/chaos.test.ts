@@ -45,7 +45,7 @@ describe('payments sandbox: chaos', () => {
     const retry = { maxRetries: 3, delayMs: 2 };
     const secret = createSecretClient({ apiKey: env.secretKey, baseUrl: env.sandbox.url, retry });
     const publishable = createPublishableClient({ apiKey: env.publishableKey, baseUrl: env.sandbox.url, retry });
-    const counts = { approved: 0, declined: 0, pending: 0, requests: 0, gaveUp: 0 };
+    const counts = { approved: 0, undetermined: 0, pending: 0, requests: 0, gaveUp: 0 };
 
     async function payOrder(order: number): Promise<void> {
       const token = await untilAnswered(() => publishable.singleUseTokens.create(cardTokenRequest() as never, { idempotencyKey: `token-${order}` }), counts);
@@ -72,13 +72,13 @@ describe('payments sandbox: chaos', () => {
     }
     const duplicates = [...perOrder.values()].filter((n) => n > 1).length;
     console.log(
-      `chaos: ${orders} orders, ${counts.approved} approved, ${counts.declined} declined, ${counts.pending} pending; ` +
+      `chaos: ${orders} orders, ${counts.approved} approved, ${counts.undetermined} undetermined, ${counts.pending} pending; ` +
         `${transactions.length} transactions in the sandbox, ${perOrder.size} distinct orders, ${duplicates} duplicate charges; ` +
         `faults injected: ${Object.entries(faults).map(([label, n]) => `${label} ${n}`).join(', ')}; ` +
         `${counts.requests} requests sent in all, ${counts.gaveUp} calls sent again with their key after the client gave up`,
     );
 
-    expect(counts.approved + counts.declined + counts.pending).toBe(orders);
+    expect(counts.approved + counts.undetermined + counts.pending).toBe(orders);
     expect(transactions).toHaveLength(orders);
     expect(perOrder.size).toBe(orders);
     expect(duplicates).toBe(0);

@@ -2,8 +2,9 @@ import { configurationError, type AnyPaymentsError } from '../errors/payments-er
 import { longestTimerMs } from './call-stop.js';
 
 /**
- * What the transport tells the logging hooks about one attempt. Headers are copies with the credentials replaced:
- * nothing a hook does to them reaches the request.
+ * What the transport tells the logging hooks about one attempt. Headers are copies with the credentials
+ * (`authorization`, `cookie`, `x-api-key`, `proxy-authorization` and the caller's `secretHeaders`) replaced by
+ * `[redacted]`: nothing a hook does to them reaches the request.
  */
 export interface RequestLog {
   method: string;
@@ -78,6 +79,8 @@ export interface ClientOptions {
   onResponse?: Hook<ResponseLog>;
   /** When an attempt gets no usable answer, or the call is stopped while it waits to resend. */
   onError?: Hook<ErrorLog>;
+  /** Names of headers you send whose values are secret (your own tokens): the hooks see them as `[redacted]`. */
+  secretHeaders?: readonly string[];
 }
 
 export const baseUrlVariable = 'PAYKIT_PAYMENTS_BASE_URL';

@@ -1,5 +1,7 @@
-import { inputError, PaymentsError, type AnyPaymentsError, type PaymentsErrorDetails } from '../errors/payments-error.js';
-import { rules } from '../generated/rules.js';
+import { configurationError, inputError, PaymentsError, type AnyPaymentsError, type PaymentsErrorDetails } from '../errors/payments-error.js';
+import { redactHeaders, secretHeaderNames } from '../errors/redaction.js';
+// A namespace import, so that bundles keep only the rules this module reads.
+import * as rules from '../generated/rules.js';
 import { basicAuthorization, numberOption, type ClientOptions, type ErrorLog, type Hook, type RequestLog, type ResponseLog } from './config.js';
 import { CallStop, longestTimerMs, resolveTimeout } from './call-stop.js';
 import { DeadlineQueue } from './deadlines.js';
@@ -34,10 +36,9 @@ const retriedStatuses: ReadonlySet<number> = new Set(rules.retry.statuses);
 const methodsWithoutQuery = new Set(['PUT', 'POST', 'PATCH']);
 const idempotencyHeaderName = idempotencyHeader?.toLowerCase();
 
-function loggedHeaders(headers: Record<string, string>): Record<string, string> {
-  const copy: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) copy[name] = name === 'authorization' ? '[redacted]' : value;
-  return copy;
+function checkHeaderNames(names: unknown): readonly string[] | undefined {
+  if (names === undefined || (Array.isArray(names) && names.every((name) => typeof name === 'string' && name !== ''))) return names;
+  throw configurationError('secretHeaders', 'The secretHeaders option must be a list of header names.');
 }
 
 /**
@@ -63,6 +64,7 @@ export function createTransport(options: ClientOptions): Transport {
   const timeoutMs = resolveTimeout(options.timeoutMs);
   const deadlines = timeoutMs === Infinity ? undefined : new DeadlineQueue(timeoutMs);
   const { dispatcher, fetch: custom, retry, onRequest, onResponse, onError } = options;
+  const secretHeaders = secretHeaderNames(checkHeaderNames(options.secretHeaders));
   const maxRetries = numberOption('retry.maxRetries', retry?.maxRetries, rules.retry.maxRetries);
   const delayMs = numberOption('retry.delayMs', retry?.delayMs, rules.retry.waitMs);
   // The global fetch (looked up on every call) takes the URL and init as they are: a Request costs more to build.
@@ -102,7 +104,7 @@ export function createTransport(options: ClientOptions): Transport {
     try {
       for (let attempt = 1; ; attempt++) {
         const log: RequestLog | undefined =
-          onRequest || onResponse || onError ? { method, url, attempt, idempotencyKey, headers: loggedHeaders(headers) } : undefined;
+          onRequest || onResponse || onError ? { method, url, attempt, idempotencyKey, headers: redactHeaders(headers, secretHeaders) } : undefined;
         const started = log ? performance.now() : 0;
         let response: Response | undefined;
         try {
@@ -113,7 +115,7 @@ export function createTransport(options: ClientOptions): Transport {
           sent = attempt;
           response = await fetchOnce(url, init);
           const { status, headers: answered } = response;
-          if (log) tell(onResponse, { ...log, status, responseHeaders: new Headers(answered), durationMs: performance.now() - started });
+          if (log) tell(onResponse, { ...log, status, responseHeaders: new Headers(redactHeaders(answered, secretHeaders)), durationMs: performance.now() - started });
           // The service may ask for a longer wait (Retry-After). When that wait would outlast the deadline (or a
           // timer), no resend can come in time: the answer is the call's, at once, rather than a sleep ending in a timeout.
           waitMs = Math.max(delayMs, retryAfterMs(answered.get('retry-after')) ?? 0);

@@ -1,5 +1,7 @@
 import type { components } from '../generated/openapi.js';
-import { rules } from '../generated/rules.js';
+// A namespace import, so that bundles keep only the rules this module reads.
+import * as rules from '../generated/rules.js';
+import { maskCardNumbers, maskCardNumbersIn, redactHeaders } from './redaction.js';
 
 export type FieldError = components['schemas']['FieldError'];
 export type ErrorBody = components['schemas']['Error'];
@@ -66,52 +68,72 @@ export interface PaymentsErrorDetails<K extends PaymentsErrorKind> {
   attempts?: number;
   location?: string;
   option?: string;
+  /** The answer's headers; kept with the credential headers (`set-cookie`...) redacted. */
+  headers?: Headers | Record<string, string> | undefined;
+  receiptNumber?: string | undefined;
   cause?: unknown;
 }
 
 /**
  * The one error the client throws. `kind` tells the cases apart (narrow on it after `isPaymentsError`); every field
- * comes from the request or the service's error body, and the API key is never among them.
+ * comes from the request or the service's answer, and the API key is never among them. It carries what the reference
+ * asks merchants to give support (method, URL, date and time, response body) and the answer's headers, in `toJSON`
+ * too; digit runs as long as a card number are masked wherever the service echoes them.
  */
 export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> extends Error {
   override readonly name = 'PaymentsError';
-  readonly kind: K;
-  readonly status: ErrorKindStatus[K];
+  // Declared, not defined: the constructor assigns every field (a field definition would only add bytes to bundles).
+  declare readonly kind: K;
+  declare readonly status: ErrorKindStatus[K];
   /** Method and URL of the request that failed (absent for `input` errors raised before building one). */
-  readonly method: string | undefined;
-  readonly url: string | undefined;
+  declare readonly method: string | undefined;
+  declare readonly url: string | undefined;
   /** From the service's error body. `customerMessage` is fit to show to the paying customer. */
-  readonly customerMessage: string | undefined;
-  readonly developerMessage: string | undefined;
+  declare readonly customerMessage: string | undefined;
+  declare readonly developerMessage: string | undefined;
   /** Per-field problems: from the service on 422, or from the client's own checks on `input`. */
-  readonly fieldErrors: readonly FieldError[];
+  declare readonly fieldErrors: readonly FieldError[];
   /** The `Idempotency-Key` that was sent (on every attempt), to resend the same request safely. */
-  readonly idempotencyKey: string | undefined;
+  declare readonly idempotencyKey: string | undefined;
   /** How many times the request was sent. */
-  readonly attempts: number;
+  declare readonly attempts: number;
   /** The parsed error body (or its text when it was not JSON). */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** For a redirect (3xx, never followed): the address the service points to, from its `Location` header. */
-  readonly location: string | undefined;
+  declare readonly location: string | undefined;
   /** For `configuration`: the client option at fault, such as `retry.maxRetries` (its value is never echoed). */
-  readonly option: string | undefined;
+  declare readonly option: string | undefined;
+  /** The answer's headers (the service's `Date` among them), credentials redacted; absent when no answer came. */
+  declare readonly headers: Readonly<Record<string, string>> | undefined;
+  /** When the client raised the error (ISO 8601, UTC): the date and time support asks for. */
+  declare readonly occurredAt: string;
+  /**
+   * The transaction the call created, when it got that far (`settleTransaction`): the payment may be taken, so look
+   * it up by this receipt number (and `idempotencyKey`) rather than pay again.
+   */
+  declare readonly receiptNumber: string | undefined;
 
   constructor(details: PaymentsErrorDetails<K>) {
-    super(details.message, details.cause === undefined ? undefined : { cause: details.cause });
-    // The body is whatever the service sent: every field is read as the type it is declared with, or left out.
-    const errorBody = fieldsOf(details.body);
+    super(maskCardNumbers(details.message), details.cause === undefined ? undefined : { cause: details.cause });
+    // The body is whatever the service sent: every field is read as the type it is declared with, or left out. Card
+    // numbers it echoes (a 422's `fieldValue`) are masked before anything reads it.
+    const body = maskCardNumbersIn(details.body);
+    const errorBody = fieldsOf(body);
     this.kind = details.kind;
     this.status = details.status as ErrorKindStatus[K];
     this.method = details.method;
     this.url = details.url;
     this.customerMessage = text(errorBody.customerMessage);
     this.developerMessage = text(errorBody.developerMessage);
-    this.fieldErrors = details.fieldErrors ?? fieldErrorsOf(errorBody.errors);
+    this.fieldErrors = maskCardNumbersIn(details.fieldErrors) ?? fieldErrorsOf(errorBody.errors);
     this.idempotencyKey = details.idempotencyKey;
     this.attempts = details.attempts ?? 0;
-    this.body = details.body;
+    this.body = body;
     this.location = details.location;
     this.option = details.option;
+    this.headers = details.headers && redactHeaders(details.headers);
+    this.occurredAt = new Date().toISOString();
+    this.receiptNumber = details.receiptNumber;
   }
 
   /** The outcome is unknown (the spec's `mustQueryState` rule: 500, 502, 504): look at the resource before resending. */
@@ -119,21 +141,9 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
     return ruleCovers(rules.mustQueryState, this.status);
   }
 
+  /** Every field above (they are the error's own enumerable properties) and the message; never the cause. */
   toJSON() {
-    return {
-      name: this.name,
-      kind: this.kind,
-      message: this.message,
-      status: this.status,
-      method: this.method,
-      url: this.url,
-      customerMessage: this.customerMessage,
-      developerMessage: this.developerMessage,
-      fieldErrors: this.fieldErrors,
-      idempotencyKey: this.idempotencyKey,
-      attempts: this.attempts,
-      location: this.location,
-    };
+    return { ...this, message: this.message };
   }
 }
 
@@ -149,26 +159,16 @@ function text(value: unknown): string | undefined {
 /**
  * The `errors` of an error body as FieldErrors, whatever was sent: items that are not objects are dropped, and of the
  * others the known fields of another type (a number or boolean `fieldValue` is kept as text) and messages that are
- * not strings. A well-formed item is kept as it came, with any property the service may add within v1.
+ * not strings. Any other property is kept as it came: the service may add some within v1.
  */
 function fieldErrorsOf(errors: unknown): FieldError[] {
   if (!Array.isArray(errors)) return [];
   const fieldErrors: FieldError[] = [];
   for (const item of errors) {
     if (!item || typeof item !== 'object' || Array.isArray(item)) continue;
-    const { fieldName, fieldValue, messages, ...added } = item as Record<string, unknown>;
-    const wellFormed =
-      (fieldName === undefined || typeof fieldName === 'string') &&
-      (fieldValue === undefined || typeof fieldValue === 'string') &&
-      (messages === undefined || (Array.isArray(messages) && messages.every((message) => typeof message === 'string')));
-    if (wellFormed) {
-      fieldErrors.push(item as FieldError);
-      continue;
-    }
-    const fieldError: FieldError = added;
+    const { fieldName, fieldValue, messages, ...fieldError } = item as Record<string, unknown> & FieldError;
     if (typeof fieldName === 'string') fieldError.fieldName = fieldName;
-    if (typeof fieldValue === 'string') fieldError.fieldValue = fieldValue;
-    else if (typeof fieldValue === 'number' || typeof fieldValue === 'boolean') fieldError.fieldValue = String(fieldValue);
+    if (['string', 'number', 'boolean'].includes(typeof fieldValue)) fieldError.fieldValue = String(fieldValue);
     if (Array.isArray(messages)) fieldError.messages = messages.filter((message): message is string => typeof message === 'string');
     fieldErrors.push(fieldError);
   }
@@ -225,8 +225,8 @@ export function errorFromResponse(input: {
   // The client follows no redirect, so that a request and its key only go to the configured address.
   const advice = location ? ` Not followed: the resource has moved to ${location}.` : adviceFor(input.status, input.headers);
   const message = `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` + (detail ? `: ${detail}` : '.') + advice;
-  const { status, method, url, body, idempotencyKey, attempts } = input;
-  const details = { kind, message, status, method, url, body, idempotencyKey, attempts, location };
+  const { status, method, url, body, headers, idempotencyKey, attempts } = input;
+  const details = { kind, message, status, method, url, body, headers, idempotencyKey, attempts, location };
   return new PaymentsError(details as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
 }
 

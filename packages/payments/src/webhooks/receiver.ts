@@ -14,7 +14,11 @@ export interface WebhookReceiverOptions extends VerifyOptions {
   onEvent: (event: WebhookEvent) => void | Promise<void>;
   /** An authentic notification of a type the spec does not describe (they exist); answered 200 like the others. */
   onUnknownEvent?: (body: unknown) => void | Promise<void>;
-  /** A refused notification, or an error thrown by the handlers. */
+  /**
+   * A refused notification, or an error thrown (or a promise rejected) by the handlers. Without `onError`, refusals
+   * are only answered (400 or 401), and handler errors go to `console.error`: the 200 has been sent, so the service
+   * will not deliver that event again, and a silent failure would lose it.
+   */
   onError?: (error: unknown) => void;
 }
 
@@ -76,6 +80,11 @@ async function readRawBody(request: WebhookRequest): Promise<RawBody> {
   return Buffer.concat(chunks);
 }
 
+/** Logs what nobody else was given: a handler's failure without `onError`, or `onError`'s own failure. */
+function logLost(error: unknown): void {
+  console.error('@paykit/payments webhook receiver: an error was not handled by onError (none was given, or it failed):', error);
+}
+
 /**
  * A handler for Node's `http` server and Express-style frameworks that follows the reference's receiver rules:
  * it refuses what is not authentic (401 for wrong Basic credentials, 400 for a bad signature), answers 200 at once
@@ -86,7 +95,16 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookH
   checkVerifyOptions(options);
   if (options.basicAuth !== undefined) checkBasicAuth(options.basicAuth);
   if (typeof options.onEvent !== 'function') throw new WebhookConfigurationError('onEvent', 'onEvent must be a function.');
-  const report = (error: unknown) => options.onError?.(error);
+  const { onError } = options;
+  // An onError that throws or rejects is logged, never left as an unhandled rejection that would stop the server.
+  const report = (error: unknown) => {
+    try {
+      void Promise.resolve(onError?.(error)).catch(logLost);
+    } catch (thrown) {
+      logLost(thrown);
+    }
+  };
+  const reportHandlerError = onError ? report : logLost;
   return async function receiveWebhook(request, response) {
     if (!authorised(header(request, 'authorization'), options.basicAuth)) {
       response.writeHead(401, { 'WWW-Authenticate': 'Basic' });
@@ -113,11 +131,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookH
       await options.onEvent(parseWebhookEvent(body));
     } catch (error) {
       const unknownType = error instanceof WebhookVerificationError && error.reason === 'unknown-event-type';
-      if (!unknownType || !options.onUnknownEvent) return report(error);
+      if (!unknownType || !options.onUnknownEvent) return reportHandlerError(error);
       const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
       await Promise.resolve()
         .then(() => options.onUnknownEvent!(JSON.parse(text)))
-        .catch(report);
+        .catch(reportHandlerError);
     }
   };
 }

@@ -15,6 +15,11 @@ export const paymentsRuleShapes = {
   concurrency: { maxInFlight: 'count' },
   /** Single-use token lifetime and the quota of unused tokens (per facility and per IP address). */
   singleUseTokens: { lifetime: 'duration', unusedQuota: 'count' },
+  /**
+   * How a transaction's open `status` reads: the values the reference names as approved, as pending and as declined.
+   * A status in none of the lists is no known outcome.
+   */
+  transactionStatus: { approved: 'values', pending: 'values', declined: 'values' },
   /** Items per list page. */
   pagination: { pageSize: 'count' },
   /** How many transactions the recent list holds. */

@@ -2,13 +2,20 @@ import { durationMs } from './duration.js';
 
 /**
  * The kinds of value a rule's field can hold in the spec: an HTTP status code or a list of them, a yes/no, a duration
- * (ISO 8601, read as milliseconds under the field's name plus `Ms`), a whole number.
+ * (ISO 8601, read as milliseconds under the field's name plus `Ms`), a whole number, a list of values of an open
+ * string field (`values`: empty when the reference names none, which is itself a rule).
  */
-export type FieldKind = 'status' | 'statuses' | 'boolean' | 'duration' | 'count';
+export type FieldKind = 'status' | 'statuses' | 'boolean' | 'duration' | 'count' | 'values';
 export type RuleShape = Readonly<Record<string, FieldKind>>;
 export type RuleShapes = Readonly<Record<string, RuleShape>>;
 
-type FieldValue<K extends FieldKind> = K extends 'statuses' ? readonly number[] : K extends 'boolean' ? boolean : number;
+type FieldValue<K extends FieldKind> = K extends 'statuses'
+  ? readonly number[]
+  : K extends 'values'
+    ? readonly string[]
+    : K extends 'boolean'
+      ? boolean
+      : number;
 
 const isStatus = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 100 && (value as number) <= 599;
 
@@ -34,6 +41,9 @@ function readField(where: string, kind: FieldKind, value: unknown): unknown {
     case 'statuses':
       if (Array.isArray(value) && value.length > 0 && value.every(isStatus)) return value;
       throw new RulesError(`${where} must be a non-empty list of HTTP status codes`);
+    case 'values':
+      if (Array.isArray(value) && value.every((item) => typeof item === 'string' && item.trim() !== '')) return value;
+      throw new RulesError(`${where} must be a list (empty or not) of non-empty strings`);
     case 'boolean':
       if (typeof value === 'boolean') return value;
       throw new RulesError(`${where} must be true or false`);

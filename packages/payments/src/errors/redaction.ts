@@ -1,0 +1,44 @@
+/**
+ * Credentials wherever they appear: the client's own `authorization`, and the headers proxies, gateways and cookies
+ * carry them in. Their values never reach a hook, an error or its JSON.
+ */
+const credentialHeaders = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key'];
+
+export const redacted = '[redacted]';
+
+/** The lower-cased names to redact: the credential headers and those the caller marks as secret. */
+export function secretHeaderNames(marked: readonly string[] = []): ReadonlySet<string> {
+  return new Set(credentialHeaders.concat(marked.map((name) => name.toLowerCase())));
+}
+
+const credentialsOnly = secretHeaderNames();
+
+/** A plain copy of headers (so that it prints and serialises), the secret values replaced. */
+export function redactHeaders(headers: Headers | Record<string, string>, secret = credentialsOnly): Record<string, string> {
+  const copy = headers instanceof Headers ? Object.fromEntries(headers) : { ...headers };
+  for (const name in copy) if (secret.has(name.toLowerCase())) copy[name] = redacted;
+  return copy;
+}
+
+/**
+ * Every run of 12 digits or more (spaces or dashes may group them) with all but its last 4 digits replaced by `*`:
+ * card numbers have 12 to 19, and a longer run may hold one. Luhn is not asked for, since a mistyped card number (the
+ * one a 422 echoes back) fails it and is still the payer's card; an order or receipt number that long is masked too,
+ * which costs nothing.
+ */
+export function maskCardNumbers(text: string): string {
+  return text.replace(/\d(?:[ -]?\d){11,}/g, (run) => run.replace(/\d(?=(?:[ -]?\d){4})/g, '*'));
+}
+
+/**
+ * A copy of a parsed body (or any JSON value) with every string passed through `maskCardNumbers`; a whole number long
+ * enough to be a card number (a `fieldValue` sent as a number) becomes its masked text.
+ */
+export function maskCardNumbersIn<T>(value: T): T {
+  if (value === undefined) return value;
+  return JSON.parse(JSON.stringify(value), (_, item: unknown) => {
+    const text = typeof item === 'string' || Number.isInteger(item) ? String(item) : '';
+    const masked = maskCardNumbers(text);
+    return masked === text ? item : masked;
+  });
+}
