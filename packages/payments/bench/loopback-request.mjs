@@ -11,9 +11,9 @@
 // - "client, no timeout": `timeoutMs: 0`, no deadline, so fetch gets no AbortSignal;
 // - "client, no checks": `check: false`, no request checks;
 // - "fetch + deadline signal": bare fetch given an AbortController's signal and a timer, the usual way to put a
-//   deadline on fetch. The client does the same with one AbortController per call, fired by the caller's signal or
-//   by its deadline queue (one timer per client): Node's fetch follows a signal with a listener, a weak reference
-//   and a finalizer, which is most of what the deadline costs.
+//   deadline on fetch. The client does the same, one AbortController and one timer per call, the controller also
+//   fired by the caller's signal: Node's fetch follows a signal with a listener, a weak reference and a finalizer,
+//   which is most of what the deadline costs.
 import { createServer } from 'node:http';
 import { createSecretClient } from '../dist/index.js';
 import { format, interleaved, median, pairedRatios, quantile } from './stats.mjs';

@@ -5,8 +5,10 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 // A merchant compiles against the declarations this package publishes, with `tsc --strict` and quite possibly without
-// @types/node (a browser app, an edge runtime). The declarations are emitted here from the sources, as the build
-// emits them, and a consumer is type-checked against them in a program that cannot see @types/node.
+// @types/node (a browser app, an edge runtime), and with the module resolution of a recent set-up (nodenext) or of an
+// older one (node10, which ignores `exports`). The declarations are emitted here from the sources, as the build
+// emits them, into a virtual node_modules/@paykit/payments beside this package.json, and a consumer importing the
+// package by name is type-checked against them in a program that cannot see @types/node.
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const buildConfig = ts.getParsedCommandLineOfConfigFile(join(packageDir, 'tsconfig.build.json'), {}, {
@@ -15,12 +17,15 @@ const buildConfig = ts.getParsedCommandLineOfConfigFile(join(packageDir, 'tsconf
     throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
   },
 })!;
-/** Where the virtual declarations live: inside the package, so that its own dependencies (openapi-fetch) resolve. */
-const virtualDist = join(packageDir, '.published-types', 'dist');
+/** Where the virtual package lives: inside this one, so that its own dependencies (openapi-fetch) resolve. */
+const root = join(packageDir, '.published-types');
+const virtualPackage = join(root, 'node_modules', '@paykit', 'payments');
+const virtualDist = join(virtualPackage, 'dist');
+const packageJson = readFileSync(join(packageDir, 'package.json'), 'utf8');
 
-/** The package's declarations, emitted in memory from the sources with the build's options. */
+/** The package's declarations, emitted in memory from the sources with the build's options, and its package.json. */
 function emitDeclarations(): Map<string, string> {
-  const files = new Map<string, string>();
+  const files = new Map([[join(virtualPackage, 'package.json'), packageJson]]);
   const options = { ...buildConfig.options, outDir: virtualDist, declaration: true, emitDeclarationOnly: true, noEmit: false };
   const program = ts.createProgram(buildConfig.fileNames, options);
   const result = program.emit(undefined, (fileName, text) => files.set(resolve(fileName), text));
@@ -33,21 +38,25 @@ const hiddenNodeTypes = /[\\/]@types[\\/]node[\\/]/;
 /** Source files of the TypeScript libraries and dependencies, parsed once for every consumer program. */
 const parsed = new Map<string, ts.SourceFile>();
 
+const nodenext = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext };
+/** The module settings of a merchant's tsconfig that the declarations are checked under, and the consumer's file. */
+const resolutions = {
+  nodenext: { options: nodenext, file: 'consumer.ts' },
+  // A CommonJS file under nodenext: TypeScript 5.8 and later let it require() an ES module, as Node 20.19 does.
+  'nodenext from CommonJS': { options: nodenext, file: 'consumer.cts' },
+  // TypeScript's `node` (`node10`): what older projects (module commonjs) have; it finds types through `types` and
+  // `typesVersions`, never `exports`.
+  node10: { options: { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }, file: 'consumer.ts' },
+} satisfies Record<string, { options: ts.CompilerOptions; file: string }>;
+type Resolution = keyof typeof resolutions;
+
 /**
  * Type errors of a consumer file compiled against the declarations: strict, with no @types/node to be found. Only
  * the consumer and the package's declarations it reaches are checked: the TypeScript libraries are not ours.
  */
-function consumerErrors(declarations: Map<string, string>, consumer: string): string[] {
-  const root = join(virtualDist, '..');
-  const consumerPath = join(root, 'consumer.ts');
-  const options: ts.CompilerOptions = {
-    strict: true,
-    noEmit: true,
-    types: [],
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  };
+function consumerErrors(declarations: Map<string, string>, consumer: string, resolution: Resolution = 'nodenext'): string[] {
+  const consumerPath = join(root, resolutions[resolution].file);
+  const options: ts.CompilerOptions = { strict: true, noEmit: true, types: [], target: ts.ScriptTarget.ES2022, ...resolutions[resolution].options };
   const host = ts.createCompilerHost(options);
   const read = (path: string) => (path === consumerPath ? consumer : declarations.get(resolve(path)));
   host.fileExists = (path) => read(path) !== undefined || (!hiddenNodeTypes.test(path) && ts.sys.fileExists(path));
@@ -71,17 +80,17 @@ function consumerErrors(declarations: Map<string, string>, consumer: string): st
 }
 
 const consumers = {
-  webhooks: `import { createWebhookReceiver, verifySignature, type WebhookEvent } from './dist/webhooks/index.js';
+  webhooks: `import { createWebhookReceiver, verifySignature, type WebhookEvent } from '@paykit/payments/webhooks';
 const receive = createWebhookReceiver({ secret: 'whsec', onEvent: (event: WebhookEvent) => console.log(event.eventType) });
 export const run = (request: Parameters<typeof receive>[0], response: Parameters<typeof receive>[1]) => receive(request, response);
 export const checked = verifySignature('{}', 't=1,v1=00', { secret: 'whsec' }).timestamp;`,
-  publishable: `import { createPublishableClient, isPaymentsError } from './dist/publishable.js';
+  publishable: `import { createPublishableClient, isPaymentsError } from '@paykit/payments/publishable';
 const client = createPublishableClient({ apiKey: 'pk', baseUrl: 'https://api.example.test/rest/v1' });
 const card = { supplierBusinessCode: 'B', accountType: 'CREDIT_CARD', cardNumber: '4111111111111111', expiryDateMonth: '12', expiryDateYear: '2030' } as const;
 export const token = client.singleUseTokens.create(card).catch((e: unknown) => isPaymentsError(e));`,
-  main: `import { createSecretClient } from './dist/index.js';
+  main: `import { createSecretClient } from '@paykit/payments';
 export const facility = createSecretClient({ apiKey: 'sk', baseUrl: 'https://api.example.test/rest/v1' }).facility.get();`,
-  validation: `import { publishableRequestCheck } from './dist/validation/index.js';
+  validation: `import { publishableRequestCheck } from '@paykit/payments/validation';
 export const check = publishableRequestCheck();`,
 };
 
@@ -93,8 +102,28 @@ describe('the published declarations need no @types/node', () => {
     expect(consumerErrors(declarations, needsNode).join('\n')).toMatch(/node:http/);
   });
 
-  it.each(Object.entries(consumers))('the %s entry compiles in a strict consumer', (_entry, consumer) => {
-    expect(consumerErrors(declarations, consumer)).toEqual([]);
+  it.each(Object.keys(resolutions).flatMap((resolution) => Object.entries(consumers).map(([entry, consumer]) => ({ entry, consumer, resolution: resolution as Resolution }))))(
+    'the $entry entry compiles in a strict consumer with $resolution resolution',
+    ({ consumer, resolution }) => {
+      expect(consumerErrors(declarations, consumer, resolution)).toEqual([]);
+    },
+  );
+
+  it('would notice an entry that node10 resolution cannot find (the check can fail)', () => {
+    expect(consumerErrors(declarations, `export * from '@paykit/payments/no-such-entry';\n`, 'node10').join('\n')).toMatch(/Cannot find module '@paykit\/payments\/no-such-entry'/);
+  });
+});
+
+describe('the package.json', () => {
+  it('maps every entry with types in typesVersions (for node10) to the declarations exports names', () => {
+    const { exports, typesVersions } = JSON.parse(packageJson) as {
+      exports: Record<string, string | { types?: string }>;
+      typesVersions: { '*': Record<string, string[]> };
+    };
+    const typed = Object.entries(exports).flatMap(([entry, target]) => (typeof target === 'object' && target.types ? [[entry, target.types] as const] : []));
+    const main = typed.find(([entry]) => entry === '.');
+    expect(JSON.parse(packageJson).types).toBe(main?.[1]);
+    expect(typesVersions['*']).toEqual(Object.fromEntries(typed.filter(([entry]) => entry !== '.').map(([entry, types]) => [entry.slice(2), [types]])));
   });
 });
 

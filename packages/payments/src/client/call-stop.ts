@@ -1,5 +1,4 @@
 import { configurationError } from '../errors/payments-error.js';
-import type { DeadlineQueue, Expiring } from './deadlines.js';
 
 const defaultTimeoutMs = 60_000;
 /** Timers hold at most this delay; a longer one would fire at once (Node warns and uses 1 ms). */
@@ -14,37 +13,48 @@ export function resolveTimeout(timeoutMs: unknown): number {
   return timeoutMs === 0 || timeoutMs > longestTimerMs ? Infinity : timeoutMs;
 }
 
+/** The timer callback of every call's deadline: one function for all, the call passed as the timer's argument. */
+function expire(stop: CallStop): void {
+  stop.expire();
+}
+
 /**
  * What may end one call: its deadline and the caller's signal. Its `signal` goes to fetch on every attempt, so that
  * either one stops the request in flight and the reading of the body; it also ends the wait before a retry.
  *
- * The object is also the listener of the caller's signal and the entry in the client's deadline queue (one timer per
- * client, not one per call), so that a call allocates one object and one AbortController for all of it.
+ * Each call arms its own deadline timer and clears it when it ends. A timer shared by a client's calls breaks in
+ * runtimes that tie timers to the request that armed them: in Cloudflare's workerd, a client kept at module scope
+ * would rely on a timer from a request already over, which never fires, and a later call would wait forever. Node
+ * loses nothing by it: its timers of one duration already share one list behind one native timer.
+ *
+ * The object is also the listener of the caller's signal, so that a call allocates one object, one AbortController
+ * and one timer for all of it.
  */
-export class CallStop implements Expiring {
+export class CallStop {
   readonly deadline: number;
   readonly signal: AbortSignal;
   timedOut = false;
   private readonly controller = new AbortController();
+  private readonly timer: ReturnType<typeof setTimeout> | undefined;
   private wake: (() => void) | undefined;
 
+  /** `timeoutMs`: `Infinity` for no deadline (see `resolveTimeout`). */
   constructor(
-    private readonly deadlines: DeadlineQueue | undefined,
+    readonly timeoutMs: number,
     private readonly callerSignal: AbortSignal | undefined,
   ) {
     this.signal = this.controller.signal;
-    this.deadline = deadlines ? deadlines.deadlineFromNow() : Infinity;
+    this.deadline = timeoutMs === Infinity ? Infinity : performance.now() + timeoutMs;
     if (callerSignal?.aborted) {
       this.end(callerSignal.reason);
       return;
     }
     callerSignal?.addEventListener('abort', this, { once: true });
-    deadlines?.add(this);
-  }
-
-  /** The call's timeout in milliseconds, `Infinity` when it has none. */
-  get timeoutMs(): number {
-    return this.deadlines?.timeoutMs ?? Infinity;
+    if (timeoutMs !== Infinity) {
+      this.timer = setTimeout(expire, timeoutMs, this);
+      // An in-flight request keeps the process alive by its socket; the deadline alone must not.
+      (this.timer as { unref?: () => void }).unref?.();
+    }
   }
 
   /** Milliseconds left before the deadline (`Infinity` without one). */
@@ -52,7 +62,7 @@ export class CallStop implements Expiring {
     return this.deadline - performance.now();
   }
 
-  /** The deadline passed (called by the deadline queue). */
+  /** The deadline passed (called by the call's timer). */
   expire(): void {
     this.timedOut = true;
     this.end(new DOMException(`timed out after ${this.timeoutMs} ms`, 'TimeoutError'));
@@ -90,9 +100,9 @@ export class CallStop implements Expiring {
     });
   }
 
-  /** Leaves the deadline queue and lets go of the caller's signal; call once the body has been read or the call failed. */
+  /** Clears the deadline and lets go of the caller's signal; call once the body has been read or the call failed. */
   release(): void {
-    this.deadlines?.delete(this);
+    clearTimeout(this.timer);
     this.callerSignal?.removeEventListener('abort', this);
   }
 }

@@ -4,7 +4,6 @@ import { redactHeaders, secretHeaderNames } from '../errors/redaction.js';
 import * as rules from '../generated/rules.js';
 import { basicAuthorization, numberOption, type ClientOptions, type ErrorLog, type Hook, type RequestLog, type ResponseLog } from './config.js';
 import { CallStop, longestTimerMs, resolveTimeout } from './call-stop.js';
-import { DeadlineQueue } from './deadlines.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
 
 /** A request as the client builds it: plain values, cheaper than a `Request` and resendable as they are. */
@@ -62,7 +61,6 @@ export function createTransport(options: ClientOptions): Transport {
   // The key lives only in this closure, as the header it becomes: nothing the client exposes can reach it.
   const authorization = basicAuthorization(options.apiKey);
   const timeoutMs = resolveTimeout(options.timeoutMs);
-  const deadlines = timeoutMs === Infinity ? undefined : new DeadlineQueue(timeoutMs);
   const { dispatcher, fetch: custom, retry, onRequest, onResponse, onError } = options;
   const secretHeaders = secretHeaderNames(checkHeaderNames(options.secretHeaders));
   const maxRetries = numberOption('retry.maxRetries', retry?.maxRetries, rules.retry.maxRetries);
@@ -87,7 +85,7 @@ export function createTransport(options: ClientOptions): Transport {
     const idempotencyKey = method === 'POST' ? idempotencyKeyOf(headers) : undefined;
     // One stop for the whole call: the deadline and the caller's signal end it, retries, waits and body included.
     // A call that nothing can stop hands fetch no signal.
-    const stop = deadlines || request.signal ? new CallStop(deadlines, request.signal) : undefined;
+    const stop = timeoutMs !== Infinity || request.signal ? new CallStop(timeoutMs, request.signal) : undefined;
     // `signal: undefined` is no signal and `dispatcher: undefined` the global one, to fetch as to Request. Every init
     // has the same fields, in the same order: one object shape for fetch to read. No redirect is followed: fetch
     // would resend the body and the Idempotency-Key to whatever host a 307 names; a 3xx is the call's answer.
