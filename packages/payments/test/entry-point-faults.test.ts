@@ -76,7 +76,7 @@ describe('an empty option is refused when the client is made', () => {
     { option: 'apiKey', value: '   ' },
     { option: 'apiKey', value: undefined },
     { option: 'baseUrl', value: '' },
-  ])('$option $value: an input error, on both clients', ({ option, value }) => {
+  ])('$option $value: a configuration error naming the option, on both clients', ({ option, value }) => {
     for (const create of [createSecretClient, createPublishableClient]) {
       let error: unknown;
       try {
@@ -84,7 +84,8 @@ describe('an empty option is refused when the client is made', () => {
       } catch (caught) {
         error = caught;
       }
-      expect(isPaymentsError(error) && error.kind).toBe('input');
+      expect(isPaymentsError(error) && error.kind).toBe('configuration');
+      expect(isPaymentsError(error) && error.option).toBe(option);
     }
   });
 });

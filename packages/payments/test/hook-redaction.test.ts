@@ -51,6 +51,7 @@ describe('the logging hooks see secrets redacted', () => {
     } catch (caught) {
       error = caught;
     }
-    expect(isPaymentsError(error) && error.kind).toBe('input');
+    expect(isPaymentsError(error) && error.kind).toBe('configuration');
+    expect(isPaymentsError(error) && error.option).toBe('secretHeaders');
   });
 });
