@@ -25,13 +25,22 @@ export interface TransferRequest {
 export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const send = request.url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const outgoing = send(request.url, { agent, method: request.method, headers: request.headers, ...(request.signal ? { signal: request.signal } : {}) }, resolve);
+    let response: IncomingMessage | undefined;
+    const outgoing = send(request.url, { agent, method: request.method, headers: request.headers, ...(request.signal ? { signal: request.signal } : {}) }, (incoming) => {
+      response = incoming;
+      resolve(incoming);
+    });
     outgoing.once('error', reject);
     const stallTimeoutMs = request.stallTimeoutMs;
     if (stallTimeoutMs !== undefined) {
       // The socket's idle timer: it counts writes and reads alike, and stays armed while the response body is read,
-      // so a server that stops reading the upload or stops sending the download is caught the same way.
-      outgoing.setTimeout(stallTimeoutMs, () => outgoing.destroy(stallError(stallTimeoutMs)));
+      // so a server that stops reading the upload or stops sending the download is caught the same way. The body's
+      // reader is given the stall itself, not the reset that destroying the request would show it.
+      outgoing.setTimeout(stallTimeoutMs, () => {
+        const error = stallError(stallTimeoutMs);
+        response?.destroy(error);
+        outgoing.destroy(error);
+      });
     }
     const body = request.body;
     if (body === undefined) outgoing.end();
