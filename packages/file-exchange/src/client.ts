@@ -317,6 +317,7 @@ export class FileExchangeClient {
         ...(init.onBodyPiped === undefined ? {} : { onBodyPiped: init.onBodyPiped }),
         stallTimeoutMs: this.stallTimeoutMs,
         signal: context.signal,
+        failure: (error) => errorForThrown(context, error),
       });
     } catch (error) {
       throw errorForThrown(context, error);

@@ -15,6 +15,11 @@ export interface TransferRequest {
   stallTimeoutMs?: number | undefined;
   /** Ends the request in any phase, the reading of the response body included. */
   signal?: AbortSignal | undefined;
+  /**
+   * The error a stall or an abort ends the request and its body with (given the stall's error or the signal's
+   * reason): so that whoever reads the body, the caller of `download` included, gets the client's typed error.
+   */
+  failure?: (error: unknown) => Error;
 }
 
 /**
@@ -26,21 +31,32 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
   return new Promise((resolve, reject) => {
     const send = request.url.protocol === 'https:' ? httpsRequest : httpRequest;
     let response: IncomingMessage | undefined;
-    const outgoing = send(request.url, { agent, method: request.method, headers: request.headers, ...(request.signal ? { signal: request.signal } : {}) }, (incoming) => {
+    const outgoing = send(request.url, { agent, method: request.method, headers: request.headers }, (incoming) => {
       response = incoming;
       resolve(incoming);
     });
     outgoing.once('error', reject);
+    // The body's reader is given the stall or the abort itself, not the reset that destroying the request shows it.
+    const end = (cause: unknown) => {
+      const error = request.failure?.(cause) ?? (cause instanceof Error ? cause : new Error(String(cause)));
+      response?.destroy(error);
+      outgoing.destroy(error);
+    };
     const stallTimeoutMs = request.stallTimeoutMs;
     if (stallTimeoutMs !== undefined) {
       // The socket's idle timer: it counts writes and reads alike, and stays armed while the response body is read,
-      // so a server that stops reading the upload or stops sending the download is caught the same way. The body's
-      // reader is given the stall itself, not the reset that destroying the request would show it.
-      outgoing.setTimeout(stallTimeoutMs, () => {
-        const error = stallError(stallTimeoutMs);
-        response?.destroy(error);
-        outgoing.destroy(error);
-      });
+      // so a server that stops reading the upload or stops sending the download is caught the same way.
+      outgoing.setTimeout(stallTimeoutMs, () => end(stallError(stallTimeoutMs)));
+    }
+    const signal = request.signal;
+    if (signal) {
+      const onAbort = () => end(signal.reason);
+      if (signal.aborted) onAbort();
+      else {
+        signal.addEventListener('abort', onAbort, { once: true });
+        // Until the exchange is over (the response read or the connection gone): no listener is left behind.
+        outgoing.once('close', () => signal.removeEventListener('abort', onAbort));
+      }
     }
     const body = request.body;
     if (body === undefined) outgoing.end();
