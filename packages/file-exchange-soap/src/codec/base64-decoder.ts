@@ -30,6 +30,7 @@ export class DecodeArena {
  * is written as it comes, so the field never exists whole. What `end` returns becomes the field's value.
  */
 export interface ByteSink {
+  /** `bytes` is valid only during the call (its memory is reused for the next piece): write or copy it at once. */
   write(bytes: Buffer): void;
   end(): unknown;
 }
@@ -43,6 +44,7 @@ export class Base64Decoder {
   private carry = '';
   private readonly chunks: Buffer[] = [];
   private finished = false;
+  private scratch = Buffer.alloc(0);
   private readonly start: number;
 
   constructor(
@@ -68,11 +70,21 @@ export class Base64Decoder {
         if (padding < usable - 2 || !/={1,2}$/.test(whole)) throw new Error('base64 padding in the middle of the text');
         this.finished = true;
       }
-      if (this.sink) this.sink.write(Buffer.from(whole, 'base64'));
+      if (this.sink) this.sink.write(this.decodeIntoScratch(whole));
       // Once a piece has gone to `chunks`, the rest follows it, so that the order of the bytes is kept.
       else if (this.chunks.length > 0 || !this.arena?.tryWrite(whole)) this.chunks.push(Buffer.from(whole, 'base64'));
     }
     this.carry = text4.slice(usable);
+  }
+
+  /**
+   * Decodes into one buffer reused for every piece: a sink writes the bytes before `write` returns, and a new
+   * buffer per piece would leave the garbage collector a file's worth of buffers to find.
+   */
+  private decodeIntoScratch(base64: string): Buffer {
+    const most = (base64.length / 4) * 3;
+    if (this.scratch.length < most) this.scratch = Buffer.allocUnsafeSlow(Math.max(most, 64 * 1024));
+    return this.scratch.subarray(0, this.scratch.write(base64, 'base64'));
   }
 
   /** The bytes (or, with a sink, what the sink's `end` returns). */
