@@ -168,3 +168,29 @@ describe('one client model: the same condition, the same error in REST and SOAP'
     await Promise.all([restClient.close(), soapClient.close()]);
   });
 });
+
+describe('where the reference and we differ: a SOAP Client fault (HTTP 500)', () => {
+  const fault = (code: string) => answer(500, xml, soapEnvelope(`<soap:Fault><faultcode>${code}</faultcode><faultstring>bad</faultstring></soap:Fault>`));
+  const empty = answer(200, xml, soapEnvelope(`<downloadFilesResponse xmlns="${NS}"/>`));
+  const retry = { intervalMs: 10, maxDurationMs: 10_000, allowShortIntervals: true };
+
+  it.each([
+    { title: 'a Client fault is final by default (OUR choice: the message itself is wrong)', code: 'soap:Client', soapClientFaults: undefined, retried: false },
+    { title: "a Client fault is retried with soapClientFaults: 'retry' (the reference, literally)", code: 'soap:Client', soapClientFaults: 'retry' as const, retried: true },
+    { title: 'a Server fault is retried either way', code: 'soap:Server', soapClientFaults: undefined, retried: true },
+  ])('$title', async ({ code, soapClientFaults, retried }) => {
+    const client = await FileExchangeSoapClient.create({
+      baseUrl: server.soapUrl,
+      tls: tls(),
+      retry: { ...retry, ...(soapClientFaults ? { soapClientFaults } : {}) },
+    });
+    server.next(fault(code), empty);
+    const before = server.requests.length;
+    const outcome = await client.downloadFiles('Q1').catch((error: unknown) => error);
+    if (retried) expect(outcome).toEqual([]);
+    else expect(outcome).toMatchObject({ name: 'SoapFaultError', faultCode: code, status: 500, retryable: false });
+    expect(server.requests.length - before).toBe(retried ? 2 : 1);
+    server.clear();
+    await client.close();
+  });
+});

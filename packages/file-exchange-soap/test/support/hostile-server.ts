@@ -37,6 +37,10 @@ export async function startHostileServer(certificates: TestCertificates, fallbac
     next(...behaviours: Behaviour[]) {
       script.push(...behaviours);
     },
+    /** Drops the behaviours no request used. */
+    clear() {
+      script.length = 0;
+    },
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
