@@ -1,22 +1,31 @@
-import { classifyNetworkFailure, createTlsAgent, parseBaseUrl, SerialQueue, type ClientTlsOptions } from '@paykit/file-exchange/core';
+import {
+  AccessRefusedError,
+  CallSignal,
+  ClientOptionsError,
+  createTlsAgent,
+  errorForThrown,
+  FileExchangeError,
+  isRetriedStatus,
+  parseBaseUrl,
+  ProtocolError,
+  resolveStallTimeout,
+  SerialQueue,
+  StallGuard,
+  TransientFailureError,
+  UnexpectedResponseError,
+  withRetries,
+  type ClientTlsOptions,
+} from '@paykit/file-exchange/core';
 import type { Dispatcher } from 'undici';
 import { MalformedResponse, readResponse } from './codec/read-response.js';
 import { validateRequest } from './codec/validate-request.js';
 import { encodeRequest, writeRequest } from './codec/write-request.js';
-import { DownloadSession, type DownloadAllOptions } from './download-session.js';
-import {
-  InvalidRequestError,
-  SoapAccessDeniedError,
-  SoapClientOptionsError,
-  SoapFaultError,
-  SoapHttpError,
-  SoapNetworkError,
-  SoapResponseError,
-  SoapTlsError,
-} from './errors.js';
+import { DownloadSession, type DownloadAllOptions, type SavedFile } from './download-session.js';
+import { InvalidRequestError, SoapFaultError } from './errors.js';
+import { FolderSinks, type SavedContent } from './folder-sinks.js';
 import { operations, type OperationMessages, type OperationName } from './generated/contract.js';
 import type { DownloadedFile, UploadFile } from './generated/types.js';
-import { resolveRetryPolicy, withRetry, type RetryOptions, type RetryPolicy } from './retry-policy.js';
+import { resolveRetryPolicy, type RetryOptions, type RetryPolicy } from './retry-policy.js';
 import { postSoap, type SoapHttpResponse } from './transport/post-soap.js';
 
 export interface FileExchangeSoapClientOptions {
@@ -26,11 +35,18 @@ export interface FileExchangeSoapClientOptions {
   tls: ClientTlsOptions;
   /** Retries of network errors and HTTP 500s: the reference's rule unless set; `false` for a single try. */
   retry?: RetryOptions | false;
-  /** Milliseconds without data before a request fails. Default: undici's (300 s). */
+  /**
+   * Milliseconds without a byte sent or received, in any phase of an exchange, before it counts as a network error
+   * (`TransientFailureError`, code `ETIMEDOUT`) that the retry rule handles. Default 120 000 (OUR choice, as for the
+   * REST client); 0 or Infinity for none.
+   */
+  stallTimeoutMs?: number;
+  /** @deprecated The former name of `stallTimeoutMs`; `stallTimeoutMs` wins when both are set. */
   timeoutMs?: number;
 }
 
 export interface CallOptions {
+  /** Ends the call in any phase, the wait before a retry included: it rejects with AbortedError. */
   signal?: AbortSignal;
   /** Overrides the client's retry rule for this call. */
   retry?: RetryOptions | false;
@@ -53,26 +69,42 @@ async function bodyStart(response: SoapHttpResponse): Promise<string> {
   return Buffer.concat(chunks).subarray(0, 512).toString('utf8').replace(/\s+/g, ' ').trim();
 }
 
+/** The body as it is read, telling the stall guard of each piece. */
+async function* watched(body: AsyncIterable<Uint8Array>, guard: StallGuard): AsyncGenerator<Uint8Array> {
+  for await (const chunk of body) {
+    guard.touch();
+    yield chunk;
+  }
+}
+
 /**
  * Typed SOAP 1.1 client of the file exchange (UploadFile and DownloadFiles), over client-certificate TLS. The
- * messages, their order and their checks come from the code generated from the WSDL and XSD.
+ * messages, their order and their checks come from the code generated from the WSDL and XSD; its errors, retry rule,
+ * stall timeout and name check are the shared core's, the same as the REST client's.
  */
 export class FileExchangeSoapClient {
   /** The service takes one upload at a time (503 otherwise): uploads of this client wait for the previous one. */
   private readonly uploads = new SerialQueue();
+  private readonly calls = new CallSignal();
 
   private constructor(
     private readonly dispatcher: Dispatcher,
     readonly baseUrl: string,
     private readonly retry: RetryPolicy,
+    private readonly stallTimeoutMs: number | undefined,
+    private readonly retryClientFaults: boolean,
   ) {}
 
   /** Opens the certificate now, so that a wrong password fails here (TlsConfigurationError) and not at the first call. */
   static async create(options: FileExchangeSoapClientOptions): Promise<FileExchangeSoapClient> {
-    const baseUrl = parseBaseUrl(options.baseUrl, baseUrlExample, (message) => new SoapClientOptionsError(message));
+    const baseUrl = parseBaseUrl(options.baseUrl, baseUrlExample, (message) => new ClientOptionsError(message));
     const retry = resolveRetryPolicy(options.retry);
-    const dispatcher = await createTlsAgent(options.tls, options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
-    return new FileExchangeSoapClient(dispatcher, baseUrl, retry);
+    const stallTimeoutMs = resolveStallTimeout(options.stallTimeoutMs ?? options.timeoutMs);
+    // undici's own head and body timeouts are the stall timeout too (0 turns them off); the guard also covers the
+    // request body, which undici does not time.
+    const dispatcher = await createTlsAgent(options.tls, { timeoutMs: stallTimeoutMs ?? 0 });
+    const retryClientFaults = options.retry !== false && options.retry?.soapClientFaults === 'retry';
+    return new FileExchangeSoapClient(dispatcher, baseUrl, retry, stallTimeoutMs, retryClientFaults);
   }
 
   /** Address of an operation's port: the base address followed by the last path segment of the WSDL's address. */
@@ -82,20 +114,10 @@ export class FileExchangeSoapClient {
 
   /**
    * One operation, typed by the contract. The request is checked against the XSD rules before anything is sent
-   * (InvalidRequestError); failures become the typed errors of ./errors.ts. Retried by the client's rule.
+   * (InvalidRequestError); failures become the shared typed errors. Retried by the client's rule.
    */
-  async call<K extends OperationName>(
-    operation: K,
-    input: OperationMessages[K]['input'],
-    options: CallOptions = {},
-  ): Promise<OperationMessages[K]['output']> {
-    const descriptor = operations[operation];
-    const problems = validateRequest(descriptor.input, input);
-    if (problems.length > 0) throw new InvalidRequestError(operation, problems);
-    const encoded = encodeRequest(writeRequest(descriptor.input, input));
-    const retry = options.retry === undefined ? this.retry : resolveRetryPolicy(options.retry);
-    const output = await withRetry(operation, retry, () => this.exchange(operation, encoded, options.signal), options.signal);
-    return output as OperationMessages[K]['output'];
+  call<K extends OperationName>(operation: K, input: OperationMessages[K]['input'], options: CallOptions = {}): Promise<OperationMessages[K]['output']> {
+    return this.exchangeWithRetries(operation, input, options, undefined) as Promise<OperationMessages[K]['output']>;
   }
 
   /**
@@ -111,68 +133,133 @@ export class FileExchangeSoapClient {
     await this.uploads.run(() => this.call('uploadFile', file, { ...options, ...(retry === undefined ? {} : { retry }) }));
   }
 
-  /** One DownloadFiles exchange: some pending files, or none when the queue is drained. */
+  /**
+   * One DownloadFiles exchange: some pending files, or none when the queue is drained. The names are given as the
+   * service sent them: `downloadAll` checks them before yielding a file (check with `isValidFileName` here).
+   */
   async downloadFiles(queueID: string, options: CallOptions = {}): Promise<DownloadedFile[]> {
     const response = await this.call('downloadFiles', { queueID }, options);
     return response.file ?? [];
   }
 
+  /**
+   * One DownloadFiles exchange whose files are written into `folder` as they arrive (memory stays bounded whatever
+   * their size), each synced and renamed from `.part` once the whole response has been read: see FolderSinks.
+   */
+  async downloadFilesToFolder(queueID: string, folder: string, options: CallOptions = {}): Promise<SavedFile[]> {
+    const response = (await this.exchangeWithRetries('downloadFiles', { queueID }, options, folder)) as { file?: Array<Omit<DownloadedFile, 'fileContent'> & { fileContent: SavedContent }> };
+    return (response.file ?? []).map(({ fileContent, ...file }) => ({ ...file, path: fileContent.path, size: fileContent.size }));
+  }
+
   /** Drains the queue: see DownloadSession. `for await (const file of client.downloadAll(queueID)) { ... }` */
-  downloadAll(queueID: string, options: DownloadAllOptions & Pick<CallOptions, 'retry'> = {}): DownloadSession {
+  downloadAll(queueID: string, options: DownloadAllOptions & Pick<CallOptions, 'retry'> = {}): DownloadSession<DownloadedFile> {
+    this.checkQueueID(queueID);
+    return new DownloadSession(queueID, (signal) => this.downloadFiles(queueID, this.batchOptions(options, signal)), options);
+  }
+
+  /** Drains the queue like downloadAll, each file written into `folder` (see downloadFilesToFolder) instead of memory. */
+  downloadAllToFolder(queueID: string, folder: string, options: DownloadAllOptions & Pick<CallOptions, 'retry'> = {}): DownloadSession<SavedFile> {
+    this.checkQueueID(queueID);
+    return new DownloadSession(queueID, (signal) => this.downloadFilesToFolder(queueID, folder, this.batchOptions(options, signal)), options);
+  }
+
+  /**
+   * Ends every exchange in flight and every wait before a retry (they reject with AbortedError), then closes the
+   * connections: nothing of the client keeps the process alive afterwards.
+   */
+  async close(): Promise<void> {
+    this.calls.close();
+    await this.dispatcher.destroy();
+  }
+
+  private checkQueueID(queueID: string): void {
     const problems = validateRequest(operations.downloadFiles.input, { queueID });
     if (problems.length > 0) throw new InvalidRequestError('downloadFiles', problems);
-    const callOptions = options.retry === undefined ? {} : { retry: options.retry };
-    return new DownloadSession(queueID, (signal) => this.downloadFiles(queueID, signal ? { ...callOptions, signal } : callOptions), options);
   }
 
-  /** Closes the connections. */
-  async close(): Promise<void> {
-    await this.dispatcher.close();
+  private batchOptions(options: Pick<CallOptions, 'retry'>, signal: AbortSignal | undefined): CallOptions {
+    return { ...(options.retry === undefined ? {} : { retry: options.retry }), ...(signal ? { signal } : {}) };
   }
 
-  private async exchange(operation: OperationName, encoded: ReturnType<typeof encodeRequest>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  private async exchangeWithRetries(operation: OperationName, input: object, options: CallOptions, folder: string | undefined): Promise<unknown> {
+    const descriptor = operations[operation];
+    const problems = validateRequest(descriptor.input, input);
+    if (problems.length > 0) throw new InvalidRequestError(operation, problems);
+    const encoded = encodeRequest(writeRequest(descriptor.input, input));
+    const retry = options.retry === undefined ? this.retry : resolveRetryPolicy(options.retry);
+    const retryClientFaults = options.retry === undefined ? this.retryClientFaults : options.retry !== false && options.retry.soapClientFaults === 'retry';
+    const signal = this.calls.forCall(options.signal);
+    return withRetries(retry, { operation }, async () => {
+      const sinks = folder === undefined ? undefined : new FolderSinks(folder);
+      try {
+        const output = await this.exchange(operation, encoded, { signal, sinks, retryClientFaults });
+        sinks?.commit();
+        return output;
+      } catch (error) {
+        sinks?.discard();
+        throw error;
+      }
+    }, signal);
+  }
+
+  private async exchange(
+    operation: OperationName,
+    encoded: ReturnType<typeof encodeRequest>,
+    call: { signal: AbortSignal; sinks: FolderSinks | undefined; retryClientFaults: boolean },
+  ): Promise<Record<string, unknown>> {
     const descriptor = operations[operation];
     const url = this.operationUrl(operation);
-    let response: SoapHttpResponse;
+    const context = { operation, signal: call.signal };
+    // The request is ended by the caller's signal, close(), or a stall, whichever comes first.
+    const stalled = new AbortController();
+    const guard = new StallGuard(this.stallTimeoutMs, (error) => stalled.abort(error));
+    const signal = AbortSignal.any([call.signal, stalled.signal]);
     try {
-      response = await postSoap(this.dispatcher, url, descriptor.soapAction, encoded, signal);
-    } catch (error) {
-      throw this.networkError(operation, url, error, signal);
-    }
-    if (response.status === 403) {
-      await response.body.dump().catch(() => undefined);
-      throw new SoapAccessDeniedError(operation, url);
-    }
-    const xml = /^(text|application)\/([a-z.+-]*\+)?xml\b/i.test(response.contentType);
-    if ((response.status !== 200 && response.status !== 500) || !xml) {
-      throw new SoapHttpError(operation, url, response.status, await bodyStart(response));
-    }
-    let parsed;
-    try {
-      parsed = await readResponse(response.body, descriptor.output, response.contentLength);
-    } catch (error) {
-      if (error instanceof MalformedResponse) {
-        await response.body.dump().catch(() => undefined);
-        if (response.status === 500) throw new SoapHttpError(operation, url, 500, error.message);
-        throw new SoapResponseError(operation, error.message);
+      let response: SoapHttpResponse;
+      try {
+        response = await postSoap(this.dispatcher, url, descriptor.soapAction, encoded, signal, () => guard.touch());
+      } catch (error) {
+        throw errorForThrown(context, stalled.signal.aborted ? stalled.signal.reason : error);
       }
-      throw this.networkError(operation, url, error, signal);
+      guard.touch();
+      if (response.status === 403) {
+        await response.body.dump().catch(() => undefined);
+        throw new AccessRefusedError(
+          `${operation}: access refused (HTTP 403) by ${url}. Check that the client certificate is the one issued for this ` +
+            "environment and that this machine's address is in the allowed IP list.",
+          { operation, status: 403 },
+        );
+      }
+      const xml = /^(text|application)\/([a-z.+-]*\+)?xml\b/i.test(response.contentType);
+      if ((response.status !== 200 && response.status !== 500) || !xml) throw statusError(operation, url, response.status, await bodyStart(response));
+      let parsed;
+      try {
+        parsed = await readResponse(watched(response.body, guard), descriptor.output, {
+          contentLength: response.contentLength,
+          openBinarySink: call.sinks ? () => call.sinks!.sink() : undefined,
+        });
+      } catch (error) {
+        if (error instanceof MalformedResponse) {
+          await response.body.dump().catch(() => undefined);
+          if (response.status === 500) throw statusError(operation, url, 500, error.message);
+          throw new ProtocolError(`${operation}: the response does not follow the contract: ${error.message}`, { operation, status: response.status });
+        }
+        if (error instanceof FileExchangeError) throw error;
+        throw errorForThrown(context, stalled.signal.aborted ? stalled.signal.reason : error);
+      }
+      if (parsed.kind === 'fault') throw new SoapFaultError(operation, response.status, parsed.fault, call.retryClientFaults);
+      if (response.status !== 200) throw statusError(operation, url, response.status, 'a response element with an error status');
+      return parsed.value;
+    } finally {
+      guard.stop();
     }
-    if (parsed.kind === 'fault') throw new SoapFaultError(operation, response.status, parsed.fault);
-    if (response.status !== 200) throw new SoapHttpError(operation, url, response.status, 'a response element with an error status');
-    return parsed.value;
   }
+}
 
-  private networkError(operation: string, url: string, error: unknown, signal?: AbortSignal): Error {
-    if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
-    const failure = classifyNetworkFailure(error);
-    const code = failure.code ?? (error instanceof Error ? error.name : 'unknown');
-    if (failure.kind === 'server-certificate-untrusted' || failure.kind === 'client-certificate-refused') {
-      return new SoapTlsError(operation, url, failure.kind, code);
-    }
-    // Other TLS failures and a refused proxy tunnel are retried as network errors, as they always were here.
-    return new SoapNetworkError(operation, url, code, { cause: error });
-  }
+/** A 500 without a fault is what the reference retries (TransientFailureError); any other status is unexpected. */
+function statusError(operation: OperationName, url: string, status: number, bodyStart: string): FileExchangeError {
+  const message = `${operation}: unexpected HTTP ${status} from ${url}${bodyStart ? `: ${bodyStart}` : ''}`;
+  return isRetriedStatus(status) ? new TransientFailureError(message, { operation, status }) : new UnexpectedResponseError(message, { operation, status });
 }
 
 export function createFileExchangeSoapClient(options: FileExchangeSoapClientOptions): Promise<FileExchangeSoapClient> {

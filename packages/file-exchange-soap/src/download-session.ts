@@ -1,5 +1,9 @@
+import { abortedBy, assertValidFileName } from '@paykit/file-exchange/core';
 import { DownloadNotDrainingError } from './errors.js';
 import type { DownloadedFile } from './generated/types.js';
+
+/** A received file written to disk by `downloadAllToFolder`: complete and synced at `path`, `size` bytes. */
+export type SavedFile = Omit<DownloadedFile, 'fileContent'> & { path: string; size: number };
 
 /** Remembers which fileIDs were processed. A `Set<string>` fits; pass a persistent one to recognise duplicates across runs. */
 export interface FileIdLedger {
@@ -10,7 +14,7 @@ export interface FileIdLedger {
 export interface DownloadAllOptions {
   /** fileIDs already processed. Default: an in-memory set for this session. */
   seen?: FileIdLedger;
-  /** Stops between requests and while waiting to retry. */
+  /** Stops the loop in any phase (a request, reading its body, the wait before a retry): AbortedError. */
   signal?: AbortSignal;
   /** After this many responses in a row holding only known files, stop with DownloadNotDrainingError. Default 10. */
   maxResponsesWithOnlyDuplicates?: number;
@@ -34,27 +38,30 @@ export interface DownloadStats {
  * loop stops early (break, an exception, a failed request), the files received but not processed stay in
  * `unprocessed`: the service will not send them again, so nothing is dropped silently.
  */
-export class DownloadSession implements AsyncIterable<DownloadedFile> {
+export class DownloadSession<File extends { fileID: string; fileName?: string } = DownloadedFile> implements AsyncIterable<File> {
   /** Received from the service and not processed yet, in the order received. */
-  readonly unprocessed: DownloadedFile[] = [];
+  readonly unprocessed: File[] = [];
   readonly stats: DownloadStats = { responses: 0, received: 0, duplicates: 0, processed: 0 };
   private iterated = false;
 
   constructor(
     private readonly queueID: string,
-    private readonly fetchBatch: (signal?: AbortSignal) => Promise<DownloadedFile[]>,
+    private readonly fetchBatch: (signal?: AbortSignal) => Promise<File[]>,
     private readonly options: DownloadAllOptions = {},
   ) {}
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<DownloadedFile, void, undefined> {
+  async *[Symbol.asyncIterator](): AsyncGenerator<File, void, undefined> {
     if (this.iterated) throw new Error('A download session can be iterated only once: call downloadAll again.');
     this.iterated = true;
     const seen = this.options.seen ?? new Set<string>();
     const limit = this.options.maxResponsesWithOnlyDuplicates ?? 10;
     let onlyDuplicates = 0;
+    const signal = this.options.signal;
     for (;;) {
-      this.options.signal?.throwIfAborted();
-      const batch = await this.fetchBatch(this.options.signal);
+      if (signal?.aborted) throw abortedBy(signal, { operation: 'downloadAll' });
+      const batch = await this.fetchBatch(signal).catch((error: unknown) => {
+        throw signal?.aborted ? abortedBy(signal, { operation: 'downloadAll' }) : error;
+      });
       this.stats.responses++;
       if (batch.length === 0) return;
       this.stats.received += batch.length;
@@ -68,6 +75,9 @@ export class DownloadSession implements AsyncIterable<DownloadedFile> {
           continue;
         }
         fresh++;
+        // The name comes from the service: checked like a REST name before the caller may use it as a path. A bad
+        // one stops the loop (InvalidFileNameError); the file stays in `unprocessed` with the rest of its response.
+        if (file.fileName !== undefined) assertValidFileName(file.fileName, { operation: 'downloadAll' });
         yield file;
         await seen.add(file.fileID);
         this.unprocessed.shift();

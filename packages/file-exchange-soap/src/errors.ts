@@ -1,14 +1,32 @@
-import { isRetriedStatus } from '@paykit/file-exchange/core';
+import {
+  AccessRefusedError,
+  ClientOptionsError,
+  FileExchangeError,
+  ProtocolError,
+  TlsHandshakeError,
+  TransientFailureError,
+  UnexpectedResponseError,
+  type FileExchangeOperation,
+} from '@paykit/file-exchange/core';
+import type { SoapFault } from './codec/read-response.js';
 
-/**
- * Every failure of the SOAP client is one of these classes, so that callers can tell a configuration problem (do not
- * retry, read the message) from a passing one (network, server fault). No message ever carries a password, a key or
- * file content.
- */
-export abstract class FileExchangeSoapError extends Error {
-  /** Whether the reference's retry rule (network error or HTTP 500) applies to this failure. */
-  abstract readonly retryable: boolean;
-}
+// One hierarchy for both clients: the errors of every condition the REST client meets too (access refused, TLS,
+// proxy, network, retries exhausted, abort, protocol) are the core's classes; only the SOAP contract's own are here.
+export {
+  AbortedError,
+  AccessRefusedError,
+  ClientOptionsError,
+  FileExchangeError,
+  InvalidFileNameError,
+  LocalFileError,
+  ProtocolError,
+  ProxyRefusedError,
+  RetriesExhaustedError,
+  TlsHandshakeError,
+  TransientFailureError,
+  UnexpectedResponseError,
+  type FileExchangeOperation,
+} from '@paykit/file-exchange/core';
 
 export interface RequestProblem {
   /** Where in the request, e.g. `uploadFile.parameter[1].name`. */
@@ -17,55 +35,27 @@ export interface RequestProblem {
 }
 
 /** The request breaks the contract (a required field is missing, a name has a forbidden character...): nothing was sent. */
-export class InvalidRequestError extends FileExchangeSoapError {
-  override readonly name = 'InvalidRequestError';
-  readonly retryable = false;
+export class InvalidRequestError extends FileExchangeError {
+  override name = 'InvalidRequestError';
   readonly problems: readonly RequestProblem[];
 
-  constructor(operation: string, problems: RequestProblem[]) {
-    super(`Invalid ${operation} request, nothing was sent: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+  constructor(operation: FileExchangeOperation, problems: RequestProblem[]) {
+    super(`Invalid ${operation} request, nothing was sent: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { operation });
     this.problems = problems;
   }
 }
 
-/** HTTP 403: the service refused the client certificate (missing, foreign, expired) or the caller's IP address. */
-export class SoapAccessDeniedError extends FileExchangeSoapError {
-  override readonly name = 'SoapAccessDeniedError';
-  readonly retryable = false;
-  readonly status = 403;
-
-  constructor(readonly operation: string, readonly url: string) {
-    super(
-      `${operation}: access refused (HTTP 403) by ${url}. Check that the client certificate is the one issued for this ` +
-        'environment and that this machine\'s address is in the allowed IP list.',
-    );
-  }
+/** Whether a fault code is SOAP 1.1's `Client` (the message itself was wrong), prefix and sub-codes aside. */
+export function isClientFault(faultCode: string): boolean {
+  return /(^|:)Client(\.|$)/.test(faultCode);
 }
 
-/** The TLS handshake failed: the service rejected the certificate during the handshake, or the server's certificate is not trusted. */
-export class SoapTlsError extends FileExchangeSoapError {
-  override readonly name = 'SoapTlsError';
-  readonly retryable = false;
-
-  constructor(
-    readonly operation: string,
-    readonly url: string,
-    /** `client-certificate-refused`: the server said no; `server-certificate-untrusted`: we said no. */
-    readonly reason: 'client-certificate-refused' | 'server-certificate-untrusted',
-    readonly code: string,
-  ) {
-    super(
-      reason === 'client-certificate-refused'
-        ? `${operation}: the server at ${url} refused the client certificate during the TLS handshake (${code}).`
-        : `${operation}: the certificate of ${url} is not trusted (${code}); pass the service's CA with the \`ca\` option.`,
-    );
-  }
-}
-
-/** HTTP 500 with a SOAP 1.1 fault. */
-export class SoapFaultError extends FileExchangeSoapError {
-  override readonly name = 'SoapFaultError';
-  readonly status: number;
+/**
+ * HTTP 500 with a SOAP 1.1 fault. The reference says to retry every 500; a `Client` fault, though, says the message
+ * itself was wrong, so by OUR choice it is final unless the retry option `soapClientFaults: 'retry'` is set.
+ */
+export class SoapFaultError extends FileExchangeError {
+  override name = 'SoapFaultError';
   /** e.g. `soap:Server` or `soap:Client` as sent (prefix included). */
   readonly faultCode: string;
   readonly faultString: string;
@@ -73,86 +63,58 @@ export class SoapFaultError extends FileExchangeSoapError {
   /** Text content of the fault's `detail` element, if any. */
   readonly detail?: string;
 
-  constructor(operation: string, status: number, fault: { faultCode: string; faultString: string; faultActor?: string; detail?: string }) {
-    super(`${operation}: SOAP fault ${fault.faultCode}: ${fault.faultString}`);
-    this.status = status;
+  constructor(operation: FileExchangeOperation, status: number, fault: SoapFault, retryClientFaults = false) {
+    super(`${operation}: SOAP fault ${fault.faultCode}: ${fault.faultString}`, {
+      operation,
+      status,
+      retryable: retryClientFaults || !isClientFault(fault.faultCode),
+    });
     this.faultCode = fault.faultCode;
     this.faultString = fault.faultString;
     if (fault.faultActor !== undefined) this.faultActor = fault.faultActor;
     if (fault.detail !== undefined) this.detail = fault.detail;
   }
-
-  /**
-   * SOAP 1.1 `Client` faults say the message itself was wrong: sending it again cannot help. Every other fault
-   * (`Server`, custom codes) is an HTTP 500 that the reference says to retry.
-   */
-  get retryable(): boolean {
-    return !/(^|:)Client(\.|$)/.test(this.faultCode);
-  }
-}
-
-/** An HTTP status the contract does not give (a proxy's 502, a 404 from a wrong base address...), or a 500 without a fault. */
-export class SoapHttpError extends FileExchangeSoapError {
-  override readonly name = 'SoapHttpError';
-  readonly retryable: boolean;
-
-  constructor(
-    readonly operation: string,
-    readonly url: string,
-    readonly status: number,
-    /** The start of the body, for diagnosis. */
-    readonly bodyStart: string,
-  ) {
-    super(`${operation}: unexpected HTTP ${status} from ${url}${bodyStart ? `: ${bodyStart}` : ''}`);
-    this.retryable = isRetriedStatus(status);
-  }
-}
-
-/** The connection failed or broke before a complete response arrived. */
-export class SoapNetworkError extends FileExchangeSoapError {
-  override readonly name = 'SoapNetworkError';
-  readonly retryable = true;
-
-  constructor(readonly operation: string, readonly url: string, readonly code: string, options?: { cause?: unknown }) {
-    super(`${operation}: network error talking to ${url} (${code})`, options);
-  }
-}
-
-/** A complete response that does not follow the contract (not XML, wrong element, a required field missing). */
-export class SoapResponseError extends FileExchangeSoapError {
-  override readonly name = 'SoapResponseError';
-  readonly retryable = false;
-
-  constructor(readonly operation: string, detail: string) {
-    super(`${operation}: the response does not follow the contract: ${detail}`);
-  }
-}
-
-/** Retrying stopped: the window of the retry policy (the reference's by default) is over. The last failure is the cause. */
-export class RetriesExhaustedError extends FileExchangeSoapError {
-  override readonly name = 'RetriesExhaustedError';
-  readonly retryable = false;
-
-  constructor(readonly operation: string, readonly attempts: number, readonly elapsedMs: number, cause: FileExchangeSoapError) {
-    super(
-      `${operation}: gave up after ${attempts} attempts over ${Math.round(elapsedMs / 1000)} s; investigate by hand. Last error: ${cause.message}`,
-      { cause },
-    );
-  }
 }
 
 /** downloadAll kept receiving only files it had already seen: the queue is not draining. */
-export class DownloadNotDrainingError extends FileExchangeSoapError {
-  override readonly name = 'DownloadNotDrainingError';
-  readonly retryable = false;
+export class DownloadNotDrainingError extends FileExchangeError {
+  override name = 'DownloadNotDrainingError';
+  readonly queueID: string;
+  readonly responses: number;
 
-  constructor(readonly queueID: string, readonly responses: number) {
-    super(`downloadAll(${queueID}): ${responses} responses in a row held only files already received; the queue is not draining.`);
+  constructor(queueID: string, responses: number) {
+    super(`downloadAll(${queueID}): ${responses} responses in a row held only files already received; the queue is not draining.`, { operation: 'downloadAll' });
+    this.queueID = queueID;
+    this.responses = responses;
   }
 }
 
-/** The client's own options are wrong (base address, retry settings): raised by `create`, before any request. */
-export class SoapClientOptionsError extends FileExchangeSoapError {
-  override readonly name = 'SoapClientOptionsError';
-  readonly retryable = false;
-}
+// The former SOAP-only names, kept so that existing imports and `instanceof` checks still compile and work.
+/** @deprecated Use FileExchangeError (shared with the REST client). */
+export const FileExchangeSoapError = FileExchangeError;
+/** @deprecated Use FileExchangeError (shared with the REST client). */
+export type FileExchangeSoapError = FileExchangeError;
+/** @deprecated Use AccessRefusedError (shared with the REST client). */
+export const SoapAccessDeniedError = AccessRefusedError;
+/** @deprecated Use AccessRefusedError (shared with the REST client). */
+export type SoapAccessDeniedError = AccessRefusedError;
+/** @deprecated Use TlsHandshakeError (shared with the REST client). */
+export const SoapTlsError = TlsHandshakeError;
+/** @deprecated Use TlsHandshakeError (shared with the REST client). */
+export type SoapTlsError = TlsHandshakeError;
+/** @deprecated Use TransientFailureError (shared with the REST client): a network error, or a 500 without a fault. */
+export const SoapNetworkError = TransientFailureError;
+/** @deprecated Use TransientFailureError (shared with the REST client): a network error, or a 500 without a fault. */
+export type SoapNetworkError = TransientFailureError;
+/** @deprecated Use UnexpectedResponseError (a status the contract does not give); a 500 without a fault is a TransientFailureError. */
+export const SoapHttpError = UnexpectedResponseError;
+/** @deprecated Use UnexpectedResponseError (a status the contract does not give); a 500 without a fault is a TransientFailureError. */
+export type SoapHttpError = UnexpectedResponseError;
+/** @deprecated Use ProtocolError (shared with the REST client). */
+export const SoapResponseError = ProtocolError;
+/** @deprecated Use ProtocolError (shared with the REST client). */
+export type SoapResponseError = ProtocolError;
+/** @deprecated Use ClientOptionsError (shared with the REST client). */
+export const SoapClientOptionsError = ClientOptionsError;
+/** @deprecated Use ClientOptionsError (shared with the REST client). */
+export type SoapClientOptionsError = ClientOptionsError;

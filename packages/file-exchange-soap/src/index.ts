@@ -2,22 +2,37 @@
 // @types/node peer dependency, so that they need no `types` setting (and pnpm's layout hides it otherwise).
 /// <reference types="node" preserve="true" />
 export { createFileExchangeSoapClient, FileExchangeSoapClient, type CallOptions, type FileExchangeSoapClientOptions } from './client.js';
-export { DownloadSession, type DownloadAllOptions, type DownloadStats, type FileIdLedger } from './download-session.js';
+export { DownloadSession, type DownloadAllOptions, type DownloadStats, type FileIdLedger, type SavedFile } from './download-session.js';
 export {
+  AbortedError,
+  AccessRefusedError,
+  ClientOptionsError,
   DownloadNotDrainingError,
-  FileExchangeSoapError,
+  FileExchangeError,
+  InvalidFileNameError,
   InvalidRequestError,
+  isClientFault,
+  LocalFileError,
+  ProtocolError,
+  ProxyRefusedError,
   RetriesExhaustedError,
+  SoapFaultError,
+  TlsHandshakeError,
+  TransientFailureError,
+  UnexpectedResponseError,
+  type FileExchangeOperation,
+  type RequestProblem,
+  // Deprecated aliases of the former SOAP-only names.
+  FileExchangeSoapError,
   SoapAccessDeniedError,
   SoapClientOptionsError,
-  SoapFaultError,
   SoapHttpError,
   SoapNetworkError,
   SoapResponseError,
   SoapTlsError,
-  type RequestProblem,
 } from './errors.js';
+export type { SoapFault } from './codec/read-response.js';
 export type { RetryEvent, RetryOptions } from './retry-policy.js';
 export { operations, namespace, type OperationMessages, type OperationName } from './generated/contract.js';
 export type * from './generated/types.js';
-export { referenceRetryPolicy, TlsConfigurationError, type ClientTlsOptions } from '@paykit/file-exchange/core';
+export { isValidFileName, referenceRetryPolicy, TlsConfigurationError, type ClientTlsOptions } from '@paykit/file-exchange/core';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileExchangeSoapClient, SoapClientOptionsError, SoapNetworkError } from '../src/index.js';
+import { AbortedError, ClientOptionsError, FileExchangeSoapClient, TransientFailureError } from '../src/index.js';
 import { startConnectProxy } from './support/connect-proxy.js';
 import { startMock, type MockFixture } from './support/mock.js';
 
@@ -24,14 +24,14 @@ describe('client options', () => {
     ['a retry wait under the reference minimum, not asked for', 'https://host/services/messaging', { retry: { intervalMs: 1000 } }, 'allowShortIntervals'],
   ];
 
-  it.each(badOptions)('refuses %s with SoapClientOptionsError before opening the certificate', async (_name, baseUrl, extra, message) => {
+  it.each(badOptions)('refuses %s with ClientOptionsError before opening the certificate', async (_name, baseUrl, extra, message) => {
     const error = await FileExchangeSoapClient.create({
       baseUrl,
       // A certificate that does not exist: the options must be refused before it is even read.
       tls: { pfx: '/nonexistent.p12', passphrase: 'Cnot-used' },
       ...extra,
     }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SoapClientOptionsError);
+    expect(error).toBeInstanceOf(ClientOptionsError);
     expect((error as Error).message).toContain(message);
     expect((error as Error).message).not.toContain('secret');
   });
@@ -67,7 +67,7 @@ describe('client options', () => {
       },
     });
     const error = await client.downloadFiles(fixture.mock.queueId).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SoapNetworkError);
+    expect(error).toBeInstanceOf(TransientFailureError);
     for (const text of [(error as Error).message, JSON.stringify(error), String((error as Error).cause)]) {
       expect(text).not.toContain('proxy-pass');
       expect(text).not.toContain(fixture.certificates.clientPfxPassword);
@@ -86,7 +86,9 @@ describe('client options', () => {
         controller.abort(new Error('stopped by the caller'));
       }
     })().catch((e: unknown) => e);
-    expect((error as Error).message).toBe('stopped by the caller');
+    // Typed, naming the loop, with the caller's reason as its cause (never the raw reason).
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error).toMatchObject({ operation: 'downloadAll', cause: new Error('stopped by the caller') });
     // The file was processed before the abort: it is counted, not left over.
     expect(seen).toHaveLength(1);
     expect(session.stats.processed).toBe(1);

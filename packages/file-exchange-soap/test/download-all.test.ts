@@ -78,7 +78,7 @@ describe('downloadAll', () => {
     const retried: string[] = [];
     const client = await fixture.client({ retry: { ...fastRetry, intervalMs: 1, onRetry: ({ failure }) => retried.push(failure.name) } });
     expectSameFiles(await collect(client.downloadAll(fixture.mock.queueId)), contents);
-    expect(retried).toEqual(['SoapNetworkError', 'SoapFaultError']);
+    expect(retried).toEqual(['TransientFailureError', 'SoapFaultError']);
   });
 
   it('keeps the files of an interrupted loop in `unprocessed`, so that none is lost', async () => {

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import {
   FileExchangeSoapClient,
-  SoapHttpError,
-  SoapNetworkError,
-  SoapResponseError,
-  type FileExchangeSoapError,
+  UnexpectedResponseError,
+  TransientFailureError,
+  ProtocolError,
+  type FileExchangeError,
 } from '../src/index.js';
 import { soapEnvelope, startScriptedServer, xmlHeaders } from './support/scripted-server.js';
 
@@ -89,7 +89,7 @@ describe('the SOAP 1.1 exchange on the wire', () => {
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
   });
 
-  type Failure = [name: string, answer: (res: ServerResponse) => void, type: new (...args: never[]) => FileExchangeSoapError, retryable: boolean];
+  type Failure = [name: string, answer: (res: ServerResponse) => void, type: new (...args: never[]) => FileExchangeError, retryable: boolean];
   const failures: Failure[] = [
     [
       'a body cut off by a dropped connection',
@@ -98,18 +98,18 @@ describe('the SOAP 1.1 exchange on the wire', () => {
         res.write(soapEnvelope(`<downloadFilesResponse xmlns="${NS}"><file><fileID>x</fileID><fileContent>QUJD`).slice(0, -30));
         setTimeout(() => res.socket?.destroy(), 20);
       },
-      SoapNetworkError,
+      TransientFailureError,
       true,
     ],
-    ['an HTML page with 200 (a captive proxy)', (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>login</html>'), SoapHttpError, false],
-    ['a 502 from a proxy', (res) => res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad Gateway'), SoapHttpError, false],
-    ['a 404 for a wrong base address', (res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found'), SoapHttpError, false],
-    ['a 500 without a SOAP fault', (res) => res.writeHead(500, xmlHeaders).end('<error>boom</error>'), SoapHttpError, true],
-    ['another operation\'s element', (res) => res.writeHead(200, xmlHeaders).end(soapEnvelope(`<uploadFileResponse xmlns="${NS}"/>`)), SoapResponseError, false],
+    ['an HTML page with 200 (a captive proxy)', (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>login</html>'), UnexpectedResponseError, false],
+    ['a 502 from a proxy', (res) => res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad Gateway'), UnexpectedResponseError, false],
+    ['a 404 for a wrong base address', (res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found'), UnexpectedResponseError, false],
+    ['a 500 without a SOAP fault', (res) => res.writeHead(500, xmlHeaders).end('<error>boom</error>'), TransientFailureError, true],
+    ['another operation\'s element', (res) => res.writeHead(200, xmlHeaders).end(soapEnvelope(`<uploadFileResponse xmlns="${NS}"/>`)), ProtocolError, false],
     [
       'a file without its required fileID',
       (res) => res.writeHead(200, xmlHeaders).end(soapEnvelope(`<downloadFilesResponse xmlns="${NS}"><file><fileContent>QUJD</fileContent></file></downloadFilesResponse>`)),
-      SoapResponseError,
+      ProtocolError,
       false,
     ],
   ];
@@ -120,7 +120,7 @@ describe('the SOAP 1.1 exchange on the wire', () => {
     server.answerNext(answer);
     const error = await client.downloadFiles('Q-1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(type);
-      expect((error as FileExchangeSoapError).retryable).toBe(retryable);
+      expect((error as FileExchangeError).retryable).toBe(retryable);
     },
   );
 });

@@ -13,7 +13,7 @@ async function* pieces(text: string, size: number): AsyncGenerator<Uint8Array> {
 }
 
 const read = (xml: string, element = 'downloadFilesResponse', size = 7, contentLength?: number) =>
-  readResponse(pieces(xml, size), element, contentLength);
+  readResponse(pieces(xml, size), element, { contentLength });
 
 describe('readResponse', () => {
   const content = Buffer.from('The quick brown fox jumps over the lazy dog, twice over the lazy dog.');
@@ -116,7 +116,7 @@ describe('Base64Decoder', () => {
   it.each([1, 2, 3, 4, 5, 13, 64])('decodes text split into pieces of %i characters', (size) => {
     const decoder = new Base64Decoder();
     for (let i = 0; i < text.length; i += size) decoder.write(text.slice(i, i + size));
-    expect(decoder.end().equals(bytes)).toBe(true);
+    expect(decoder.end()).toEqual(bytes);
   });
 
   it.each([

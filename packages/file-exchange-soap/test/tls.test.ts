@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { TlsConfigurationError } from '@paykit/file-exchange/core';
 import { generateTestCertificates } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SoapAccessDeniedError, SoapTlsError, type ClientTlsOptions } from '../src/index.js';
+import { AccessRefusedError, TlsHandshakeError, type ClientTlsOptions } from '../src/index.js';
 import { fastRetry, startMock, type MockFixture } from './support/mock.js';
 
 let fixture: MockFixture;
@@ -27,7 +27,7 @@ describe('client-certificate TLS against the SOAP mock', () => {
     expect(fixture.mock.store.uploads()).toHaveLength(before + 1);
   });
 
-  it('turns the 403 for a certificate from another CA into SoapAccessDeniedError, without retrying', async () => {
+  it('turns the 403 for a certificate from another CA into AccessRefusedError, without retrying', async () => {
     const retries: number[] = [];
     const client = await fixture.client({
       tls: { pfx: fixture.certificates.foreignClientPfxPath, passphrase: fixture.certificates.foreignClientPfxPassword, ca: fixture.certificates.caCertPem },
@@ -35,8 +35,8 @@ describe('client-certificate TLS against the SOAP mock', () => {
     });
     const before = fixture.mock.store.uploads().length;
     const error = await client.uploadFile({ fileID: 'foreign', fileContent: Buffer.from('refused') }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SoapAccessDeniedError);
-    expect((error as SoapAccessDeniedError).status).toBe(403);
+    expect(error).toBeInstanceOf(AccessRefusedError);
+    expect((error as AccessRefusedError).status).toBe(403);
     expect(retries).toEqual([]);
     expect(fixture.mock.store.uploads()).toHaveLength(before);
   });
@@ -51,14 +51,14 @@ describe('client-certificate TLS against the SOAP mock', () => {
     expect(JSON.stringify(error)).not.toContain(wrong);
   });
 
-  it('refuses a server whose certificate is not signed by the given CA, as SoapTlsError', async () => {
+  it('refuses a server whose certificate is not signed by the given CA, as TlsHandshakeError', async () => {
     const client = await fixture.client({
       // The foreign PFX's CA is not the mock's: trusting only it must make the server certificate untrusted.
       tls: { pfx: fixture.certificates.clientPfxPath, passphrase: fixture.certificates.clientPfxPassword, ca: await foreignCa() },
     });
     const error = await client.downloadFiles(fixture.mock.queueId).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SoapTlsError);
-    expect((error as SoapTlsError).reason).toBe('server-certificate-untrusted');
+    expect(error).toBeInstanceOf(TlsHandshakeError);
+    expect((error as TlsHandshakeError).reason).toBe('server-certificate-untrusted');
     expect((error as Error).message).not.toContain(fixture.certificates.clientPfxPassword);
   });
 });

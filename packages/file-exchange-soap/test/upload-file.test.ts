@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   InvalidRequestError,
   RetriesExhaustedError,
-  SoapAccessDeniedError,
+  AccessRefusedError,
   SoapFaultError,
-  SoapNetworkError,
+  TransientFailureError,
   type UploadFile,
 } from '../src/index.js';
 import { fastRetry, startMock, type MockFixture } from './support/mock.js';
@@ -98,14 +98,14 @@ describe('uploadFile', () => {
     const client = await fixture.client();
     fixture.mock.store.failNext('soap-upload', { dropConnection: true });
     const error = await client.uploadFile({ fileName: 'no-id.txt', fileContent: Buffer.from('x') }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SoapNetworkError);
-    expect((error as SoapNetworkError).retryable).toBe(true);
+    expect(error).toBeInstanceOf(TransientFailureError);
+    expect((error as TransientFailureError).retryable).toBe(true);
   });
 
-  it('turns an injected 403 into SoapAccessDeniedError', async () => {
+  it('turns an injected 403 into AccessRefusedError', async () => {
     const client = await fixture.client();
     fixture.mock.store.failNext('soap-upload', { status: 403 });
-    await expect(client.uploadFile({ fileID: nextId('denied'), fileContent: Buffer.from('x') })).rejects.toBeInstanceOf(SoapAccessDeniedError);
+    await expect(client.uploadFile({ fileID: nextId('denied'), fileContent: Buffer.from('x') })).rejects.toBeInstanceOf(AccessRefusedError);
   });
 
   it('gives up with RetriesExhaustedError once the retry window is over, carrying the last fault', async () => {

@@ -3,14 +3,15 @@ import type { Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import createOpenApiClient, { type Client } from 'openapi-fetch';
 import { errorForStatus, errorForThrown, localFileError } from './classify-failure.js';
-import { ClientOptionsError, FileExchangeError, InvalidUploadContentError, TransientFailureError, type FileExchangeOperation } from './errors.js';
-import { parsePlainFileList, parseXmlFileList, fileListMediaType, type FileListFormat } from './file-list.js';
-import { assertValidFileName } from './file-name.js';
+import { ClientOptionsError, FileExchangeError, InvalidUploadContentError, ProtocolError, TransientFailureError, type FileExchangeOperation } from './errors.js';
+import { parseFileList, fileListMediaType, maxListBodyBytes, type FileListFormat } from './file-list.js';
+import { assertValidFileName } from './core/file-name.js';
 import type { operations, paths } from './generated/openapi.js';
 import { processAll, type FileHandler, type ProcessAllOptions, type ProcessAllReport } from './process-all.js';
-import type { TransferOptions, TransferProgress } from './transfer-options.js';
+import type { CallOptions, TransferOptions, TransferProgress } from './transfer-options.js';
 import { resolveRetryPolicy, withRetries, type RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
 import { parseBaseUrl } from './core/base-url.js';
+import { CallSignal, resolveStallTimeout } from './core/call-signal.js';
 import { SerialQueue } from './core/serial-queue.js';
 import type { ClientTlsOptions } from './core/tls/client-tls-options.js';
 import { TlsConfigurationError } from './core/tls/errors.js';
@@ -18,7 +19,7 @@ import { loadTlsMaterial, type TlsMaterial } from './core/tls/load-tls-material.
 import { parseProxyUrl } from './core/tls/proxy-url.js';
 import { FileSink } from './transport/file-sink.js';
 import { createHttpsAgent } from './transport/https-agent.js';
-import { fetchThrough } from './transport/node-fetch.js';
+import { BodyTooLargeError, fetchThrough } from './transport/node-fetch.js';
 import { plainHttpAgent, transfer } from './transport/node-transfer.js';
 import { toReplayableContent, type UploadContent } from './upload-content.js';
 
@@ -29,7 +30,13 @@ export interface FileExchangeClientOptions {
   tls?: ClientTlsOptions;
   /** Retries of network errors and 500s: the reference's rule unless set; `false` for a single try. */
   retry?: RetryPolicyOptions | false;
-  /** Milliseconds without progress (headers or body data) before a request counts as a network error. */
+  /**
+   * Milliseconds without a byte sent or received, in any phase of a request (body out, waiting for the answer, body
+   * in), before the request counts as a network error (`TransientFailureError`, code `ETIMEDOUT`), which the retry
+   * rule handles. Default 120 000 (OUR choice: the reference has no timeout); 0 or Infinity for none.
+   */
+  stallTimeoutMs?: number;
+  /** @deprecated The former name of `stallTimeoutMs` (it was off by default); `stallTimeoutMs` wins when both are set. */
   timeoutMs?: number;
   /** Where uploads given as streams are kept while they are sent (default: the system temporary folder). */
   spoolDir?: string;
@@ -51,7 +58,7 @@ export interface UploadOptions extends TransferOptions {
   contentLength?: number;
 }
 
-export interface ListOptions {
+export interface ListOptions extends CallOptions {
   /** `text` (default) asks for `text/plain`, `xml` for `application/xml`. */
   format?: FileListFormat;
 }
@@ -91,7 +98,8 @@ export class FileExchangeClient {
   private readonly material: TlsMaterial | undefined;
   private readonly transferAgent: HttpsAgent | HttpAgent;
   private readonly retryPolicy: RetryPolicy;
-  private readonly timeoutMs: number | undefined;
+  private readonly stallTimeoutMs: number | undefined;
+  private readonly calls = new CallSignal();
   private readonly extraHeaders: Record<string, string>;
   private readonly uploads = new SerialQueue();
   private readonly spoolDir: string | undefined;
@@ -102,13 +110,14 @@ export class FileExchangeClient {
     material: TlsMaterial | undefined;
     proxy: URL | undefined;
     retryPolicy: RetryPolicy;
+    stallTimeoutMs: number | undefined;
     options: FileExchangeClientOptions;
   }) {
     this.base = init.base;
     // Plain http (a local Prism) cannot carry a client certificate: the material is checked but not used then.
     this.material = init.base.startsWith('https:') ? init.material : undefined;
     this.retryPolicy = init.retryPolicy;
-    this.timeoutMs = init.options.timeoutMs;
+    this.stallTimeoutMs = init.stallTimeoutMs;
     this.spoolDir = init.options.spoolDir;
     this.extraHeaders = lowerCaseKeys(init.options.headers ?? {});
     this.transferAgent = this.material ? createHttpsAgent(this.material, init.proxy) : plainHttpAgent();
@@ -119,7 +128,7 @@ export class FileExchangeClient {
     this.apiClient ??= createOpenApiClient<paths>({
       baseUrl: this.base,
       headers: this.extraHeaders,
-      fetch: fetchThrough(this.transferAgent, this.timeoutMs) as typeof fetch,
+      fetch: fetchThrough(this.transferAgent, { stallTimeoutMs: this.stallTimeoutMs, maxBodyBytes: maxListBodyBytes }) as typeof fetch,
     });
     return this.apiClient;
   }
@@ -128,12 +137,13 @@ export class FileExchangeClient {
   static async create(options: FileExchangeClientOptions): Promise<FileExchangeClient> {
     const base = parseBaseUrl(options.baseUrl, baseUrlExample, (message) => new ClientOptionsError(message));
     const retryPolicy = resolveRetryPolicy(options.retry);
+    const stallTimeoutMs = resolveStallTimeout(options.stallTimeoutMs ?? options.timeoutMs);
     if (!options.tls && base.startsWith('https:')) {
       throw new TlsConfigurationError('invalid-options', 'The service requires a client certificate: give tls.pfx and tls.passphrase, or tls.cert and tls.key.');
     }
     const material = options.tls ? await loadTlsMaterial(options.tls) : undefined;
     const proxy = options.tls?.proxy === undefined ? undefined : parseProxyUrl(options.tls.proxy);
-    return new FileExchangeClient({ base, material, proxy, retryPolicy, options });
+    return new FileExchangeClient({ base, material, proxy, retryPolicy, stallTimeoutMs, options });
   }
 
   /** The retry policy in force (the reference's unless overridden). */
@@ -147,24 +157,25 @@ export class FileExchangeClient {
    * same name and bytes (the service ignores a resent copy).
    */
   async upload(name: string, content: UploadContent, options: UploadOptions = {}): Promise<void> {
-    assertValidFileName(name);
+    assertValidFileName(name, { operation: 'uploadFile' });
     const contentType = options.contentType ?? 'application/octet-stream';
     if (!mediaTypePattern.test(contentType)) {
       throw new InvalidUploadContentError(`Invalid content type ${JSON.stringify(contentType)}: expected a media type such as text/plain.`, { fileName: name });
     }
+    const context = { operation: 'uploadFile' as const, fileName: name, signal: this.calls.forCall(options.signal) };
     const replayable = await toReplayableContent(content, { spoolDir: this.spoolDir, contentLength: options.contentLength });
     try {
       await this.uploads.run(() =>
-        withRetries(this.retryPolicy, { operation: 'uploadFile', fileName: name }, async () => {
+        this.retrying(context, async () => {
           const body = replayable.open();
-          const response = await this.send('uploadFile', name, uploadPath, {
+          const response = await this.send(context, uploadPath, {
             method: 'POST',
             headers: { 'content-type': contentType, 'content-length': String(replayable.length) },
             body,
             onBodyPiped: () => reportProgress(body, options.onProgress, { operation: 'uploadFile', fileName: name, totalBytes: replayable.length }),
           });
           await discard(response);
-          if (response.statusCode !== uploadAccepted) throw errorForStatus({ operation: 'uploadFile', fileName: name }, response.statusCode ?? 0);
+          if (response.statusCode !== uploadAccepted) throw errorForStatus(context, response.statusCode ?? 0);
         }),
       );
     } finally {
@@ -172,50 +183,58 @@ export class FileExchangeClient {
     }
   }
 
-  /** Names of the files waiting for download, in the service's (alphabetical) order; empty when nothing waits. */
+  /**
+   * Names of the files waiting for download, in the service's (alphabetical) order; empty when nothing waits. A list
+   * longer than the reference's maximum (`fileExchangeRules.downloads.listCap`), or a body too large to be one, is a
+   * ProtocolError: the peer is not behaving as the service.
+   */
   async list(options: ListOptions = {}): Promise<string[]> {
     const format = options.format ?? 'text';
-    const operation = 'listFilesForDownload';
-    return withRetries(this.retryPolicy, { operation }, async () => {
+    const context = { operation: 'listFilesForDownload' as const, signal: this.calls.forCall(options.signal) };
+    return this.retrying(context, async () => {
       let outcome;
       try {
-        outcome = await this.api.GET(listPath, { headers: { Accept: fileListMediaType[format] }, parseAs: 'text' });
+        outcome = await this.api.GET(listPath, { headers: { Accept: fileListMediaType[format] }, parseAs: 'text', signal: context.signal });
       } catch (error) {
-        throw errorForThrown({ operation }, error);
+        if (error instanceof BodyTooLargeError && !context.signal.aborted) {
+          throw new ProtocolError(`listFilesForDownload: ${error.message}, far more than a list of names can be; refused.`, { operation: context.operation });
+        }
+        throw errorForThrown(context, error);
       }
       const status = outcome.response.status;
       if (status === listEmpty) return [];
-      if (status !== listReturned) throw errorForStatus({ operation }, status);
-      const body = outcome.data ?? '';
-      return format === 'xml' ? parseXmlFileList(body) : parsePlainFileList(body);
+      if (status !== listReturned) throw errorForStatus(context, status);
+      return parseFileList(format, outcome.data ?? '');
     });
   }
 
   /**
    * Starts downloading a file and resolves with its content as a stream once the service answered 200. Failures
    * before the answer are retried; a failure while reading the stream is the reader's to handle (see downloadToFile).
+   * The signal and the stall timeout keep watching the stream until it ends.
    */
-  async download(name: string): Promise<DownloadedFile> {
-    assertValidFileName(name);
-    return withRetries(this.retryPolicy, { operation: 'downloadFile', fileName: name }, () => this.openDownload(name));
+  async download(name: string, options: CallOptions = {}): Promise<DownloadedFile> {
+    assertValidFileName(name, { operation: 'downloadFile' });
+    const context = { operation: 'downloadFile' as const, fileName: name, signal: this.calls.forCall(options.signal) };
+    return this.retrying(context, () => this.openDownload(context));
   }
 
   /**
-   * Downloads a file into `path` (replaced if it exists). A network error part way restarts the download under the
-   * retry policy, so the file on disk is complete when this resolves. Each try counts towards the downloads the
-   * service allows per file; a local file failure (LocalFileError) is therefore never retried.
+   * Downloads a file into `path` (replaced if it exists). A network error part way (a stall included) restarts the
+   * download under the retry policy, so the file on disk is complete when this resolves. Each try counts towards the
+   * downloads the service allows per file; a local file failure (LocalFileError) is therefore never retried.
    */
   async downloadToFile(name: string, path: string, options: TransferOptions = {}): Promise<{ size: number }> {
-    assertValidFileName(name);
-    const context = { operation: 'downloadFile' as const, fileName: name };
-    return withRetries(this.retryPolicy, context, async () => {
+    assertValidFileName(name, { operation: 'downloadFile' });
+    const context = { operation: 'downloadFile' as const, fileName: name, signal: this.calls.forCall(options.signal) };
+    return this.retrying(context, async () => {
       // Opened first: a file that cannot be written fails before a download is spent on it.
       const sink = await FileSink.open(path).catch((error: unknown) => {
         throw localFileError(context, path, error);
       });
       let file: DownloadedFile;
       try {
-        file = await this.openDownload(name);
+        file = await this.openDownload(context);
       } catch (error) {
         sink.close();
         throw error;
@@ -234,9 +253,8 @@ export class FileExchangeClient {
     });
   }
 
-  private async openDownload(name: string): Promise<DownloadedFile> {
-    const context = { operation: 'downloadFile' as const, fileName: name };
-    const response = await this.send('downloadFile', name, filePath, { method: 'GET', headers: {} });
+  private async openDownload(context: CallContext): Promise<DownloadedFile> {
+    const response = await this.send(context, filePath, { method: 'GET', headers: {} });
     if (response.statusCode !== downloadReturned) {
       await discard(response);
       throw errorForStatus(context, response.statusCode ?? 0);
@@ -244,7 +262,7 @@ export class FileExchangeClient {
     const length = response.headers['content-length'];
     const type = response.headers['content-type'];
     return {
-      name,
+      name: context.fileName,
       contentType: typeof type === 'string' ? type : undefined,
       contentLength: typeof length === 'string' ? Number(length) : undefined,
       body: response,
@@ -252,13 +270,13 @@ export class FileExchangeClient {
   }
 
   /** Removes a processed file from the download list; deleting an already deleted file succeeds (204). */
-  async delete(name: string): Promise<void> {
-    assertValidFileName(name);
-    const context = { operation: 'deleteFile' as const, fileName: name };
-    await withRetries(this.retryPolicy, context, async () => {
+  async delete(name: string, options: CallOptions = {}): Promise<void> {
+    assertValidFileName(name, { operation: 'deleteFile' });
+    const context = { operation: 'deleteFile' as const, fileName: name, signal: this.calls.forCall(options.signal) };
+    await this.retrying(context, async () => {
       let outcome;
       try {
-        outcome = await this.api.DELETE(filePath, { params: { path: { fileName: name } }, parseAs: 'text' });
+        outcome = await this.api.DELETE(filePath, { params: { path: { fileName: name } }, parseAs: 'text', signal: context.signal });
       } catch (error) {
         throw errorForThrown(context, error);
       }
@@ -271,18 +289,25 @@ export class FileExchangeClient {
     return processAll(this, handler, options);
   }
 
-  /** Closes the connections. */
+  /**
+   * Ends every call in flight and every wait before a retry (they reject with AbortedError), then closes the
+   * connections: nothing of the client keeps the process alive afterwards.
+   */
   async close(): Promise<void> {
+    this.calls.close();
     this.transferAgent.destroy();
   }
 
+  private retrying<T>(context: Omit<CallContext, 'fileName'> & { fileName?: string }, attempt: () => Promise<T>): Promise<T> {
+    return withRetries(this.retryPolicy, { operation: context.operation, fileName: context.fileName }, attempt, context.signal);
+  }
+
   private async send(
-    operation: FileExchangeOperation,
-    name: string,
+    context: CallContext,
     path: typeof uploadPath | typeof filePath,
     init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: Buffer | Readable; onBodyPiped?: () => void },
   ): Promise<IncomingMessage> {
-    const url = new URL(this.base + path.replace('{fileName}', encodeURIComponent(name)));
+    const url = new URL(this.base + path.replace('{fileName}', encodeURIComponent(context.fileName)));
     try {
       return await transfer(this.transferAgent, {
         url,
@@ -290,13 +315,18 @@ export class FileExchangeClient {
         headers: { ...this.extraHeaders, ...init.headers },
         ...(init.body === undefined ? {} : { body: init.body }),
         ...(init.onBodyPiped === undefined ? {} : { onBodyPiped: init.onBodyPiped }),
-        ...(this.timeoutMs === undefined ? {} : { timeoutMs: this.timeoutMs }),
+        stallTimeoutMs: this.stallTimeoutMs,
+        signal: context.signal,
+        failure: (error) => errorForThrown(context, error),
       });
     } catch (error) {
-      throw errorForThrown({ operation, fileName: name }, error);
+      throw errorForThrown(context, error);
     }
   }
 }
+
+/** One call of a file: what its errors name, and the signal that ends it (the caller's or close()). */
+type CallContext = { operation: FileExchangeOperation; fileName: string; signal: AbortSignal };
 
 /** At most this often (and at the first and the last byte), `onProgress` is told: progress output needs no more. */
 const progressEveryMs = 100;

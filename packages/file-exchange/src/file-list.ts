@@ -1,3 +1,6 @@
+import { ProtocolError } from './core/errors.js';
+import { fileExchangeRules } from './core/rules.js';
+
 /** Format of the download list: `text` is `text/plain` (one name per line), `xml` is the `downloadFileList` document. */
 export type FileListFormat = 'text' | 'xml';
 
@@ -29,6 +32,25 @@ export function parseXmlFileList(body: string): string[] {
   const names: string[] = [];
   for (const match of withoutComments.matchAll(/<(?:[\w.-]+:)?fileName(?:\s[^>]*)?>([\s\S]*?)<\/(?:[\w.-]+:)?fileName\s*>/g)) {
     names.push(decodeXmlText(match[1]!.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1')));
+  }
+  return names;
+}
+
+/**
+ * The largest list body the client reads: the reference's maximum number of names (`listCap`) at 4 KiB each. The
+ * 4 KiB per name (markup included) is OUR assumption: the reference sets no length for a name, and a Linux file name
+ * is at most 255 bytes. A larger body is refused as it arrives, before it is held whole.
+ */
+export const maxListBodyBytes = fileExchangeRules.downloads.listCap * 4096;
+
+/** The names of a list body; more than the reference's maximum is a ProtocolError (the peer is not the service). */
+export function parseFileList(format: FileListFormat, body: string): string[] {
+  const names = format === 'xml' ? parseXmlFileList(body) : parsePlainFileList(body);
+  const cap = fileExchangeRules.downloads.listCap;
+  if (names.length > cap) {
+    throw new ProtocolError(`listFilesForDownload: the list holds ${names.length} names, more than the service's maximum of ${cap}; refused.`, {
+      operation: 'listFilesForDownload',
+    });
   }
   return names;
 }

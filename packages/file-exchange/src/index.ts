@@ -12,8 +12,8 @@ export {
   type UploadOptions,
 } from './client.js';
 export * from './errors.js';
-export { type FileListFormat, parsePlainFileList, parseXmlFileList } from './file-list.js';
-export { assertValidFileName, fileNamePattern } from './file-name.js';
+export { type FileListFormat, maxListBodyBytes, parsePlainFileList, parseXmlFileList } from './file-list.js';
+export { assertValidFileName, fileNamePattern, isValidFileName } from './core/file-name.js';
 export { defaultLedgerPath, FileLedger, type ProcessedFileLedger } from './ledger.js';
 export {
   processAll,
@@ -24,7 +24,7 @@ export {
   type ProcessAllReport,
   type ReceivedFile,
 } from './process-all.js';
-export type { TransferOptions, TransferProgress } from './transfer-options.js';
+export type { CallOptions, TransferOptions, TransferProgress } from './transfer-options.js';
 export { referenceRetryPolicy, type RetryEvent, type RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
 export type { UploadContent } from './upload-content.js';
 export type { components, operations, paths } from './generated/openapi.js';

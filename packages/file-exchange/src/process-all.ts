@@ -3,18 +3,19 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { FileExchangeError, FileNotInListError, LocalFileError } from './errors.js';
+import { abortedBy, throwIfAborted } from './core/errors.js';
+import { assertValidFileName } from './core/file-name.js';
+import { AbortedError, FileExchangeError, FileNotInListError, LocalFileError } from './errors.js';
 import type { FileListFormat } from './file-list.js';
-import { assertValidFileName } from './file-name.js';
 import { FileLedger, type ProcessedFileLedger } from './ledger.js';
 import { makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
-import type { TransferOptions } from './transfer-options.js';
+import type { CallOptions, TransferOptions } from './transfer-options.js';
 
 /** What processAll needs of a client (a FileExchangeClient is one): the download queue's three calls. */
 export interface DownloadQueue {
-  list(options: { format: FileListFormat }): Promise<string[]>;
+  list(options: { format: FileListFormat } & CallOptions): Promise<string[]>;
   downloadToFile(name: string, path: string, options: TransferOptions): Promise<{ size: number }>;
-  delete(name: string): Promise<void>;
+  delete(name: string, options: CallOptions): Promise<void>;
 }
 
 /** A downloaded file handed to the processing handler; `path` is a private temporary copy removed afterwards. */
@@ -24,11 +25,13 @@ export interface ReceivedFile {
   size: number;
   /** A fresh stream of the content (the handler may call it more than once). */
   open(): Readable;
+  /** processAll's signal: a handler that takes long should stop when it fires (processAll waits for it either way). */
+  signal: AbortSignal;
 }
 
 export type FileHandler = (file: ReceivedFile) => Promise<void> | void;
 
-export interface ProcessAllOptions {
+export interface ProcessAllOptions extends CallOptions {
   /** Where processed names are remembered; default a FileLedger at `.paykit/file-exchange-processed.txt`. */
   ledger?: ProcessedFileLedger;
   /**
@@ -64,6 +67,11 @@ export interface ProcessAllReport {
  * at worst a file is handled again (crash between handler and ledger) or deleted on the next run (crash after the
  * ledger). A failing file stays in the queue and is reported; the others carry on. Fatal errors (403, TLS, retries
  * exhausted while listing, a ledger that cannot be read or written) end the run by throwing.
+ *
+ * `signal` ends the run between any two steps and inside every call (AbortedError, operation `processAll`, whose
+ * `cause` is the signal's reason): the file in hand stays queued, unless its handler had already succeeded (then it
+ * is recorded, and deleted by the next run). The handler is given the signal and is waited for; the private work
+ * folder is removed before the promise settles.
  */
 export async function processAll(client: DownloadQueue, handler: FileHandler, options: ProcessAllOptions = {}): Promise<ProcessAllReport> {
   const ledger = options.ledger ?? new FileLedger();
@@ -74,6 +82,8 @@ export async function processAll(client: DownloadQueue, handler: FileHandler, op
     else report.failed.push(outcome);
     options.onFile?.(outcome);
   };
+  const signal = options.signal ?? new AbortController().signal;
+  throwIfAborted(signal, { operation: 'processAll' });
   const parent = options.workDir ?? tmpdir();
   await removeStaleTemporaries(parent);
   const workDir = await makeTemporaryFolder(parent, 'download');
@@ -81,42 +91,51 @@ export async function processAll(client: DownloadQueue, handler: FileHandler, op
   try {
     // The list is capped (fileExchangeRules.downloads.listCap); deleting processed files lets the next listing show the rest.
     for (;;) {
-      const names = (await client.list({ format: options.listFormat ?? 'text' })).filter((name) => !seen.has(name));
+      const names = (await client.list({ format: options.listFormat ?? 'text', signal })).filter((name) => !seen.has(name));
       if (names.length === 0) break;
       for (const name of names) {
+        throwIfAborted(signal, { operation: 'processAll' });
         seen.add(name);
-        const outcome = await processOne(client, handler, ledger, name, workDir, options.onProgress);
+        const outcome = await processOne({ client, handler, ledger, workDir, signal, onProgress: options.onProgress }, name);
         settle(outcome);
         // Every later file would be handled, then not recorded, then handled again by the next run: stop here.
         if (outcome.result === 'failed' && outcome.stage === 'ledger') throw outcome.error;
       }
     }
+  } catch (error) {
+    // Whichever call the abort reached (the list, a download, a wait before a retry), the run is what was aborted.
+    if (signal.aborted && !(error instanceof AbortedError && error.operation === 'processAll')) throw abortedBy(signal, { operation: 'processAll' });
+    throw error;
   } finally {
     await removeTemporary(workDir);
   }
   return report;
 }
 
-async function deleteProcessed(client: DownloadQueue, name: string): Promise<void> {
+async function deleteProcessed(client: DownloadQueue, name: string, signal: AbortSignal): Promise<void> {
   try {
-    await client.delete(name);
+    await client.delete(name, { signal });
   } catch (error) {
     // Gone from the list is what deleting is for; the ledger already holds the name.
     if (!(error instanceof FileNotInListError)) throw error;
   }
 }
 
-async function processOne(
-  client: DownloadQueue,
-  handler: FileHandler,
-  ledger: ProcessedFileLedger,
-  name: string,
-  workDir: string,
-  onProgress: TransferOptions['onProgress'],
-): Promise<FileOutcome> {
+/** What one run hands each file's steps. */
+interface Run {
+  client: DownloadQueue;
+  handler: FileHandler;
+  ledger: ProcessedFileLedger;
+  workDir: string;
+  signal: AbortSignal;
+  onProgress: TransferOptions['onProgress'];
+}
+
+async function processOne(run: Run, name: string): Promise<FileOutcome> {
+  const { client, ledger, workDir, signal, onProgress } = run;
   if (await ledger.has(name)) {
     try {
-      await deleteProcessed(client, name);
+      await deleteProcessed(client, name, signal);
       return { name, result: 'already-processed' };
     } catch (error) {
       return failed(name, 'delete', error);
@@ -126,12 +145,12 @@ async function processOne(
   try {
     // The name comes from the service: check it before it becomes part of a local path.
     assertValidFileName(name);
-    copy = await downloadWorkCopy(client, name, workDir, onProgress === undefined ? {} : { onProgress });
+    copy = await downloadWorkCopy(client, name, workDir, onProgress === undefined ? { signal } : { onProgress, signal });
   } catch (error) {
     return failed(name, 'download', error);
   }
   try {
-    return await handOver(client, handler, ledger, name, copy);
+    return await handOver(run, name, copy);
   } finally {
     // A copy that cannot be removed must not stop the run: it is in the private work folder, removed at the end.
     await rm(copy.path, { force: true }).catch(() => undefined);
@@ -155,25 +174,23 @@ async function downloadWorkCopy(client: DownloadQueue, name: string, workDir: st
 let longNames = 0;
 
 /** Handler, ledger, delete: each step only once the one before succeeded. */
-async function handOver(
-  client: DownloadQueue,
-  handler: FileHandler,
-  ledger: ProcessedFileLedger,
-  name: string,
-  copy: { path: string; size: number },
-): Promise<FileOutcome> {
+async function handOver(run: Run, name: string, copy: { path: string; size: number }): Promise<FileOutcome> {
+  const { client, handler, ledger, signal } = run;
   try {
-    await handler({ name, path: copy.path, size: copy.size, open: () => createReadStream(copy.path) });
+    await handler({ name, path: copy.path, size: copy.size, open: () => createReadStream(copy.path), signal });
   } catch (error) {
+    // A handler stopped by the abort did not handle the file: it stays queued, and the run ends.
+    if (signal.aborted) throw abortedBy(signal, { operation: 'processAll', fileName: name });
     return failed(name, 'handler', error);
   }
+  // Handled is handled, abort or not: recorded, so the next run deletes it instead of handling it again.
   try {
     await ledger.record(name);
   } catch (error) {
     return failed(name, 'ledger', error);
   }
   try {
-    await deleteProcessed(client, name);
+    await deleteProcessed(client, name, signal);
   } catch (error) {
     return failed(name, 'delete', error);
   }
@@ -182,6 +199,8 @@ async function handOver(
 
 function failed(name: string, stage: 'download' | 'handler' | 'ledger' | 'delete', error: unknown): FileOutcome {
   if (isFatal(error)) throw error;
+  // An abort ends the run, whichever call it reached; the file stays queued (or, after the ledger, is deleted next run).
+  if (error instanceof AbortedError) throw new AbortedError({ operation: 'processAll', fileName: name, reason: error.cause });
   return { name, result: 'failed', stage, error };
 }
 

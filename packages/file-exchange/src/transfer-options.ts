@@ -8,7 +8,16 @@ export interface TransferProgress {
   totalBytes: number | undefined;
 }
 
-export interface TransferOptions {
+export interface TransferOptions extends CallOptions {
   /** Told as data moves, for progress output; called often, so keep it cheap. */
   onProgress?: (progress: TransferProgress) => void;
+}
+
+/** What every call of the clients takes. */
+export interface CallOptions {
+  /**
+   * Ends the call in any phase (sending, waiting, reading the body, waiting before a retry): it then rejects with
+   * AbortedError, whose `cause` is the signal's reason.
+   */
+  signal?: AbortSignal;
 }

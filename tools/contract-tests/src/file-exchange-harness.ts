@@ -20,7 +20,7 @@ export async function startFileExchangeHarness(): Promise<FileExchangeHarness> {
   const client = await createFileExchangeClient({
     baseUrl: proxy.origin + new URL(mock.url).pathname,
     retry: false,
-    timeoutMs: 20_000,
+    stallTimeoutMs: 20_000,
   });
   return {
     mock,

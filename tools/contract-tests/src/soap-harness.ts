@@ -26,7 +26,7 @@ export async function startSoapHarness(queueId: string): Promise<SoapHarness> {
     baseUrl: proxy.origin + new URL(mock.soapUrl).pathname,
     tls: { pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword },
     retry: false,
-    timeoutMs: 20_000,
+    stallTimeoutMs: 20_000,
   });
   return {
     mock,

@@ -26,6 +26,16 @@ export class DecodeArena {
 }
 
 /**
+ * Where a base64 field's bytes go instead of memory (a file, for a download saved to a folder): each decoded piece
+ * is written as it comes, so the field never exists whole. What `end` returns becomes the field's value.
+ */
+export interface ByteSink {
+  /** `bytes` is valid only during the call (its memory is reused for the next piece): write or copy it at once. */
+  write(bytes: Buffer): void;
+  end(): unknown;
+}
+
+/**
  * Decodes base64 text that arrives in pieces of any length, so that a file's content never exists as one big string:
  * each piece is decoded as soon as it holds whole 4-character groups. XML may wrap base64 over lines: white space is
  * skipped.
@@ -34,9 +44,13 @@ export class Base64Decoder {
   private carry = '';
   private readonly chunks: Buffer[] = [];
   private finished = false;
+  private scratch = Buffer.alloc(0);
   private readonly start: number;
 
-  constructor(private readonly arena?: DecodeArena) {
+  constructor(
+    private readonly arena?: DecodeArena,
+    private readonly sink?: ByteSink,
+  ) {
     this.start = arena?.position ?? 0;
   }
 
@@ -56,14 +70,27 @@ export class Base64Decoder {
         if (padding < usable - 2 || !/={1,2}$/.test(whole)) throw new Error('base64 padding in the middle of the text');
         this.finished = true;
       }
+      if (this.sink) this.sink.write(this.decodeIntoScratch(whole));
       // Once a piece has gone to `chunks`, the rest follows it, so that the order of the bytes is kept.
-      if (this.chunks.length > 0 || !this.arena?.tryWrite(whole)) this.chunks.push(Buffer.from(whole, 'base64'));
+      else if (this.chunks.length > 0 || !this.arena?.tryWrite(whole)) this.chunks.push(Buffer.from(whole, 'base64'));
     }
     this.carry = text4.slice(usable);
   }
 
-  end(): Buffer {
+  /**
+   * Decodes into one buffer reused for every piece: a sink writes the bytes before `write` returns, and a new
+   * buffer per piece would leave the garbage collector a file's worth of buffers to find.
+   */
+  private decodeIntoScratch(base64: string): Buffer {
+    const most = (base64.length / 4) * 3;
+    if (this.scratch.length < most) this.scratch = Buffer.allocUnsafeSlow(Math.max(most, 64 * 1024));
+    return this.scratch.subarray(0, this.scratch.write(base64, 'base64'));
+  }
+
+  /** The bytes (or, with a sink, what the sink's `end` returns). */
+  end(): unknown {
     if (this.carry !== '') throw new Error('base64 text is cut short (its length is not a multiple of 4)');
+    if (this.sink) return this.sink.end();
     const inArena = this.arena ? this.arena.buffer.subarray(this.start, this.arena.position) : undefined;
     if (this.chunks.length === 0) return inArena ?? Buffer.alloc(0);
     const parts = inArena && inArena.length > 0 ? [inArena, ...this.chunks] : this.chunks;

@@ -1,6 +1,7 @@
+import { FileExchangeError, fileExchangeRules } from '@paykit/file-exchange/core';
 import sax from 'sax';
 import { complexTypes, elements, namespace, type FieldDescriptor } from '../generated/contract.js';
-import { Base64Decoder, DecodeArena } from './base64-decoder.js';
+import { Base64Decoder, DecodeArena, type ByteSink } from './base64-decoder.js';
 import { SOAP_ENVELOPE_NS } from './write-request.js';
 
 export interface SoapFault {
@@ -17,6 +18,30 @@ export type ParsedResponse = { kind: 'body'; value: Record<string, unknown> } | 
  * hostile Content-Length cannot make the client allocate gigabytes before a byte has arrived.
  */
 export const MAX_ARENA_RESPONSE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * The most characters of text (names, IDs, parameters, fault strings: everything but base64 content) one response
+ * may hold: OUR assumption, far above what a response of at most 1000 files needs, so that a hostile or broken peer
+ * gets a MalformedResponse instead of filling the heap.
+ */
+export const MAX_RESPONSE_TEXT_CHARS = 16 * 1024 * 1024;
+
+/**
+ * The most times one element may repeat in its parent: the reference's maximum of the download list (1000 files),
+ * from the generated rules. The XSD leaves `file` and `parameter` unbounded; applying the same bound to the
+ * parameters of one file is OUR assumption.
+ */
+export const MAX_REPEATED_ELEMENTS = fileExchangeRules.downloads.listCap;
+
+/** OUR bound on element nesting: the contract's messages nest a handful of levels. */
+const MAX_DEPTH = 64;
+
+export interface ReadResponseOptions {
+  /** The response's Content-Length, when it has one: base64 fields are then decoded without joining pieces. */
+  contentLength?: number | undefined;
+  /** Where a base64 field's bytes go instead of memory; the sink's `end()` result becomes the field's value. */
+  openBinarySink?: ((field: FieldDescriptor) => ByteSink) | undefined;
+}
 
 /** The response is not the XML the contract promises. */
 export class MalformedResponse extends Error {
@@ -59,7 +84,8 @@ function assign(parent: Frame | undefined, field: FieldDescriptor, value: unknow
   if (parent?.kind !== 'complex') throw new MalformedResponse(`<${field.name}> outside its parent`);
   if (field.maxOccurs > 1) {
     const list = (parent.value[field.name] ??= []) as unknown[];
-    if (list.length >= field.maxOccurs) throw new MalformedResponse(`more than ${field.maxOccurs} <${field.name}> in <${parent.typeName}>`);
+    const most = Math.min(field.maxOccurs, MAX_REPEATED_ELEMENTS);
+    if (list.length >= most) throw new MalformedResponse(`more than ${most} <${field.name}> in <${parent.typeName}>`);
     list.push(value);
   } else {
     if (field.name in parent.value) throw new MalformedResponse(`<${field.name}> appears twice in ${parent.typeName}`);
@@ -90,14 +116,25 @@ class ResponseReader {
   private readonly stack: Frame[] = [];
   private result: ParsedResponse | undefined;
   private closedEnvelope = false;
+  private textChars = 0;
 
   constructor(
     private readonly outputElement: string,
     private readonly outputType: string,
     private readonly arena: DecodeArena | undefined,
+    private readonly openBinarySink: ReadResponseOptions['openBinarySink'],
   ) {}
 
+  /** Counts text the reader keeps, refusing a response that would keep more than MAX_RESPONSE_TEXT_CHARS. */
+  private keep(text: string): string {
+    this.textChars += text.length;
+    if (this.textChars > MAX_RESPONSE_TEXT_CHARS) throw new MalformedResponse(`more than ${MAX_RESPONSE_TEXT_CHARS} characters of text besides file content`);
+    return text;
+  }
+
   onOpenTag(tag: sax.QualifiedTag): void {
+    // The contract nests five deep; unknown elements are skipped, but their nesting must not grow the stack unbounded.
+    if (this.stack.length >= MAX_DEPTH) throw new MalformedResponse(`elements nested more than ${MAX_DEPTH} deep`);
     const top = this.stack.at(-1);
     this.stack.push(top ? this.childFrame(top, tag) : this.rootFrame(tag));
   }
@@ -105,13 +142,13 @@ class ResponseReader {
   onText(text: string): void {
     const top = this.stack.at(-1);
     if (!top) return;
-    if (top.kind === 'scalar' || top.kind === 'fault-part') top.text += text;
-    else if (top.kind === 'skip') top.sink?.(text);
+    if (top.kind === 'scalar' || top.kind === 'fault-part') top.text += this.keep(text);
+    else if (top.kind === 'skip') top.sink?.(this.keep(text));
     else if (top.kind === 'base64') {
       try {
         top.decoder.write(text);
       } catch (error) {
-        throw new MalformedResponse(`<${top.field.name}>: ${(error as Error).message}`);
+        throw badBase64(top.field, error);
       }
     }
   }
@@ -199,17 +236,22 @@ class ResponseReader {
     const field = tag.uri === namespace || tag.uri === '' ? complexTypes[parent.typeName]!.find((f) => f.name === tag.local) : undefined;
     if (!field) return { kind: 'skip' };
     if (field.kind === 'complex') return { kind: 'complex', typeName: field.typeName, value: {}, field };
-    if (field.kind === 'base64Binary') return { kind: 'base64', field, decoder: new Base64Decoder(this.arena) };
+    if (field.kind === 'base64Binary') return { kind: 'base64', field, decoder: new Base64Decoder(this.arena, this.openBinarySink?.(field)) };
     return { kind: 'scalar', field, text: '' };
   }
 }
 
-function endBase64(frame: Extract<Frame, { kind: 'base64' }>): Buffer {
+function endBase64(frame: Extract<Frame, { kind: 'base64' }>): unknown {
   try {
     return frame.decoder.end();
   } catch (error) {
-    throw new MalformedResponse(`<${frame.field.name}>: ${(error as Error).message}`);
+    throw badBase64(frame.field, error);
   }
+}
+
+/** A decoding error is the response's fault; a sink's (a full disk) is not, and goes up as it is. */
+function badBase64(field: FieldDescriptor, error: unknown): unknown {
+  return error instanceof FileExchangeError ? error : new MalformedResponse(`<${field.name}>: ${(error as Error).message}`);
 }
 
 function completeFault(fault: Partial<SoapFault>): SoapFault {
@@ -240,16 +282,13 @@ async function* utf8Text(body: AsyncIterable<Uint8Array>): AsyncGenerator<string
  * generated contract (unknown child elements are skipped so that a newer server does not break an older client), or
  * a Fault. base64 fields are decoded piece by piece; nothing else of the message is kept.
  */
-export async function readResponse(
-  body: AsyncIterable<Uint8Array>,
-  outputElement: string,
-  /** The response's Content-Length, when it has one: base64 fields are then decoded without joining pieces. */
-  contentLength?: number,
-): Promise<ParsedResponse> {
+export async function readResponse(body: AsyncIterable<Uint8Array>, outputElement: string, options: ReadResponseOptions = {}): Promise<ParsedResponse> {
   const outputType = elements[outputElement];
   if (!outputType) throw new Error(`no element ${outputElement} in the generated contract`);
-  const useArena = contentLength !== undefined && contentLength > 0 && contentLength <= MAX_ARENA_RESPONSE_BYTES && holdsBytes(outputType);
-  const reader = new ResponseReader(outputElement, outputType, useArena ? DecodeArena.forResponseLength(contentLength) : undefined);
+  const { contentLength, openBinarySink } = options;
+  const useArena =
+    openBinarySink === undefined && contentLength !== undefined && contentLength > 0 && contentLength <= MAX_ARENA_RESPONSE_BYTES && holdsBytes(outputType);
+  const reader = new ResponseReader(outputElement, outputType, useArena ? DecodeArena.forResponseLength(contentLength) : undefined, openBinarySink);
   // Position tracking stays on: without it sax never flushes a long text node, and a file's base64 would pile up
   // in one string instead of reaching the decoder in pieces of at most 64 KiB.
   const parser = sax.parser(true, { xmlns: true, position: true });

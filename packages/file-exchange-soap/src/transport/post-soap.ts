@@ -20,6 +20,8 @@ export async function postSoap(
   soapAction: string,
   body: EncodedRequest,
   signal?: AbortSignal,
+  /** Told each time a piece of the request is taken to be sent (for the stall timeout). */
+  onSent?: () => void,
 ): Promise<SoapHttpResponse> {
   const response = await request(url, {
     method: 'POST',
@@ -30,7 +32,7 @@ export async function postSoap(
       soapaction: `"${soapAction}"`,
       accept: 'text/xml',
     },
-    body: Readable.from(body.chunks(), { objectMode: false }),
+    body: Readable.from(onSent ? told(body.chunks(), onSent) : body.chunks(), { objectMode: false }),
     ...(signal ? { signal } : {}),
   });
   const header = (name: string) => {
@@ -44,4 +46,11 @@ export async function postSoap(
     ...(Number.isSafeInteger(contentLength) && contentLength >= 0 ? { contentLength } : {}),
     body: response.body,
   };
+}
+
+async function* told<T>(pieces: AsyncIterable<T>, onPiece: () => void): AsyncGenerator<T> {
+  for await (const piece of pieces) {
+    onPiece();
+    yield piece;
+  }
 }

@@ -4,7 +4,7 @@ import { isatty } from 'node:tty';
 import type { FileExchangeClient } from '../client.js';
 import type { TransferProgress } from '../transfer-options.js';
 import type { UploadContent } from '../upload-content.js';
-import { isValidFileName } from '../file-name.js';
+import { isValidFileName } from '../core/file-name.js';
 import { defaultLedgerPath, FileLedger } from '../ledger.js';
 import type { FileOutcome } from '../process-all.js';
 import { environmentVariables as envVars, UsageError } from './config.js';

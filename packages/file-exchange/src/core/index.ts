@@ -3,20 +3,16 @@
 /**
  * `@paykit/file-exchange/core`: what the REST client (`@paykit/file-exchange`) and the SOAP client
  * (`@paykit/file-exchange-soap`) share, so that both follow the reference the same way with the same options:
- * client-certificate TLS, the base address, the reference's rules and its retry window, one upload at a time, and the
- * sorting of network and TLS failures. Each client turns these into its own typed errors.
+ * client-certificate TLS, the base address, the reference's rules and its retry window, one upload at a time, the
+ * file name check, the stall timeout, and one error hierarchy: the same condition is the same class in both.
  */
 export * from './tls/index.js';
 export { parseBaseUrl } from './base-url.js';
+export * from './errors.js';
+export { assertValidFileName, isValidFileName } from './file-name.js';
 export { classifyNetworkFailure, refusedCertificateHint, type NetworkFailure, type NetworkFailureKind } from './network-failure.js';
-export {
-  resolveRetryPolicy,
-  withRetries,
-  type RetryContext,
-  type RetryEvent,
-  type RetryHooks,
-  type RetryOptions,
-  type RetryPolicy,
-} from './retry.js';
+export { resolveRetryPolicy, withRetries, type RetryContext, type RetryEvent, type RetryOptions, type RetryPolicy } from './retry.js';
 export { fileExchangeRules, fileNamePattern, isRetriedStatus, referenceRetryPolicy } from './rules.js';
 export { SerialQueue } from './serial-queue.js';
+export { errorForThrown, localFileError, type FailureContext } from './thrown-error.js';
+export { CallSignal, defaultStallTimeoutMs, resolveStallTimeout, StallGuard } from './call-signal.js';

@@ -1,20 +1,27 @@
+import { AbortedError, ClientOptionsError, FileExchangeError, RetriesExhaustedError, abortedBy, type FileExchangeOperation } from './errors.js';
 import { referenceRetryPolicy } from './rules.js';
 
 /** One retry option shape for both clients; every field falls back to the reference's rule. */
-export interface RetryOptions<Operation extends string = string, Failure extends Error = Error> {
+export interface RetryOptions {
   /** Wait between tries; at least the reference's minimum unless `allowShortIntervals` is set. */
   intervalMs?: number;
   /** Give up once another wait would end later than this after the first try. */
   maxDurationMs?: number;
   /** Permit waits shorter than the reference's minimum: for tests and local mocks only. */
   allowShortIntervals?: boolean;
+  /**
+   * SOAP only. A SOAP `Client` fault comes as HTTP 500, which the reference says to retry; it also means the message
+   * itself was wrong, so by OUR choice (`'final'`, the default) it is not retried. `'retry'` follows the reference
+   * literally. The REST interface has no such fault.
+   */
+  soapClientFaults?: 'final' | 'retry';
   /** Told before each wait; for logs and progress (carries no secrets). */
-  onRetry?: (event: RetryEvent<Operation, Failure>) => void;
+  onRetry?: (event: RetryEvent) => void;
 }
 
 /** What `onRetry` is told: which try failed and why, and when the next one starts. */
-export interface RetryEvent<Operation extends string = string, Failure extends Error = Error> {
-  operation: Operation;
+export interface RetryEvent {
+  operation: FileExchangeOperation;
   /** The file concerned, when the operation is about one file. */
   fileName?: string;
   /** The try that failed, from 1. */
@@ -24,86 +31,93 @@ export interface RetryEvent<Operation extends string = string, Failure extends E
   nextAttemptAt: Date;
   /** When the window closes: a failure after this gives up. */
   giveUpAt: Date;
-  failure: Failure;
+  failure: FileExchangeError;
 }
 
 /** Resolved retry options; `false` means one try only, its failure given to the caller as it is. */
-export type RetryPolicy<Operation extends string = string, Failure extends Error = Error> =
+export type RetryPolicy =
   | false
-  | { intervalMs: number; maxDurationMs: number; onRetry?: (event: RetryEvent<Operation, Failure>) => void };
+  | { intervalMs: number; maxDurationMs: number; soapClientFaults: 'final' | 'retry'; onRetry?: (event: RetryEvent) => void };
 
-/** Checks retry options; `invalid` makes the package's own error for a wrong value. */
-export function resolveRetryPolicy<Operation extends string, Failure extends Error>(
-  options: RetryOptions<Operation, Failure> | false | undefined,
-  invalid: (message: string) => Error,
-): RetryPolicy<Operation, Failure> {
+/** Checks retry options before any request: a wrong value is a ClientOptionsError. */
+export function resolveRetryPolicy(options: RetryOptions | false | undefined): RetryPolicy {
   if (options === false) return false;
   const intervalMs = options?.intervalMs ?? referenceRetryPolicy.intervalMs;
   const maxDurationMs = options?.maxDurationMs ?? referenceRetryPolicy.maxDurationMs;
   for (const [key, value] of [['intervalMs', intervalMs], ['maxDurationMs', maxDurationMs]] as const) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw invalid(`retry.${key} must be a non-negative number of milliseconds, got ${String(value)}.`);
+      throw new ClientOptionsError(`retry.${key} must be a non-negative number of milliseconds, got ${String(value)}.`);
     }
   }
   if (intervalMs < referenceRetryPolicy.intervalMs && !options?.allowShortIntervals) {
     const minutes = referenceRetryPolicy.intervalMs / 60_000;
-    throw invalid(`retry.intervalMs ${intervalMs} is shorter than the service's minimum of ${minutes} minutes; set allowShortIntervals only for tests and mocks.`);
+    throw new ClientOptionsError(`retry.intervalMs ${intervalMs} is shorter than the service's minimum of ${minutes} minutes; set allowShortIntervals only for tests and mocks.`);
   }
-  return { intervalMs, maxDurationMs, ...(options?.onRetry ? { onRetry: options.onRetry } : {}) };
+  const soapClientFaults = options?.soapClientFaults ?? 'final';
+  if (soapClientFaults !== 'final' && soapClientFaults !== 'retry') {
+    throw new ClientOptionsError(`retry.soapClientFaults must be 'final' or 'retry', got ${JSON.stringify(soapClientFaults)}.`);
+  }
+  return { intervalMs, maxDurationMs, soapClientFaults, ...(options?.onRetry ? { onRetry: options.onRetry } : {}) };
 }
 
-export interface RetryContext<Operation extends string> {
-  operation: Operation;
-  fileName?: string;
-}
-
-export interface RetryHooks<Failure extends Error> {
-  /** Whether the reference's rule applies to this failure (a network error or a 500). */
-  isTransient(error: unknown): error is Failure;
-  /** The error for a window that closed with `last` still failing. */
-  exhausted(details: { attempts: number; elapsedMs: number; last: Failure }): Error;
-  /** Stops a wait between tries (with the signal's reason). */
-  signal?: AbortSignal | undefined;
+export interface RetryContext {
+  operation: FileExchangeOperation;
+  fileName?: string | undefined;
 }
 
 /**
- * Runs `attempt` until it succeeds, fails with something retrying cannot fix, or the window closes: then the last
- * failure is wrapped by `hooks.exhausted`. With the policy `false` a transient failure is thrown as it is.
+ * Runs `attempt` until it succeeds, fails with something retrying cannot fix (`retryable` false), or the window
+ * closes: then the last failure is wrapped in RetriesExhaustedError. With the policy `false` a retryable failure is
+ * thrown as it is. `signal` ends the wait between tries (AbortedError); the attempt itself is given it to stop too.
  */
-export async function withRetries<T, Operation extends string, Failure extends Error>(
-  policy: RetryPolicy<Operation, Failure>,
-  context: RetryContext<Operation>,
+export async function withRetries<T>(
+  policy: RetryPolicy,
+  context: RetryContext,
   attempt: () => Promise<T>,
-  hooks: RetryHooks<Failure>,
+  signal?: AbortSignal,
 ): Promise<T> {
   const started = Date.now();
   for (let attempts = 1; ; attempts++) {
+    if (signal?.aborted) throw abortedBy(signal, context);
     try {
       return await attempt();
     } catch (error) {
-      if (policy === false || !hooks.isTransient(error)) throw error;
+      // Whatever an aborted attempt threw (a reset socket, a half-read body), the abort is what happened.
+      if (signal?.aborted) throw error instanceof AbortedError ? error : abortedBy(signal, context);
+      if (policy === false || !(error instanceof FileExchangeError) || !error.retryable) throw error;
       const elapsedMs = Date.now() - started;
-      if (elapsedMs + policy.intervalMs > policy.maxDurationMs) throw hooks.exhausted({ attempts, elapsedMs, last: error });
+      if (elapsedMs + policy.intervalMs > policy.maxDurationMs) {
+        const minutes = Math.round(elapsedMs / 6_000) / 10;
+        throw new RetriesExhaustedError(
+          `${context.operation}${context.fileName ? ` ${context.fileName}` : ''} still failing after ${attempts} tries over ${minutes} min; ` +
+            `giving up (investigate by hand). Last failure: ${error.message}`,
+          { ...context, attempts, elapsedMs, lastFailure: error },
+        );
+      }
       policy.onRetry?.({
         ...context,
+        ...(context.fileName === undefined ? {} : { fileName: context.fileName }),
         attempt: attempts,
         waitMs: policy.intervalMs,
         nextAttemptAt: new Date(Date.now() + policy.intervalMs),
         giveUpAt: new Date(started + policy.maxDurationMs),
         failure: error,
       });
-      await sleep(policy.intervalMs, hooks.signal);
+      await sleep(policy.intervalMs, signal, context);
     }
   }
 }
 
-/** The global setTimeout (not node:timers/promises), so that tests can drive the waits with fake timers. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * The global setTimeout (not node:timers/promises), so that tests can drive the waits with fake timers. An abort
+ * clears the timer, so nothing is left to keep the process alive.
+ */
+function sleep(ms: number, signal: AbortSignal | undefined, context: RetryContext): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
+    if (signal?.aborted) return reject(abortedBy(signal, context));
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal!.reason);
+      reject(abortedBy(signal!, context));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

@@ -13,13 +13,27 @@ function headersOf(incoming: IncomingHttpHeaders): Headers {
   return headers;
 }
 
+/** A small exchange's body went past its limit: the peer is not the service, or not behaving as one. */
+export class BodyTooLargeError extends Error {
+  override readonly name = 'BodyTooLargeError';
+  constructor(readonly limitBytes: number) {
+    super(`the response body is larger than ${limitBytes} bytes`);
+  }
+}
+
+export interface FetchThroughOptions {
+  stallTimeoutMs: number | undefined;
+  /** Larger bodies are refused as they arrive (BodyTooLargeError), never held whole. */
+  maxBodyBytes: number;
+}
+
 /**
  * The `fetch` openapi-fetch is given: the request goes out over node:http(s) through the client's own agent (client
  * certificate, proxy tunnel), like the file transfers, so the client has one HTTP stack and never loads undici (about
  * 19 MiB of code and a WebAssembly parser of 37 MiB, see the README). Meant for the list and delete exchanges, whose
- * bodies are small: the response body is read whole.
+ * bodies are small: the response body is read whole, up to `maxBodyBytes`.
  */
-export function fetchThrough(agent: HttpsAgent | HttpAgent, timeoutMs: number | undefined): (request: Request) => Promise<Response> {
+export function fetchThrough(agent: HttpsAgent | HttpAgent, options: FetchThroughOptions): (request: Request) => Promise<Response> {
   return async (request) => {
     const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
     const response = await transfer(agent, {
@@ -27,10 +41,25 @@ export function fetchThrough(agent: HttpsAgent | HttpAgent, timeoutMs: number | 
       url: new URL(request.url),
       headers: Object.fromEntries(request.headers),
       ...(body === undefined ? {} : { body }),
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      stallTimeoutMs: options.stallTimeoutMs,
+      signal: request.signal,
     });
     const status = response.statusCode ?? 0;
-    const content = Buffer.concat(await response.toArray());
-    return new Response(withoutBody.has(status) ? null : content, { status, statusText: response.statusMessage ?? '', headers: headersOf(response.headers) });
+    const declared = Number(response.headers['content-length']);
+    if (declared > options.maxBodyBytes) {
+      response.destroy();
+      throw new BodyTooLargeError(options.maxBodyBytes);
+    }
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      length += chunk.length;
+      if (length > options.maxBodyBytes) {
+        response.destroy();
+        throw new BodyTooLargeError(options.maxBodyBytes);
+      }
+      chunks.push(chunk);
+    }
+    return new Response(withoutBody.has(status) ? null : Buffer.concat(chunks), { status, statusText: response.statusMessage ?? '', headers: headersOf(response.headers) });
   };
 }

@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { request as httpsRequest, type Agent as HttpsAgent } from 'node:https';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { stallError } from '../core/call-signal.js';
 
 export interface TransferRequest {
   method: string;
@@ -10,7 +11,15 @@ export interface TransferRequest {
   body?: Buffer | Readable;
   /** Called once the body is being sent (a stream is piped): listeners added then cannot start its flow early. */
   onBodyPiped?: () => void;
-  timeoutMs?: number;
+  /** No byte sent or received on the connection for this long, in any phase (body out, head, body in): a stall. */
+  stallTimeoutMs?: number | undefined;
+  /** Ends the request in any phase, the reading of the response body included. */
+  signal?: AbortSignal | undefined;
+  /**
+   * The error a stall or an abort ends the request and its body with (given the stall's error or the signal's
+   * reason): so that whoever reads the body, the caller of `download` included, gets the client's typed error.
+   */
+  failure?: (error: unknown) => Error;
 }
 
 /**
@@ -21,12 +30,33 @@ export interface TransferRequest {
 export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const send = request.url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const outgoing = send(request.url, { agent, method: request.method, headers: request.headers }, resolve);
+    let response: IncomingMessage | undefined;
+    const outgoing = send(request.url, { agent, method: request.method, headers: request.headers }, (incoming) => {
+      response = incoming;
+      resolve(incoming);
+    });
     outgoing.once('error', reject);
-    if (request.timeoutMs !== undefined) {
-      outgoing.setTimeout(request.timeoutMs, () => {
-        outgoing.destroy(Object.assign(new Error(`no progress for ${request.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
-      });
+    // The body's reader is given the stall or the abort itself, not the reset that destroying the request shows it.
+    const end = (cause: unknown) => {
+      const error = request.failure?.(cause) ?? (cause instanceof Error ? cause : new Error(String(cause)));
+      response?.destroy(error);
+      outgoing.destroy(error);
+    };
+    const stallTimeoutMs = request.stallTimeoutMs;
+    if (stallTimeoutMs !== undefined) {
+      // The socket's idle timer: it counts writes and reads alike, and stays armed while the response body is read,
+      // so a server that stops reading the upload or stops sending the download is caught the same way.
+      outgoing.setTimeout(stallTimeoutMs, () => end(stallError(stallTimeoutMs)));
+    }
+    const signal = request.signal;
+    if (signal) {
+      const onAbort = () => end(signal.reason);
+      if (signal.aborted) onAbort();
+      else {
+        signal.addEventListener('abort', onAbort, { once: true });
+        // Until the exchange is over (the response read or the connection gone): no listener is left behind.
+        outgoing.once('close', () => signal.removeEventListener('abort', onAbort));
+      }
     }
     const body = request.body;
     if (body === undefined) outgoing.end();

@@ -1,18 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resolveRetryPolicy, withRetries, type RetryEvent, type RetryOptions } from '../../src/core/index.js';
+import {
+  AbortedError,
+  ClientOptionsError,
+  RetriesExhaustedError,
+  TransientFailureError,
+  resolveRetryPolicy,
+  withRetries,
+  type RetryEvent,
+  type RetryOptions,
+} from '../../src/core/index.js';
 
-class Transient extends Error {}
-class Exhausted extends Error {
-  constructor(readonly attempts: number, readonly last: Transient) {
-    super(`gave up after ${attempts}`);
-  }
-}
-const hooks = {
-  isTransient: (error: unknown): error is Transient => error instanceof Transient,
-  exhausted: ({ attempts, last }: { attempts: number; last: Transient }) => new Exhausted(attempts, last),
-};
-const context = { operation: 'uploadFile', fileName: 'A.csv' };
-const invalid = (message: string) => new RangeError(message);
+const context = { operation: 'uploadFile', fileName: 'A.csv' } as const;
+const Transient = TransientFailureError;
 const minute = 60_000;
 
 /** An attempt that fails with Transient until `succeedOn` (never when undefined), noting the clock at each try. */
@@ -21,7 +20,7 @@ function attempts(succeedOn?: number) {
   const run = async () => {
     startedAt.push(Date.now());
     if (startedAt.length === succeedOn) return 'done';
-    throw new Transient(`try ${startedAt.length} failed`);
+    throw new Transient(`try ${startedAt.length} failed`, context);
   };
   return { startedAt, run };
 }
@@ -38,7 +37,7 @@ describe('the default retry policy is the reference rule', () => {
   // 4 hours in all, then investigate by hand.
   it('waits 5 minutes between tries, never less', async () => {
     const tries = attempts(3);
-    const result = withRetries(resolveRetryPolicy(undefined, invalid), context, tries.run, hooks);
+    const result = withRetries(resolveRetryPolicy(undefined), context, tries.run);
     await vi.advanceTimersByTimeAsync(5 * minute - 1);
     expect(tries.startedAt).toEqual([0]);
     await vi.advanceTimersByTimeAsync(1);
@@ -50,15 +49,15 @@ describe('the default retry policy is the reference rule', () => {
 
   it('gives up when another wait would pass 4 hours after the first try', async () => {
     const tries = attempts();
-    const outcome = withRetries(resolveRetryPolicy(undefined, invalid), context, tries.run, hooks).catch((error: unknown) => error);
+    const outcome = withRetries(resolveRetryPolicy(undefined), context, tries.run).catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(4 * 60 * minute);
     const error = await outcome;
-    expect(error).toBeInstanceOf(Exhausted);
+    expect(error).toBeInstanceOf(RetriesExhaustedError);
     // Tries at 0, 5, ..., 240 minutes: 49 of them, the last one exactly at the end of the window.
     expect(tries.startedAt).toHaveLength(49);
     expect(tries.startedAt.at(-1)).toBe(4 * 60 * minute);
-    expect((error as Exhausted).attempts).toBe(49);
-    expect((error as Exhausted).last.message).toBe('try 49 failed');
+    expect((error as RetriesExhaustedError).attempts).toBe(49);
+    expect(((error as RetriesExhaustedError).cause as Error).message).toBe('try 49 failed');
   });
 });
 
@@ -68,22 +67,23 @@ describe('resolveRetryPolicy', () => {
     { options: { intervalMs: -1, allowShortIntervals: true }, error: /retry\.intervalMs must be a non-negative number/ },
     { options: { maxDurationMs: Number.NaN }, error: /retry\.maxDurationMs must be a non-negative number/ },
     { options: { intervalMs: '10' as unknown as number, allowShortIntervals: true }, error: /retry\.intervalMs/ },
+    { options: { soapClientFaults: 'sometimes' as 'final' }, error: /retry\.soapClientFaults must be 'final' or 'retry'/ },
   ])('refuses $options', ({ options, error }) => {
-    expect(() => resolveRetryPolicy(options, invalid)).toThrow(RangeError);
-    expect(() => resolveRetryPolicy(options, invalid)).toThrow(error);
+    expect(() => resolveRetryPolicy(options)).toThrow(ClientOptionsError);
+    expect(() => resolveRetryPolicy(options)).toThrow(error);
   });
 
   it('accepts short waits only when asked explicitly', () => {
-    expect(resolveRetryPolicy({ intervalMs: 10, allowShortIntervals: true }, invalid)).toMatchObject({ intervalMs: 10 });
+    expect(resolveRetryPolicy({ intervalMs: 10, allowShortIntervals: true })).toMatchObject({ intervalMs: 10 });
   });
 });
 
 describe('withRetries', () => {
   it('tells onRetry which try failed, why, and when the next one starts and the window ends', async () => {
     const events: RetryEvent[] = [];
-    const policy = resolveRetryPolicy({ intervalMs: 50, maxDurationMs: 1000, allowShortIntervals: true, onRetry: (event) => events.push(event) }, invalid);
+    const policy = resolveRetryPolicy({ intervalMs: 50, maxDurationMs: 1000, allowShortIntervals: true, onRetry: (event) => events.push(event) });
     const tries = attempts(3);
-    const result = withRetries(policy, context, tries.run, hooks);
+    const result = withRetries(policy, context, tries.run);
     await vi.advanceTimersByTimeAsync(100);
     await expect(result).resolves.toBe('done');
     expect(events.map(({ attempt, waitMs, nextAttemptAt, giveUpAt, failure, operation, fileName }) => ({
@@ -96,20 +96,21 @@ describe('withRetries', () => {
 
   it.each([
     { title: 'a failure the rule does not cover', error: new Error('403') },
+    { title: 'a typed error that is not retryable', error: new ClientOptionsError('wrong') },
     { title: 'a thrown non-error', error: 'bug' },
   ])('does not retry $title', async ({ error }) => {
     let tries = 0;
-    const policy = resolveRetryPolicy({ intervalMs: 1, maxDurationMs: 1000, allowShortIntervals: true }, invalid);
+    const policy = resolveRetryPolicy({ intervalMs: 1, maxDurationMs: 1000, allowShortIntervals: true });
     await expect(withRetries(policy, context, async () => {
       tries += 1;
       throw error;
-    }, hooks)).rejects.toBe(error);
+    })).rejects.toBe(error);
     expect(tries).toBe(1);
   });
 
   it('tries once with the policy false, and gives the failure as it is', async () => {
     const tries = attempts();
-    const error = await withRetries(resolveRetryPolicy(false, invalid), context, tries.run, hooks).catch((thrown: unknown) => thrown);
+    const error = await withRetries(resolveRetryPolicy(false), context, tries.run).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(Transient);
     expect(tries.startedAt).toHaveLength(1);
   });
@@ -117,10 +118,14 @@ describe('withRetries', () => {
   it('stops waiting when the signal is aborted, with its reason', async () => {
     const controller = new AbortController();
     const tries = attempts();
-    const outcome = withRetries(resolveRetryPolicy(undefined, invalid), context, tries.run, { ...hooks, signal: controller.signal }).catch((error: unknown) => error);
+    const outcome = withRetries(resolveRetryPolicy(undefined), context, tries.run, controller.signal).catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(minute);
-    controller.abort(new Error('stopped by the caller'));
-    expect(await outcome).toEqual(new Error('stopped by the caller'));
+    const reason = new Error('stopped by the caller');
+    controller.abort(reason);
+    const error = await outcome;
+    // Typed, with the operation, the reason as its cause: never the raw reason.
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error).toMatchObject({ operation: 'uploadFile', fileName: 'A.csv', retryable: false, cause: reason });
     expect(tries.startedAt).toEqual([0]);
     expect(vi.getTimerCount()).toBe(0);
   });

@@ -1,0 +1,151 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { AbortedError, FileExchangeClient } from '@paykit/file-exchange';
+import { generateTestCertificates, type TestCertificates } from '@paykit/mock-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileExchangeSoapClient } from '../src/index.js';
+import { answer, stallMidBody, startHostileServer, stopReading } from './support/hostile-server.js';
+
+// Every call of both clients takes a signal and close() ends what is pending: each ends with AbortedError naming the
+// operation, the signal's reason as its cause, in each phase (before sending, body in or out, the wait to retry).
+
+const run = promisify(execFile);
+const NS = 'urn:paykit:file-exchange:v1';
+const xml = { 'content-type': 'text/xml; charset=utf-8' };
+const text = { 'content-type': 'text/plain' };
+const partialSoap = `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><downloadFilesResponse xmlns="${NS}"><file><fileID>F1</fileID><fileContent>QUJD`;
+
+let dir: string;
+let certificates: TestCertificates;
+let server: Awaited<ReturnType<typeof startHostileServer>>;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'paykit-abort-'));
+  certificates = await generateTestCertificates(join(dir, 'certs'));
+  server = await startHostileServer(certificates);
+});
+afterAll(async () => {
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const tls = () => ({ pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem });
+/** Retries that wait a minute, so that only the abort can end the wait; no stall timeout, so only the abort ends a stall. */
+const waiting = { intervalMs: 60_000, maxDurationMs: 600_000, allowShortIntervals: true };
+const big = Buffer.alloc(16 * 1024 * 1024, 1);
+
+type Phase = 'before sending' | 'body in' | 'body out' | 'retry wait';
+interface Row {
+  call: string;
+  phase: Phase;
+  operation: string;
+  run: (clients: { rest: FileExchangeClient; soap: FileExchangeSoapClient }, signal: AbortSignal) => Promise<unknown>;
+}
+
+const behaviourFor: Record<Phase, (soap: boolean) => Parameters<typeof server.next>[0] | undefined> = {
+  'before sending': () => undefined,
+  'body in': (soap) => (soap ? stallMidBody(xml, partialSoap) : stallMidBody(text, 'A.csv\nB')),
+  'body out': () => stopReading,
+  'retry wait': (soap) => (soap ? answer(500, text, 'busy') : answer(500)),
+};
+
+const rows: Row[] = (['before sending', 'body in', 'retry wait'] as const).flatMap((phase): Row[] => [
+  { call: 'REST list', phase, operation: 'listFilesForDownload', run: ({ rest }, signal) => rest.list({ signal }) },
+  { call: 'REST download', phase, operation: 'downloadFile', run: ({ rest }, signal) => rest.download('A.csv', { signal }).then((file) => file.body.toArray()) },
+  { call: 'REST downloadToFile', phase, operation: 'downloadFile', run: ({ rest }, signal) => rest.downloadToFile('A.csv', join(dir, 'A.csv'), { signal }) },
+  { call: 'SOAP downloadFiles', phase, operation: 'downloadFiles', run: ({ soap }, signal) => soap.downloadFiles('Q1', { signal }) },
+  {
+    call: 'SOAP downloadAll',
+    phase,
+    operation: 'downloadAll',
+    run: async ({ soap }, signal) => {
+      for await (const file of soap.downloadAll('Q1', { signal })) void file;
+    },
+  },
+  {
+    call: 'SOAP downloadAllToFolder',
+    phase,
+    operation: 'downloadAll',
+    run: async ({ soap }, signal) => {
+      for await (const file of soap.downloadAllToFolder('Q1', dir, { signal })) void file;
+    },
+  },
+]).concat(
+  (['before sending', 'body out', 'retry wait'] as const).flatMap((phase): Row[] => [
+    { call: 'REST upload', phase, operation: 'uploadFile', run: ({ rest }, signal) => rest.upload('U.csv', big, { signal }) },
+    { call: 'REST delete', phase, operation: 'deleteFile', run: ({ rest }, signal) => rest.delete('A.csv', { signal }) },
+    { call: 'SOAP uploadFile', phase, operation: 'uploadFile', run: ({ soap }, signal) => soap.uploadFile({ fileID: 'U1', fileContent: big }, { signal }) },
+  ]),
+);
+
+async function clients() {
+  return {
+    rest: await FileExchangeClient.create({ baseUrl: server.restUrl, tls: tls(), retry: waiting, stallTimeoutMs: 0 }),
+    soap: await FileExchangeSoapClient.create({ baseUrl: server.soapUrl, tls: tls(), retry: waiting, stallTimeoutMs: 0 }),
+  };
+}
+
+describe('abort: every call takes a signal', () => {
+  it.each(rows)('$call, aborted $phase → AbortedError ($operation)', async (row) => {
+    const both = await clients();
+    const behaviour = behaviourFor[row.phase](row.call.startsWith('SOAP'));
+    // DELETE has no body to stall: it waits for an answer that never comes.
+    if (behaviour) server.next(row.phase === 'body out' && row.call === 'REST delete' ? stopReading : behaviour);
+    const controller = new AbortController();
+    const reason = new Error('operator stop');
+    if (row.phase === 'before sending') controller.abort(reason);
+    else setTimeout(() => controller.abort(reason), 400);
+    const requestsBefore = server.requests.length;
+    const error = await row.run(both, controller.signal).then(() => new Error('no error'), (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error).toMatchObject({ name: 'AbortedError', operation: row.operation, retryable: false, cause: reason });
+    if (row.phase === 'before sending') expect(server.requests.length).toBe(requestsBefore);
+    await Promise.all([both.rest.close(), both.soap.close()]);
+  });
+
+  it('leaves no .part file behind when a folder download is aborted mid-body', async () => {
+    const folder = await mkdtemp(join(dir, 'folder-'));
+    const { rest, soap } = await clients();
+    server.next(stallMidBody(xml, partialSoap));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('operator stop')), 300);
+    await expect(soap.downloadFilesToFolder('Q1', folder, { signal: controller.signal })).rejects.toBeInstanceOf(AbortedError);
+    expect(await readdir(folder)).toEqual([]);
+    await Promise.all([rest.close(), soap.close()]);
+  });
+});
+
+describe('close() ends what is pending', () => {
+  it.each([
+    { call: 'REST download mid-body', soap: false, run: (c: Awaited<ReturnType<typeof clients>>) => c.rest.download('A.csv').then((f) => f.body.toArray()), operation: 'downloadFile' },
+    { call: 'SOAP downloadFiles mid-body', soap: true, run: (c: Awaited<ReturnType<typeof clients>>) => c.soap.downloadFiles('Q1'), operation: 'downloadFiles' },
+    { call: 'REST list in its retry wait', soap: false, wait: true, run: (c: Awaited<ReturnType<typeof clients>>) => c.rest.list(), operation: 'listFilesForDownload' },
+    { call: 'SOAP downloadFiles in its retry wait', soap: true, wait: true, run: (c: Awaited<ReturnType<typeof clients>>) => c.soap.downloadFiles('Q1'), operation: 'downloadFiles' },
+  ])('$call → AbortedError ($operation)', async (row) => {
+    const both = await clients();
+    server.next(row.wait ? behaviourFor['retry wait'](row.soap)! : behaviourFor['body in'](row.soap)!);
+    const pending = row.run(both).then(() => new Error('no error'), (thrown: unknown) => thrown);
+    setTimeout(() => void Promise.all([both.rest.close(), both.soap.close()]), 400);
+    const error = await pending;
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error).toMatchObject({ operation: row.operation, cause: new Error('the client was closed') });
+  });
+
+  it('lets the process exit by itself once its calls were aborted or closed (no timer or socket left)', async () => {
+    server.next(answer(500), answer(500, text, 'busy'), stallMidBody(text, 'partial'), stallMidBody(xml, partialSoap));
+    const child = fileURLToPath(new URL('./support/abort-child.ts', import.meta.url));
+    const input = { restUrl: server.restUrl, soapUrl: server.soapUrl, pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem };
+    // The pending waits are 5 minutes (retry) and 2 minutes (stall): a process still alive after 60 s kept one of them.
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', child], { env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify(input) }, timeout: 60_000 });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual([
+      'REST list, abort in the retry wait: AbortedError listFilesForDownload',
+      'SOAP downloadFiles, abort in the retry wait: AbortedError downloadFiles',
+      'REST download, close() mid-body: AbortedError downloadFile',
+      'SOAP downloadFiles, close() mid-body: AbortedError downloadFiles',
+    ]);
+  }, 90_000);
+});

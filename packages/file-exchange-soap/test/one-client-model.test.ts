@@ -1,0 +1,196 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileExchangeClient, maxListBodyBytes } from '@paykit/file-exchange';
+import { fileExchangeRules, TransientFailureError, type ClientTlsOptions } from '@paykit/file-exchange/core';
+import { generateTestCertificates, type TestCertificates } from '@paykit/mock-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_RESPONSE_TEXT_CHARS } from '../src/codec/read-response.js';
+import { FileExchangeSoapClient } from '../src/index.js';
+import { answer, stallMidBody, startAlertingServer, startHostileServer, startRefusingProxy, streamBody, type Behaviour } from './support/hostile-server.js';
+import { soapEnvelope } from './support/scripted-server.js';
+
+// The same condition, met by the REST client (list) and by the SOAP client (DownloadFiles), gives the same error
+// class with the same retry decision: one table, both clients, a real TLS server playing the hostile peer.
+
+const NS = 'urn:paykit:file-exchange:v1';
+const xml = { 'content-type': 'text/xml; charset=utf-8' };
+const text = { 'content-type': 'text/plain' };
+const cap = fileExchangeRules.downloads.listCap;
+
+let dir: string;
+let certificates: TestCertificates;
+let server: Awaited<ReturnType<typeof startHostileServer>>;
+let proxy: Awaited<ReturnType<typeof startRefusingProxy>>;
+let alerting: Awaited<ReturnType<typeof startAlertingServer>>;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'paykit-one-model-'));
+  certificates = await generateTestCertificates(join(dir, 'certs'));
+  server = await startHostileServer(certificates);
+  proxy = await startRefusingProxy(407);
+  alerting = await startAlertingServer(certificates);
+});
+afterAll(async () => {
+  await server?.close();
+  await proxy?.close();
+  await alerting?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const tls = (overrides: Partial<ClientTlsOptions> = {}): ClientTlsOptions => ({
+  pfx: certificates.clientPfxPath,
+  passphrase: certificates.clientPfxPassword,
+  ca: certificates.caCertPem,
+  ...overrides,
+});
+
+/** One try, a short stall timeout: each row shows the error the retry rule is given, and whether it would retry. */
+async function rest(tlsOverrides?: Partial<ClientTlsOptions>, peer: { restUrl: string } = server) {
+  return FileExchangeClient.create({ baseUrl: peer.restUrl, tls: tls(tlsOverrides), retry: false, stallTimeoutMs: 300 });
+}
+async function soap(tlsOverrides?: Partial<ClientTlsOptions>, peer: { soapUrl: string } = server) {
+  return FileExchangeSoapClient.create({ baseUrl: peer.soapUrl, tls: tls(tlsOverrides), retry: false, stallTimeoutMs: 300 });
+}
+
+const files = (count: number) => soapEnvelope(`<downloadFilesResponse xmlns="${NS}">${'<file><fileID>F</fileID><fileContent>QQ==</fileContent></file>'.repeat(count)}</downloadFilesResponse>`);
+
+interface Row {
+  title: string;
+  /** Talk to the server that fails every handshake with an alert. */
+  alerting?: boolean;
+  tls?: () => Partial<ClientTlsOptions>;
+  rest?: Behaviour;
+  soap?: Behaviour;
+  expected: { name: string; retryable: boolean; status?: number; code?: string };
+}
+
+const rows: Row[] = [
+  {
+    title: 'a proxy that refuses the tunnel (407)',
+    tls: () => ({ proxy: proxy.url }),
+    expected: { name: 'ProxyRefusedError', retryable: false },
+  },
+  {
+    title: 'a TLS alert in the handshake (handshake_failure)',
+    alerting: true,
+    expected: { name: 'TlsHandshakeError', retryable: false },
+  },
+  {
+    // Node's TLS servers close the connection on a foreign certificate without an alert: the client cannot tell
+    // it from a network failure, so the reference's retry rule applies (the message hints at the certificate).
+    title: 'a foreign client certificate, refused by closing the connection',
+    tls: () => ({ pfx: certificates.foreignClientPfxPath, passphrase: certificates.foreignClientPfxPassword }),
+    expected: { name: 'TransientFailureError', retryable: true },
+  },
+  {
+    title: 'HTTP 403',
+    rest: answer(403),
+    soap: answer(403, text, 'Forbidden'),
+    expected: { name: 'AccessRefusedError', retryable: false, status: 403 },
+  },
+  {
+    title: 'HTTP 500 (without a SOAP fault)',
+    rest: answer(500),
+    soap: answer(500, text, 'Internal Server Error'),
+    expected: { name: 'TransientFailureError', retryable: true, status: 500 },
+  },
+  {
+    title: 'a 502 from a proxy',
+    rest: answer(502, text, 'Bad Gateway'),
+    soap: answer(502, text, 'Bad Gateway'),
+    expected: { name: 'UnexpectedResponseError', retryable: false, status: 502 },
+  },
+  {
+    title: 'a body that stalls half way (no byte for longer than stallTimeoutMs)',
+    rest: stallMidBody(text, 'A.csv\nB.cs'),
+    soap: stallMidBody(xml, `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><downloadFilesResponse xmlns="${NS}"><file><fileID>F1</fileID><fileContent>QUJD`),
+    expected: { name: 'TransientFailureError', retryable: true, code: 'ETIMEDOUT' },
+  },
+  {
+    title: `a list longer than the reference's maximum (${cap + 1} entries)`,
+    rest: answer(200, text, Array.from({ length: cap + 1 }, (_, i) => `F_${i}.csv`).join('\n')),
+    soap: answer(200, xml, files(cap + 1)),
+    expected: { name: 'ProtocolError', retryable: false },
+  },
+  {
+    title: 'an absurdly large body, sent without a length',
+    rest: streamBody(200, text, function* () {
+      const line = Buffer.from('A_very_long_name_that_repeats.csv\n'.repeat(2000));
+      for (let sent = 0; sent <= maxListBodyBytes; sent += line.length) yield line;
+    }),
+    soap: streamBody(200, xml, function* () {
+      yield `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><downloadFilesResponse xmlns="${NS}"><file><fileID>`;
+      const piece = 'x'.repeat(64 * 1024);
+      for (let sent = 0; sent <= MAX_RESPONSE_TEXT_CHARS; sent += piece.length) yield piece;
+      yield `</fileID><fileContent/></file></downloadFilesResponse></soap:Body></soap:Envelope>`;
+    }),
+    expected: { name: 'ProtocolError', retryable: false },
+  },
+];
+
+describe('one client model: the same condition, the same error in REST and SOAP', () => {
+  it.each(rows)('$title → $expected.name (retryable: $expected.retryable)', async (row) => {
+    const overrides = row.tls?.();
+    const peer = row.alerting ? alerting : server;
+    const clients = [
+      { interface: 'REST', behaviour: row.rest, client: await rest(overrides, peer), call: (c: FileExchangeClient) => c.list() },
+      { interface: 'SOAP', behaviour: row.soap, client: await soap(overrides, peer), call: (c: FileExchangeSoapClient) => c.downloadFiles('Q1') },
+    ] as const;
+    for (const client of clients) {
+      if (client.behaviour) server.next(client.behaviour);
+      const error = await (client.call as (c: unknown) => Promise<unknown>)(client.client).finally(() => client.client.close()).then(
+        () => new Error(`${client.interface}: no error`),
+        (thrown: unknown) => thrown,
+      );
+      expect({ interface: client.interface, name: (error as Error).name }).toEqual({ interface: client.interface, name: row.expected.name });
+      expect(error).toMatchObject({
+        retryable: row.expected.retryable,
+        ...(row.expected.status === undefined ? {} : { status: row.expected.status }),
+        ...(row.expected.code === undefined ? {} : { code: row.expected.code }),
+      });
+    }
+  });
+
+  it('gives up with the same RetriesExhaustedError in both, carrying the last failure', async () => {
+    // A window shorter than one wait: the first failure closes it, whatever the machine's speed.
+    const retry = { intervalMs: 10, maxDurationMs: 0, allowShortIntervals: true };
+    const restClient = await FileExchangeClient.create({ baseUrl: server.restUrl, tls: tls(), retry });
+    const soapClient = await FileExchangeSoapClient.create({ baseUrl: server.soapUrl, tls: tls(), retry });
+    server.next(answer(500), answer(500, text, 'no'));
+    const errors = [await restClient.list().catch((e: unknown) => e), await soapClient.downloadFiles('Q1').catch((e: unknown) => e)];
+    for (const error of errors) {
+      expect((error as Error).name).toBe('RetriesExhaustedError');
+      expect(error).toMatchObject({ attempts: 1, status: 500, retryable: false });
+      expect((error as Error).cause).toBeInstanceOf(TransientFailureError);
+    }
+    expect(errors[0]!.constructor).toBe(errors[1]!.constructor);
+    await Promise.all([restClient.close(), soapClient.close()]);
+  });
+});
+
+describe('where the reference and we differ: a SOAP Client fault (HTTP 500)', () => {
+  const fault = (code: string) => answer(500, xml, soapEnvelope(`<soap:Fault><faultcode>${code}</faultcode><faultstring>bad</faultstring></soap:Fault>`));
+  const empty = answer(200, xml, soapEnvelope(`<downloadFilesResponse xmlns="${NS}"/>`));
+  const retry = { intervalMs: 10, maxDurationMs: 10_000, allowShortIntervals: true };
+
+  it.each([
+    { title: 'a Client fault is final by default (OUR choice: the message itself is wrong)', code: 'soap:Client', soapClientFaults: undefined, retried: false },
+    { title: "a Client fault is retried with soapClientFaults: 'retry' (the reference, literally)", code: 'soap:Client', soapClientFaults: 'retry' as const, retried: true },
+    { title: 'a Server fault is retried either way', code: 'soap:Server', soapClientFaults: undefined, retried: true },
+  ])('$title', async ({ code, soapClientFaults, retried }) => {
+    const client = await FileExchangeSoapClient.create({
+      baseUrl: server.soapUrl,
+      tls: tls(),
+      retry: { ...retry, ...(soapClientFaults ? { soapClientFaults } : {}) },
+    });
+    server.next(fault(code), empty);
+    const before = server.requests.length;
+    const outcome = await client.downloadFiles('Q1').catch((error: unknown) => error);
+    if (retried) expect(outcome).toEqual([]);
+    else expect(outcome).toMatchObject({ name: 'SoapFaultError', faultCode: code, status: 500, retryable: false });
+    expect(server.requests.length - before).toBe(retried ? 2 : 1);
+    server.clear();
+    await client.close();
+  });
+});
