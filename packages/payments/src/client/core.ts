@@ -162,8 +162,9 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   const url = buildUrl(core.baseUrl, operation, request.path, request.query);
   // Names lower-cased, so that the client's own headers set below replace the caller's whatever their case (a caller's
   // Idempotency-Key header is the key itself, or was refused above).
+  const pairs: (readonly [string, string])[] = [...(given ?? []), ['accept', accept], ...Object.entries(request.header ?? {})];
   const headers: Record<string, string> = {};
-  for (const [name, value] of [...(given ?? []), ['accept', accept], ...Object.entries(request.header ?? {})]) headers[name!.toLowerCase()] = value!;
+  for (const [name, value] of pairs) headers[name.toLowerCase()] = value;
   let payload: BodyInit | undefined;
   if (request.body !== undefined) {
     if (operation.sendsJson) {
