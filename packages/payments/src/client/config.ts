@@ -71,7 +71,11 @@ export interface ClientOptions {
    * second argument when a dispatcher is configured).
    */
   fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
-  /** An undici Dispatcher (Agent, ProxyAgent, mTLS...) handed to fetch as `dispatcher`. */
+  /**
+   * An undici Dispatcher handed to fetch as `dispatcher`: an `Agent` with your own CA or a client certificate, a
+   * `ProxyAgent`, or an `EnvHttpProxyAgent` to honour HTTPS_PROXY (Node's fetch ignores it). A proxy's refusal (407,
+   * 403) fails the call with a `proxyRefused` error, never resent.
+   */
   dispatcher?: unknown;
   /** Before each attempt. */
   onRequest?: Hook<RequestLog>;
