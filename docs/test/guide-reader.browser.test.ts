@@ -54,13 +54,11 @@ async function withContext<T>(options: BrowserContextOptions, run: (context: Bro
   }
 }
 
-/** Types into the site search and waits for the results to show `expected` among their links. */
+/** Types into the site search and waits for the list of results for that term: the addresses it links. */
 async function searchFor(page: Page, term: string): Promise<string[]> {
   await page.locator('#site-search').fill(term);
-  const results = page.locator('#search-results');
-  await results.locator('a').first().waitFor({ timeout: 20_000 });
-  await page.waitForFunction((t) => (document.getElementById('site-search') as HTMLInputElement).value === t && document.documentElement.dataset.search === 'ready', term);
-  return results.locator('a').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+  await page.waitForFunction((t) => document.getElementById('search-results')?.dataset.term === t, term, { timeout: 30_000 });
+  return page.locator('#search-results a').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
 }
 
 describe.skipIf(skipBrowserTests)(`a guide in Chromium (${guide.page})`, () => {

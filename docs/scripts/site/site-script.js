@@ -151,7 +151,8 @@
       list.innerHTML = `<li>Search is not available: ${escape(String(error instanceof Error ? error.message : error))}</li>`;
     }
     list.hidden = false;
-    root.dataset.search = 'ready';
+    // What the list shows results for (tests wait on it: a new term replaces the list only when its search is done).
+    list.dataset.term = term;
   };
   input.addEventListener('input', search);
   input.addEventListener('focus', () => {
