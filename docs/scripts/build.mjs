@@ -9,16 +9,20 @@ import { readGuides } from './guides.mjs';
 import { renderLanding } from './landing.mjs';
 import { renderPage } from './layout.mjs';
 import { loadDiagrams } from './diagrams/index.mjs';
-import { createMarkdownRenderer } from './markdown.mjs';
+import { loadHighlighter } from './highlight.mjs';
+import { createMarkdownRenderer, renderGuide } from './markdown.mjs';
 import { publishedPackages } from './package-versions.mjs';
 import { buildReferencePages } from './reference-pages.mjs';
+import { loadReferenceOperations } from './reference/operation-index.mjs';
 import { soapSamples } from './reference/soap-samples.mjs';
+import { buildSearchIndex } from './search-index.mjs';
+import { writeSiteScript } from './site/site-assets.mjs';
 import { renderSoapReference } from './soap-page.mjs';
 import { paths } from './site-paths.mjs';
 
 // Every contract of the registry gets a reference page: Redocly renders the OpenAPI ones from their redocly.yaml API
 // name, our own renderer the SOAP one from the WSDL and the XSD it imports.
-const rest = openApiContracts.map((c) => ({ name: c.name, root: c.root, ...c.docs }));
+const rest = openApiContracts.map((c) => ({ name: c.name, root: c.root, clientPackage: c.clientPackage.name, ...c.docs }));
 const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, clientPackage: c.clientPackage.name, ...c.docs }));
 const guides = readGuides();
 
@@ -39,6 +43,7 @@ const site = {
 // Start from an empty folder so a page whose source was removed does not linger.
 if (existsSync(paths.dist)) for (const entry of readdirSync(paths.dist)) rmSync(join(paths.dist, entry), { recursive: true });
 mkdirSync(paths.dist, { recursive: true });
+site.script = writeSiteScript(paths.dist);
 await buildChangelogPage(site);
 
 await buildReferencePages(rest, site);
@@ -55,12 +60,14 @@ for (const contract of soap) {
   writeFileSync(join(paths.dist, contract.page), renderPage({ site, current: contract.page, title: contract.title, body }));
 }
 
-const markdown = createMarkdownRenderer(new Map(guides.map((g) => [g.source, g.page])), await loadDiagrams());
+const operations = await loadReferenceOperations({ rest, soap });
+const markdown = createMarkdownRenderer(new Map(guides.map((g) => [g.source, g.page])), await loadDiagrams(), {
+  highlight: await loadHighlighter(),
+  operations,
+});
 for (const guide of guides) {
-  writeFileSync(
-    join(paths.dist, guide.page),
-    renderPage({ site, current: guide.page, title: guide.title, body: markdown.render(guide.markdown, { source: guide.source }) }),
-  );
+  const { html, headings } = renderGuide(markdown, guide.markdown, guide.source);
+  writeFileSync(join(paths.dist, guide.page), renderPage({ site, current: guide.page, title: guide.title, body: html, headings }));
 }
 
 // The changelog sits in the navigation's list of guides, but the landing page gives it a section of its own.
@@ -72,4 +79,11 @@ const landing = renderLanding({
 });
 writeFileSync(join(paths.dist, 'index.html'), renderPage({ site, current: 'index.html', title: 'Home', body: landing }));
 
-console.log(`docs: ${site.references.length} reference pages, ${guides.length} guides and the landing page in ${paths.dist}`);
+const redocPages = new Set(rest.map((c) => c.page));
+const search = await buildSearchIndex({
+  dist: paths.dist,
+  pages: [...taken.keys(), changelogPage.page].filter((page) => !redocPages.has(page)),
+  operations,
+});
+
+console.log(`docs: ${site.references.length} reference pages, ${guides.length} guides and the landing page in ${paths.dist}; search index of ${search.pages} pages and ${search.records} operations`);

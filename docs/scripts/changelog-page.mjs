@@ -26,17 +26,18 @@ export function readPackageChangelogs(dir = paths.packages) {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** A changelog's headings one level down, and without its `# package` title: the page gives each package an h3. */
-function demote(/** @type {string} */ markdown) {
-  let fenced = false;
-  return markdown
-    .split('\n')
-    .filter((line, index) => !(index === 0 && /^# /.test(line)))
-    .map((line) => {
-      if (/^(```|~~~)/.test(line)) fenced = !fenced;
-      return !fenced && /^#{1,5} /.test(line) ? `##${line}` : line;
-    })
-    .join('\n');
+/**
+ * A package's changelog as the page shows it: without its `# package` title (the page gives each package an h3) and
+ * with its headings two levels down. `env` is shared by every changelog of the page, so heading ids stay unique.
+ * @param {import('markdown-it').default} md @param {string} markdown @param {object} env
+ */
+function renderDemoted(md, markdown, env) {
+  const tokens = md.parse(markdown, env);
+  if (tokens[0]?.type === 'heading_open' && tokens[0].tag === 'h1') tokens.splice(0, 3);
+  for (const token of tokens) {
+    if (token.type === 'heading_open' || token.type === 'heading_close') token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + 2)}`;
+  }
+  return md.renderer.render(tokens, md.options, env);
 }
 
 /**
@@ -60,7 +61,8 @@ ${text}${acknowledged.length > 0 ? `<ul class="acknowledged">${acknowledged.join
 </article>`;
   });
 
-  const released = packages.map((p) => `<h3 id="package-${escapeHtml(p.name.replace(/[^a-z0-9]+/gi, '-'))}">${escapeHtml(p.name)}</h3>\n${md.render(demote(p.markdown))}`);
+  const env = {};
+  const released = packages.map((p) => `<h3 id="package-${escapeHtml(p.name.replace(/[^a-z0-9]+/gi, '-'))}">${escapeHtml(p.name)}</h3>\n${renderDemoted(md, p.markdown, env)}`);
 
   const verdictText = {
     compatible: 'compatible',

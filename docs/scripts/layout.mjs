@@ -1,11 +1,20 @@
-// The shared shell of every page we render ourselves (landing page, guides, SOAP reference): one inline stylesheet,
-// the site bar linking the reference pages, and a side list of the guides. Pages stay single files: nothing to fetch.
+// The shared shell of every page we render ourselves (landing page, guides, SOAP reference, changelog): one inline
+// stylesheet (light and dark), the site bar with the reference pages and the search box, the list of the guides, and a
+// contents list on long pages. The behaviour (search, copy buttons, theme toggle) is one shared, cached script
+// (./site/site-script.js); the search index it loads only when the search box is used.
 import { escapeHtml } from './html.mjs';
 
 /**
  * @typedef {{ page: string, title: string, summary?: string }} SitePage
- * @typedef {{ references: SitePage[], guides: SitePage[] }} Site
+ * @typedef {{ references: SitePage[], guides: SitePage[], script?: string }} Site `script`: the site script's path
+ * @typedef {import('./markdown.mjs').Heading} Heading
  */
+
+/** A page with at least this many sections gets a contents list. */
+export const CONTENTS_MIN_SECTIONS = 3;
+
+/** The key under which the reader's choice of theme is kept (localStorage); the site script uses the same. */
+export const themeStorageKey = 'paykit-docs-theme';
 
 // The site bar also sits on top of the Redocly pages, so its rules stand alone (no variables of the page stylesheet).
 export const siteBarStyle = `
@@ -14,35 +23,95 @@ export const siteBarStyle = `
 .site-bar a { color: #0a58ca; text-decoration: none; }
 .site-bar a.home { font-weight: 700; color: #1b1f24; margin-right: .75rem; }
 .site-bar a[aria-current="page"] { font-weight: 600; color: #1b1f24; }
+.site-bar .search { position: relative; margin-left: auto; flex: 0 1 18rem; }
+.site-bar .search input { width: 100%; font: inherit; padding: .25rem .6rem; border: 1px solid #afb8c1; border-radius: 6px; background: #fff; color: #1b1f24; }
+.search-results { position: absolute; right: 0; top: calc(100% + .35rem); z-index: 1000; width: min(34rem, 92vw); max-height: 70vh; overflow-y: auto;
+  margin: 0; padding: .5rem; list-style: none; background: #fff; color: #1b1f24; border: 1px solid #d8dee4; border-radius: 8px; box-shadow: 0 8px 24px rgba(0,0,0,.15); }
+.search-results[hidden] { display: none; }
+.search-results li { padding: .4rem .5rem; border-radius: 6px; }
+.search-results li + li { border-top: 1px solid #eaeef2; }
+.search-results a.result { font-weight: 600; }
+.search-results .kind { font-size: .8rem; color: #57606a; margin-left: .4rem; }
+.search-results p { margin: .15rem 0 0; font-size: .88rem; color: #57606a; }
+.search-results ul { list-style: none; margin: .2rem 0 0 .75rem; padding: 0; font-size: .9rem; }
+.search-results mark { background: #fff3b0; color: inherit; }
+.site-bar .theme-toggle { font: inherit; padding: .2rem .6rem; border: 1px solid #afb8c1; border-radius: 6px; background: transparent; color: inherit; cursor: pointer; }
+`;
+
+// Dark colours: used when the reader chose dark, or chose nothing and the system prefers dark.
+const darkColours = `--ink: #e6edf3; --muted: #9198a1; --line: #30363d; --accent: #4493f8; --code: #161b22; --bg: #0d1117;
+  --bar: #151b23; --quote-bg: #2a2415; --quote-line: #9e6a03; --th: #151b23; --mark: #6e5a00;`;
+const darkRules = (/** @type {string} */ root) => `
+${root} { ${darkColours} color-scheme: dark; }
+${root} .shiki, ${root} .shiki span { color: var(--shiki-dark) !important; background-color: var(--shiki-dark-bg) !important; }
+${root} .site-bar, ${root} .search-results { background: var(--bar); border-color: var(--line); color: var(--ink); }
+${root} .site-bar a.home, ${root} .site-bar a[aria-current="page"] { color: var(--ink); }
+${root} .site-bar a, ${root} .search-results a { color: var(--accent); }
+${root} .site-bar .search input { background: var(--bg); color: var(--ink); border-color: var(--line); }
+${root} .search-results li + li { border-color: var(--line); }
+${root} .search-results p, ${root} .search-results .kind { color: var(--muted); }
+${root} .search-results mark { background: var(--mark); }
+${root} .diagram svg { filter: invert(.92) hue-rotate(180deg); }
 `;
 
 const stylesheet = `${siteBarStyle}
-:root { --ink: #1b1f24; --muted: #57606a; --line: #d8dee4; --accent: #0a58ca; --code: #f3f4f6; }
+:root { --ink: #1b1f24; --muted: #57606a; --line: #d8dee4; --accent: #0a58ca; --code: #f3f4f6; --bg: #fff; --bar: #f6f8fa;
+  --quote-bg: #fff8e1; --quote-line: #e3b341; --th: #f6f8fa; --mark: #fff3b0; color-scheme: light; }
+${darkRules(':root[data-theme="dark"]')}
+@media (prefers-color-scheme: dark) { ${darkRules(':root:not([data-theme="light"])')} }
 * { box-sizing: border-box; }
-body { margin: 0; font: 16px/1.6 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); }
+html { scroll-padding-top: 1rem; }
+body { margin: 0; font: 16px/1.6 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: var(--bg); }
 a { color: var(--accent); }
-.frame { display: grid; grid-template-columns: 15rem minmax(0, 1fr); max-width: 76rem; margin: 0 auto; }
+.frame { display: grid; grid-template-columns: 15rem minmax(0, 1fr); grid-template-areas: "guides toc" "guides main"; grid-template-rows: auto 1fr;
+  max-width: 76rem; margin: 0 auto; }
+.frame > main { grid-area: main; }
+.frame > .guides { grid-area: guides; }
+.frame > .toc { grid-area: toc; }
 .guides { padding: 1.5rem 1rem; border-right: 1px solid var(--line); font-size: .93rem; }
-.guides h2 { font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 0 0 .5rem; }
-.guides ol { list-style: none; padding: 0; margin: 0; }
-.guides li { margin: .3rem 0; }
+.guides h2, .toc summary { font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 0 0 .5rem; }
+.guides ol, .toc ol { list-style: none; padding: 0; margin: 0; }
+.guides li, .toc li { margin: .3rem 0; }
 .guides [aria-current="page"] { font-weight: 600; color: var(--ink); }
+.toc { margin: 1.5rem 2rem 0; padding: .6rem .9rem; border: 1px solid var(--line); border-radius: 8px; font-size: .93rem; }
+.toc summary { cursor: pointer; margin: 0; }
+.toc a { text-decoration: none; }
 main { padding: 1.5rem 2rem 4rem; min-width: 0; }
 main h1 { margin-top: 0; line-height: 1.2; }
 h2, h3 { line-height: 1.3; margin-top: 2rem; }
+h1 a.anchor, h2 a.anchor, h3 a.anchor, h4 a.anchor { color: inherit; text-decoration: none; }
+h2 a.anchor:hover::after, h3 a.anchor:hover::after, h4 a.anchor:hover::after, a.anchor:focus-visible::after { content: " #"; color: var(--muted); }
 code { font: .9em/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; background: var(--code); padding: .1em .3em; border-radius: 4px; }
-pre { background: var(--code); padding: .9rem 1rem; overflow-x: auto; border-radius: 6px; }
+a.operation code { color: var(--accent); }
+pre { background: var(--code); padding: .9rem 1rem; overflow-x: auto; border-radius: 6px; border: 1px solid var(--line); }
 pre code { padding: 0; background: none; }
+.sample { position: relative; }
+.sample .copy { position: absolute; top: .4rem; right: .4rem; font: .8rem system-ui, sans-serif; padding: .15rem .5rem; border: 1px solid var(--line);
+  border-radius: 5px; background: var(--bg); color: var(--muted); cursor: pointer; opacity: .85; }
+.sample .copy:hover, .sample .copy:focus-visible { opacity: 1; color: var(--ink); }
+.sample-operations { margin-top: -.4rem; font-size: .9rem; color: var(--muted); }
 table { border-collapse: collapse; margin: 1rem 0; display: block; overflow-x: auto; }
 th, td { border: 1px solid var(--line); padding: .35rem .6rem; text-align: left; vertical-align: top; }
-th { background: #f6f8fa; }
+th { background: var(--th); }
 td:first-child code { white-space: nowrap; }
-blockquote { margin: 1rem 0; padding: .5rem 1rem; border-left: 4px solid #e3b341; background: #fff8e1; }
+blockquote { margin: 1rem 0; padding: .5rem 1rem; border-left: 4px solid var(--quote-line); background: var(--quote-bg); }
 .note { color: var(--muted); }
 .diagram { margin: 1.5rem 0; overflow-x: auto; }
 .diagram svg { max-width: 100%; height: auto; }
 .diagram figcaption { font-size: .9rem; color: var(--muted); margin-top: .25rem; }
-@media (max-width: 50rem) { .frame { grid-template-columns: 1fr; } .guides { border-right: 0; border-bottom: 1px solid var(--line); } }
+@media (min-width: 80rem) {
+  .frame:has(> .toc) { grid-template-columns: 15rem minmax(0, 1fr) 15rem; grid-template-areas: "guides main toc"; max-width: 92rem; }
+  .toc { margin: 1.5rem 1rem; border: 0; border-left: 1px solid var(--line); border-radius: 0; align-self: start; position: sticky; top: 0; max-height: 100vh; overflow-y: auto; }
+}
+@media (max-width: 50rem) {
+  .frame { grid-template-columns: 1fr; grid-template-areas: "toc" "main" "guides"; }
+  .guides { border-right: 0; border-top: 1px solid var(--line); }
+  .toc { margin: .75rem 1rem 0; }
+  main { padding: 1rem 1rem 3rem; }
+  main h1 { font-size: 1.6rem; }
+  .site-bar { padding: .5rem .75rem; gap: .2rem .9rem; }
+  .site-bar .search { flex: 1 1 100%; order: 1; }
+}
 `;
 
 /**
@@ -54,19 +123,49 @@ const links = (pages, current) =>
     .map((p) => `<a href="${escapeHtml(p.page)}"${p.page === current ? ' aria-current="page"' : ''}>${escapeHtml(p.title)}</a>`);
 
 /**
- * The bar on top of every page, including the Redocly reference pages.
+ * The bar on top of every page, including the Redocly reference pages: the home link, the reference pages, the search
+ * box and (on our pages, which have a dark mode) the theme toggle.
  * @param {Site} site
  * @param {string} current page file of the page being rendered
+ * @param {{ themeToggle?: boolean }} [options]
  */
-export function siteBar(site, current) {
-  return `<nav class="site-bar" aria-label="Site"><a class="home" href="index.html"${current === 'index.html' ? ' aria-current="page"' : ''}>paykit docs</a>${links(site.references, current).join('')}</nav>`;
+export function siteBar(site, current, { themeToggle = false } = {}) {
+  const search = `<div class="search" role="search"><input type="search" id="site-search" placeholder="Search the docs" aria-label="Search the docs" autocomplete="off" aria-controls="search-results"><ol class="search-results" id="search-results" aria-live="polite" hidden></ol></div>`;
+  const toggle = themeToggle ? '<button type="button" class="theme-toggle" aria-pressed="false" title="Switch between light and dark">Dark</button>' : '';
+  return `<nav class="site-bar" aria-label="Site"><a class="home" href="index.html"${current === 'index.html' ? ' aria-current="page"' : ''}>paykit docs</a>${links(site.references, current).join('')}${search}${toggle}</nav>`;
+}
+
+/** The site script, deferred: nothing waits for it. @param {Site} site */
+export const siteScriptTag = (site) => (site.script ? `<script src="${escapeHtml(site.script)}" defer></script>` : '');
+
+/**
+ * The contents list of a long page: its `##` sections (with their `###` under them).
+ * @param {Heading[]} headings
+ */
+export function contentsList(headings) {
+  const sections = headings.filter((h) => h.level === 2);
+  if (sections.length < CONTENTS_MIN_SECTIONS) return '';
+  /** @type {string[]} */
+  const items = [];
+  for (const heading of headings) {
+    if (heading.level === 2) items.push(`<li><a href="#${escapeHtml(heading.id)}">${escapeHtml(heading.title)}</a></li>`);
+    else if (heading.level === 3 && items.length > 0) {
+      const last = /** @type {string} */ (items.pop());
+      const sub = `<li><a href="#${escapeHtml(heading.id)}">${escapeHtml(heading.title)}</a></li>`;
+      items.push(last.endsWith('</ol></li>') ? `${last.slice(0, -'</ol></li>'.length)}${sub}</ol></li>` : `${last.slice(0, -'</li>'.length)}<ol>${sub}</ol></li>`);
+    }
+  }
+  // Open beside the text on a wide screen; folded on a narrow one, so the text starts in the first screen.
+  return `<details class="toc"><summary>On this page</summary><ol>${items.join('')}</ol></details>
+<script>if (matchMedia('(min-width: 50.01rem)').matches) document.currentScript.previousElementSibling.open = true;</script>`;
 }
 
 /**
  * A complete page.
- * @param {{ site: Site, current: string, title: string, body: string }} page
+ * @param {{ site: Site, current: string, title: string, body: string, headings?: Heading[] }} page
+ *   `headings`: the page's headings, for its contents list
  */
-export function renderPage({ site, current, title, body }) {
+export function renderPage({ site, current, title, body, headings = [] }) {
   const guideList = links(site.guides, current).map((link) => `<li>${link}</li>`).join('');
   return `<!doctype html>
 <html lang="en">
@@ -75,15 +174,18 @@ export function renderPage({ site, current, title, body }) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · paykit docs</title>
 <link rel="icon" href="data:,">
+<script>try { const theme = localStorage.getItem(${JSON.stringify(themeStorageKey)}); if (theme === 'dark' || theme === 'light') document.documentElement.dataset.theme = theme; } catch {}</script>
 <style>${stylesheet}</style>
+${siteScriptTag(site)}
 </head>
 <body>
-${siteBar(site, current)}
+${siteBar(site, current, { themeToggle: true })}
 <div class="frame">
-<nav class="guides" aria-label="Guides"><h2>Guides</h2><ol>${guideList}</ol></nav>
-<main>
+<main data-pagefind-body>
 ${body}
 </main>
+${contentsList(headings)}
+<nav class="guides" aria-label="Guides"><h2>Guides</h2><ol>${guideList}</ol></nav>
 </div>
 </body>
 </html>

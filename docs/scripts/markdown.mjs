@@ -1,22 +1,30 @@
-// The Markdown renderer of the guides: markdown-it with tables, heading anchors, links between guide sources
-// (`02-card-payments.md#section`) rewritten to the built pages (`card-payments.html#section`), and diagram markers
+// The Markdown renderer of the guides: markdown-it with tables; heading ids and their anchor links (markdown-it-anchor),
+// collected for the page's contents list; code highlighted at build time (./highlight.mjs); links between guide sources
+// (`02-card-payments.md#section`) rewritten to the built pages (`card-payments.html#section`); an operation named in
+// inline code (`createTransaction`, `POST /transactions`, `client.transactions.create()`) linked to its reference
+// entry, and the operations a code sample calls listed under it; and diagram markers
 // (`<!-- diagram: state alias-status -->` on a line of its own) replaced by the SVG drawn from the contracts.
 import MarkdownIt from 'markdown-it';
+import anchor from 'markdown-it-anchor';
 import { diagramMarker } from './diagrams/index.mjs';
+import { escapeHtml } from './html.mjs';
+import { operationNamer, operationsCalledIn } from './reference/operation-index.mjs';
+import { slugify } from './slug.mjs';
 
-/** @param {string} text */
-export const slugify = (text) =>
-  text
-    .toLowerCase()
-    .replace(/<[^>]*>/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
+export { slugify };
+
+/**
+ * @typedef {{ level: number, id: string, title: string }} Heading
+ */
 
 /**
  * @param {Map<string, string>} pageOfSource guide source file name -> built page file name
  * @param {Map<string, { render: () => string }>} [diagrams] the diagrams markers may name, by `<kind> <name>`
+ * @param {{ highlight?: import('./highlight.mjs').Highlight,
+ *   operations?: import('./reference/operation-index.mjs').ReferenceOperation[] }} [options]
+ *   `highlight`: without it code stays plain; `operations`: the reference's operations to link
  */
-export function createMarkdownRenderer(pageOfSource, diagrams = new Map()) {
+export function createMarkdownRenderer(pageOfSource, diagrams = new Map(), { highlight, operations = [] } = {}) {
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
   // Raw HTML stays off; a paragraph that is exactly a diagram marker becomes the diagram. A marker naming no known
@@ -39,16 +47,33 @@ export function createMarkdownRenderer(pageOfSource, diagrams = new Map()) {
     }
   });
 
-  md.core.ruler.push('heading_ids', (state) => {
-    const used = new Set();
-    state.tokens.forEach((token, index) => {
-      if (token.type !== 'heading_open') return;
-      const base = slugify(state.tokens[index + 1]?.content ?? '') || 'section';
-      let id = base;
-      for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
-      used.add(id);
-      token.attrSet('id', id);
-    });
+  // Ids from the heading's source text (links between guides use them: keep the rule), a second "Limits" gets
+  // `limits-2`; the heading's text becomes the link to itself.
+  md.use(anchor, {
+    slugify,
+    uniqueSlugStartIndex: 2,
+    tabIndex: false,
+    permalink: anchor.permalink.headerLink({ class: 'anchor' }),
+  });
+
+  const named = operationNamer(operations);
+  // Inline code naming an operation becomes a link to its reference entry (not inside a link already).
+  md.core.ruler.push('operation_links', (state) => {
+    for (const block of state.tokens) {
+      if (block.type !== 'inline' || !block.children) continue;
+      let insideLink = 0;
+      block.children = block.children.flatMap((token) => {
+        if (token.type === 'link_open') insideLink++;
+        if (token.type === 'link_close') insideLink--;
+        const operation = token.type === 'code_inline' && insideLink === 0 ? named(token.content) : undefined;
+        if (!operation) return [token];
+        const open = new state.Token('link_open', 'a', 1);
+        open.attrSet('href', operation.href);
+        open.attrSet('class', 'operation');
+        open.attrSet('title', `${operation.title}: ${operation.contractTitle}`);
+        return [open, token, new state.Token('link_close', 'a', -1)];
+      });
+    }
   });
 
   const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
@@ -67,13 +92,38 @@ export function createMarkdownRenderer(pageOfSource, diagrams = new Map()) {
     return defaultLinkOpen(tokens, idx, options, env, self);
   };
 
-  // Fences keep only the language as a class: extra words of the info string (`ts runnable`) drive the sample tests.
-  const defaultFence = md.renderer.rules.fence;
-  md.renderer.rules.fence = (tokens, idx, options, env, self) => {
-    const token = tokens[idx];
-    if (token) token.info = token.info.split(/\s+/)[0] ?? '';
-    return defaultFence ? defaultFence(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
+  // Fences keep only the language (extra words of the info string, `ts runnable`, drive the sample tests), are
+  // highlighted, and list under them the operations they call.
+  md.renderer.rules.fence = (tokens, idx) => {
+    const token = /** @type {import('markdown-it').Token} */ (tokens[idx]);
+    const language = token.info.split(/\s+/)[0] ?? '';
+    const code = highlight
+      ? highlight(token.content, language)
+      : `<pre><code${language ? ` class="language-${escapeHtml(language)}"` : ''}>${escapeHtml(token.content)}</code></pre>\n`;
+    const called = operationsCalledIn(operations, token.content);
+    const reference = called.length
+      ? `<p class="sample-operations">In the reference: ${called.map((op) => `<a class="operation" href="${escapeHtml(op.href)}"><code>${escapeHtml(op.clientMethod ?? op.operationId)}</code></a> (${escapeHtml(op.title)})`).join(', ')}</p>\n`
+      : '';
+    return `<div class="sample"${language ? ` data-language="${escapeHtml(language)}"` : ''}>${code}</div>\n${reference}`;
   };
 
   return md;
+}
+
+/**
+ * Renders a guide, with the headings it holds (for the page's contents list).
+ * @param {MarkdownIt} md a renderer from createMarkdownRenderer
+ * @param {string} markdown
+ * @param {string} source the guide's file name, for errors
+ */
+export function renderGuide(md, markdown, source) {
+  const env = { source };
+  const tokens = md.parse(markdown, env);
+  /** @type {Heading[]} */
+  const headings = tokens.flatMap((token, i) => {
+    const id = token.type === 'heading_open' ? token.attrGet('id') : null;
+    const text = (tokens[i + 1]?.children ?? []).filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join('');
+    return id ? [{ level: Number(token.tag.slice(1)), id, title: text }] : [];
+  });
+  return { html: md.renderer.render(tokens, md.options, env), headings };
 }

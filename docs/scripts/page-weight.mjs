@@ -8,6 +8,9 @@ import { gzipSync } from 'node:zlib';
 /** Pages we write ourselves must stay under this many bytes. */
 export const OWN_PAGE_BUDGET_BYTES = 200_000;
 
+/** A guide's first load (its HTML and the site script, gzip) must stay within this; the search index is not part of it. */
+export const GUIDE_FIRST_LOAD_BUDGET_BYTES = 60_000;
+
 /** A reference page opened after another must transfer less than this (gzip), its shared script being cached. */
 export const NEXT_REFERENCE_PAGE_BUDGET_BYTES = 150_000;
 

@@ -3,7 +3,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openApiContracts } from '@paykit/contracts';
-import { NEXT_REFERENCE_PAGE_BUDGET_BYTES, OWN_PAGE_BUDGET_BYTES, gzipBytesAfter, measurePageWeights } from './page-weight.mjs';
+import { GUIDE_FIRST_LOAD_BUDGET_BYTES, NEXT_REFERENCE_PAGE_BUDGET_BYTES, OWN_PAGE_BUDGET_BYTES, gzipBytesAfter, measurePageWeights } from './page-weight.mjs';
+import { readGuides } from './guides.mjs';
 import { paths } from './site-paths.mjs';
 
 if (!existsSync(join(paths.dist, 'index.html'))) {
@@ -11,11 +12,13 @@ if (!existsSync(join(paths.dist, 'index.html'))) {
   process.exit(1);
 }
 const redoclyPages = openApiContracts.map((c) => c.docs.page);
+const guidePages = new Set(readGuides().map((g) => g.page));
 const rows = measurePageWeights(paths.dist);
 const width = Math.max(...rows.map((r) => r.page.length));
 console.log(`${'page'.padEnd(width)}  ${'bytes'.padStart(10)}  ${'gzip'.padStart(9)}  budget`);
 for (const row of rows) {
   let budget = row.bytes < OWN_PAGE_BUDGET_BYTES ? `< ${OWN_PAGE_BUDGET_BYTES / 1000} kB ok` : 'OVER';
+  if (guidePages.has(row.page)) budget += `; guide, first load gzip ${row.gzipBytes <= GUIDE_FIRST_LOAD_BUDGET_BYTES ? `<= ${GUIDE_FIRST_LOAD_BUDGET_BYTES / 1000} kB ok` : 'OVER'}`;
   if (redoclyPages.includes(row.page)) {
     const after = redoclyPages.filter((p) => p !== row.page).map((first) => gzipBytesAfter(rows, first, row.page));
     const worst = Math.max(0, ...after);

@@ -8,14 +8,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { escapeHtml } from './html.mjs';
-import { siteBar, siteBarStyle } from './layout.mjs';
+import { siteBar, siteBarStyle, siteScriptTag } from './layout.mjs';
 import { docsDefinition } from './reference/docs-definition.mjs';
 import { clientSamples } from './reference/rest-samples.mjs';
 import { redocScript, splitRedocPage } from './reference/redoc-script.mjs';
+import { assetsDir } from './site/site-assets.mjs';
 import { paths } from './site-paths.mjs';
-
-/** Where the shared files of the built site go, relative to its root. */
-export const assetsDir = 'assets';
 
 const redoclyCli = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin/cli.js');
 
@@ -43,6 +41,7 @@ function template(contract, site) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <style>body { padding: 0; margin: 0; } ${siteBarStyle}</style>
+${siteScriptTag(site)}
 {{{redocHead}}}
 </head>
 <body>

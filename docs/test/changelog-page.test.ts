@@ -75,14 +75,19 @@ describe('changelog page body', () => {
     const dir = folder({
       'payments/package.json': JSON.stringify({ name: '@paykit/payments', version: '1.1.0' }),
       'payments/CHANGELOG.md': '# @paykit/payments\n\n## 1.1.0\n\n### Minor Changes\n\n- abc123: Aliases.\n\n```sh\n# not a heading\n```\n',
+      'soap/package.json': JSON.stringify({ name: '@paykit/soap', version: '1.0.1' }),
+      'soap/CHANGELOG.md': '# @paykit/soap\n\n## 1.0.1\n\n### Minor Changes\n\n- def456: Faults.\n',
       'no-changelog/package.json': JSON.stringify({ name: '@paykit/other', version: '1.0.0' }),
     });
     const packages = readPackageChangelogs(dir);
-    expect(packages.map((p) => p.name)).toEqual(['@paykit/payments']);
+    expect(packages.map((p) => p.name)).toEqual(['@paykit/payments', '@paykit/soap']);
     const released = section(renderChangelog({ changesets: [], packages, history: [] }), 'released');
     expect(released).toContain('<h3 id="package--paykit-payments">@paykit/payments</h3>');
-    expect(released).toContain('<h4 id="1-1-0">1.1.0</h4>');
-    expect(released).toContain('<h5 id="minor-changes">Minor Changes</h5>');
+    expect(released).toContain('<h4 id="1-1-0"><a class="anchor" href="#1-1-0">1.1.0</a></h4>');
+    expect(released).toContain('<h5 id="minor-changes"><a class="anchor" href="#minor-changes">Minor Changes</a></h5>');
+    // One page: the second package's heading of the same name gets an id of its own.
+    expect(released).toContain('<h5 id="minor-changes-2"><a class="anchor" href="#minor-changes-2">Minor Changes</a></h5>');
+    expect(released).not.toMatch(/<h[1-3] id="(?!package-|released")/);
     expect(released).toContain('# not a heading');
     expect(section(renderChangelog({ changesets: [], packages: [], history: [] }), 'released')).toContain('No version has been released yet.');
   });

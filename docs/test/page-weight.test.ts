@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openApiContracts } from '@paykit/contracts';
 import { describe, expect, it } from 'vitest';
-import { NEXT_REFERENCE_PAGE_BUDGET_BYTES, OWN_PAGE_BUDGET_BYTES, gzipBytesAfter, measurePageWeights } from '../scripts/page-weight.mjs';
+import { GUIDE_FIRST_LOAD_BUDGET_BYTES, NEXT_REFERENCE_PAGE_BUDGET_BYTES, OWN_PAGE_BUDGET_BYTES, gzipBytesAfter, measurePageWeights } from '../scripts/page-weight.mjs';
+import { readGuides } from '../scripts/guides.mjs';
 import { paths } from '../scripts/site-paths.mjs';
 
 describe('measurePageWeights', () => {
@@ -62,6 +63,12 @@ describe('built site weight', () => {
       expect(bytes).toBeLessThan(OWN_PAGE_BUDGET_BYTES);
     },
   );
+
+  it.each(existsSync(paths.dist) ? readGuides().map((g) => g.page) : [])('guide %s and the files it loads weigh at most the guide budget, gzipped', (page) => {
+    const weight = measurePageWeights(paths.dist).find((row) => row.page === page);
+    expect(weight?.assets.some((a) => /site\.[0-9a-f]{16}\.js$/.test(a)), 'the site script is counted').toBe(true);
+    expect(weight?.gzipBytes).toBeLessThanOrEqual(GUIDE_FIRST_LOAD_BUDGET_BYTES);
+  });
 
   const pairs = [...redoclyPages].flatMap((first) => [...redoclyPages].filter((second) => second !== first).map((second) => ({ first, second })));
   it.each(pairs)('$second after $first transfers under the budget (gzip, the shared renderer cached)', ({ first, second }) => {

@@ -1,13 +1,15 @@
 // The Redoc reference pages share one renderer script. In Chromium, with its HTTP cache (so without the request
 // interception of openOffline, which turns the cache off): opening one reference page after another transfers under
 // the budget, the shared script coming from the cache. And opened from the folder (file://), as the site always could
-// be, each page still runs Redoc (search works) without an error.
+// be, each page still runs Redoc (search works) without an error. Next to them, the guides: each one's first load
+// (an empty cache) stays under its budget, and the site search's index is fetched only once a search starts.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openApiContracts } from '@paykit/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { NEXT_REFERENCE_PAGE_BUDGET_BYTES } from '../scripts/page-weight.mjs';
+import { GUIDE_FIRST_LOAD_BUDGET_BYTES, NEXT_REFERENCE_PAGE_BUDGET_BYTES } from '../scripts/page-weight.mjs';
+import { readGuides } from '../scripts/guides.mjs';
 import { paths } from '../scripts/site-paths.mjs';
 import { skipBrowserTests } from './support/chromium.js';
 import { screenshots, useBuiltSite } from './support/built-site.js';
@@ -86,5 +88,42 @@ describe.skipIf(skipBrowserTests)('Redoc reference pages in Chromium, with its c
     } finally {
       await context.close();
     }
+  });
+
+  it(`each guide's first load transfers at most ${GUIDE_FIRST_LOAD_BUDGET_BYTES / 1000} kB, the search index only once a search starts`, async () => {
+    const figures: string[] = [];
+    for (const guide of readGuides()) {
+      const context = await site.browser.newContext({ serviceWorkers: 'block' });
+      try {
+        const page = await context.newPage();
+        await page.goto(new URL(guide.page, site.url).href, { waitUntil: 'load' });
+        const first = await transfers(page);
+        const total = first.reduce((sum, t) => sum + t.transferSize, 0);
+        figures.push(`${guide.page} ${total}`);
+        expect(first.some((t) => /\/assets\/site\.[0-9a-f]+\.js$/.test(t.url) && t.transferSize > 0), 'the site script is part of it').toBe(true);
+        expect(first.filter((t) => t.url.includes('/pagefind/')), 'nothing of the search index before a search').toEqual([]);
+        expect(total, `${guide.page} first load`).toBeLessThanOrEqual(GUIDE_FIRST_LOAD_BUDGET_BYTES);
+        if (figures.length === 1) {
+          await page.locator('#site-search').fill('refund');
+          await page.locator('#search-results a').first().waitFor({ timeout: 20_000 });
+          const searched = await transfers(page);
+          const index = searched.filter((t) => t.url.includes('/pagefind/')).reduce((sum, t) => sum + t.transferSize, 0);
+          expect(index, 'the search loads the index').toBeGreaterThan(0);
+          figures.push(`(its first search: ${index} more)`);
+        }
+      } finally {
+        await context.close();
+      }
+    }
+    const reference = await site.browser.newContext({ serviceWorkers: 'block' });
+    try {
+      const page = await reference.newPage();
+      await page.goto(new URL(redocPages[0]!, site.url).href, { waitUntil: 'load' });
+      await page.locator('html[data-redoc="hydrated"]').waitFor({ state: 'attached' });
+      figures.push(`next to ${redocPages[0]} first load ${(await transfers(page)).reduce((sum, t) => sum + t.transferSize, 0)}`);
+    } finally {
+      await reference.close();
+    }
+    console.log(`guides, bytes transferred on a first load (gzip): ${figures.join(', ')}`);
   });
 });

@@ -1,7 +1,7 @@
 // Opens a page of the site with the network cut off: only the site's own origin (and inline data:/blob: URLs) may
 // be reached. Anything else is aborted and recorded, as are failed first-party requests, console errors and
 // uncaught page errors, so a test can assert that a page is clean.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 
 export interface PageProblems {
   offsiteRequests: string[];
@@ -17,9 +17,10 @@ export interface OfflinePage {
 
 const inlineSchemes = new Set(['data:', 'blob:', 'about:']);
 
-export async function openOffline(browser: Browser, siteUrl: string, path: string): Promise<OfflinePage> {
+/** `options`: more of the browser context's options (`javaScriptEnabled: false`...). */
+export async function openOffline(browser: Browser, siteUrl: string, path: string, options: BrowserContextOptions = {}): Promise<OfflinePage> {
   const origin = new URL(siteUrl).origin;
-  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 }, ...options });
   const problems: PageProblems = { offsiteRequests: [], failedRequests: [], consoleErrors: [] };
 
   await context.route('**/*', (route) => {
