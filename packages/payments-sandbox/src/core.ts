@@ -1,9 +1,9 @@
-import type { Caller } from './auth.js';
-import type { SandboxClock } from './clock.js';
-import type { OperationSpec, SandboxContract } from './contract.js';
-import type { Links } from './links.js';
-import type { SchemaValidator } from './schema-validator.js';
-import type { SandboxState } from './state.js';
+import type { Caller } from './http/auth.js';
+import type { SandboxClock } from './state/clock.js';
+import type { OperationSpec, SandboxContract } from './contract/contract.js';
+import type { Links } from './http/links.js';
+import type { SchemaValidator } from './contract/schema-validator.js';
+import type { SandboxState } from './state/state.js';
 
 /** A business of the sandbox's facility. */
 export interface SandboxBusiness {

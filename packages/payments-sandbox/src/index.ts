@@ -2,10 +2,10 @@
 // peer dependency, so that they need no `types` setting (and pnpm's layout hides it otherwise).
 /// <reference types="node" preserve="true" />
 export { startPaymentsSandbox, type PaymentsSandbox, type PaymentsSandboxOptions } from './sandbox.js';
-export type { SandboxKeyOptions, SecretKeyOptions } from './auth.js';
+export type { SandboxKeyOptions, SecretKeyOptions } from './http/auth.js';
 export type { SandboxBusiness, SandboxSettings } from './core.js';
-export type { Fault, FaultRule, FaultTiming, RandomFaults } from './faults.js';
-export { controlPrefix } from './control.js';
+export type { Fault, FaultRule, FaultTiming, RandomFaults } from './http/faults.js';
+export { controlPrefix } from './http/control.js';
 export {
   createSandboxControl,
   SandboxControlError,
@@ -15,5 +15,5 @@ export {
   type WebhookDeliveryInfo,
   type WebhookSubscriptionInfo,
   type WebhookSubscriptionInput,
-} from './control-client.js';
-export { paymentOutcomeCents, threeDSOutcomeByCard, defaultThreeDSOutcome, debitCards, rejectedAliasPrefix } from './conventions.js';
+} from './http/control-client.js';
+export { paymentOutcomeCents, threeDSOutcomeByCard, defaultThreeDSOutcome, debitCards, rejectedAliasPrefix } from './rules/conventions.js';

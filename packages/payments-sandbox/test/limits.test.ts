@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rules } from '../src/generated/rules.js';
-import { loadPaymentsContract } from '../src/contract.js';
+import { loadPaymentsContract } from '../src/contract/contract.js';
 import { call, sandboxPerTest } from './support.js';
 
 const env = sandboxPerTest();

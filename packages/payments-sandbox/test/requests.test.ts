@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadPaymentsContract } from '../src/contract.js';
-import { operationHandlers } from '../src/operations.js';
+import { loadPaymentsContract } from '../src/contract/contract.js';
+import { operationHandlers } from '../src/resources/operations.js';
 import { business, call, cardTokenRequest, sandboxPerTest } from './support.js';
 
 const env = sandboxPerTest();

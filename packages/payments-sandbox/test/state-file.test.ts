@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPaymentsSandbox } from '../src/index.js';
-import { parseState } from '../src/persistence.js';
+import { parseState } from '../src/state/persistence.js';
 import { basic } from './support.js';
 
 const keys = { secret: 'sk_state_test', publishable: 'pk_state_test' };

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './api-error.js';
-import { receiveAliasPayment } from './aliases.js';
-import type { SandboxCore, SandboxSettings } from './core.js';
+import { receiveAliasPayment } from '../resources/aliases.js';
+import type { SandboxCore, SandboxSettings } from '../core.js';
 import { FaultError, type FaultInjector, type FaultRule, type RandomFaults } from './faults.js';
-import { readBody } from './request-checks.js';
-import { completeChallenge, tokenModel } from './tokens.js';
-import { transactionModel } from './transactions.js';
+import { readBody } from '../contract/request-checks.js';
+import { completeChallenge, tokenModel } from '../resources/tokens.js';
+import { transactionModel } from '../resources/transactions.js';
 import { SubscriptionError, type SubscriptionInput, type WebhookDispatcher } from './webhooks.js';
-import type { WebhookDelivery, WebhookSubscription } from './state.js';
+import type { WebhookDelivery, WebhookSubscription } from '../state/state.js';
 
 /**
  * The sandbox's control interface, under its own prefix beside the API: what a test needs that the service's API

@@ -1,6 +1,6 @@
 import { nodeAt, resolvePointer, type OperationSpec, type SandboxContract } from './contract.js';
 import type { SchemaValidator } from './schema-validator.js';
-import type { StoredResponse } from './state.js';
+import type { StoredResponse } from '../state/state.js';
 
 /**
  * Checks what the sandbox sends against the contract (the tests turn it on and fail on any problem): the status is

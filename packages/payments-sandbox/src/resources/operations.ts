@@ -1,6 +1,6 @@
 import { accountHandlers } from './accounts.js';
 import { aliasHandlers } from './aliases.js';
-import type { HandlerContext, HandlerTable } from './core.js';
+import type { HandlerContext, HandlerTable } from '../core.js';
 import { customerHandlers, customerNumberClaim } from './customers.js';
 import { facilityHandlers } from './facility.js';
 import { mandateAgreementHandlers } from './mandate-agreements.js';

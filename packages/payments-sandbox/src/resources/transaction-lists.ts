@@ -1,9 +1,9 @@
-import { rules } from './generated/rules.js';
-import { mayActFor } from './auth.js';
-import type { ApiResponse, HandlerContext, HandlerTable } from './core.js';
-import { page } from './links.js';
-import { found, matchesQuery, newestFirst } from './records.js';
-import type { TransactionRecord } from './state.js';
+import { rules } from '../generated/rules.js';
+import { mayActFor } from '../http/auth.js';
+import type { ApiResponse, HandlerContext, HandlerTable } from '../core.js';
+import { page } from '../http/links.js';
+import { found, matchesQuery, newestFirst } from '../state/records.js';
+import type { TransactionRecord } from '../state/state.js';
 import { transactionModel, visibleTransaction } from './transactions.js';
 
 /**

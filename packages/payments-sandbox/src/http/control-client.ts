@@ -1,6 +1,6 @@
-import type { SandboxSettings } from './core.js';
+import type { SandboxSettings } from '../core.js';
 import type { Fault, FaultRule, RandomFaults } from './faults.js';
-import type { DeliveryAttempt } from './state.js';
+import type { DeliveryAttempt } from '../state/state.js';
 
 /** The typed client of the sandbox's control interface (`/__sandbox/...`), for tests in any process. */
 

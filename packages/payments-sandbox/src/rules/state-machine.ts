@@ -1,4 +1,4 @@
-import { stateMachines, type StateMachineName, type StateMachineTransition } from './generated/state-machines.js';
+import { stateMachines, type StateMachineName, type StateMachineTransition } from '../generated/state-machines.js';
 
 /** The sandbox asked for a transition its table does not allow from the current state: a sandbox bug, not a refusal. */
 export class TransitionError extends Error {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { rules } from './generated/rules.js';
-import { ApiError, invalidField } from './api-error.js';
-import { cardSchemeOf, debitCards, defaultThreeDSOutcome, threeDSOutcomeByCard } from './conventions.js';
-import type { HandlerTable, SandboxCore } from './core.js';
+import { rules } from '../generated/rules.js';
+import { ApiError, invalidField } from '../http/api-error.js';
+import { cardSchemeOf, debitCards, defaultThreeDSOutcome, threeDSOutcomeByCard } from '../rules/conventions.js';
+import type { HandlerTable, SandboxCore } from '../core.js';
 import { businessInBody } from './facility.js';
-import { singleUseTokenMachine, threeDSecureMachine } from './state-machine.js';
-import type { AccountType, TokenRecord } from './state.js';
+import { singleUseTokenMachine, threeDSecureMachine } from '../rules/state-machine.js';
+import type { AccountType, TokenRecord } from '../state/state.js';
 
 type Body = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { signTestPayload, webhookEventTypes, webhookSignatureHeader } from '@paykit/payments/webhooks';
-import type { SandboxClock } from './clock.js';
-import type { EventSink, SandboxSettings } from './core.js';
-import type { SandboxState, WebhookDelivery, WebhookSubscription } from './state.js';
+import type { SandboxClock } from '../state/clock.js';
+import type { EventSink, SandboxSettings } from '../core.js';
+import type { SandboxState, WebhookDelivery, WebhookSubscription } from '../state/state.js';
 
 /**
  * Webhook notifications. The reference does not publish the endpoints that manage subscriptions, so subscriptions

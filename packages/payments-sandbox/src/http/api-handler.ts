@@ -3,13 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, errorBody } from './api-error.js';
 import { normaliseAddress, type Authenticator } from './auth.js';
 import type { InFlightRequests } from './concurrency.js';
-import { matchPath, type OperationSpec } from './contract.js';
-import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from './core.js';
+import { matchPath, type OperationSpec } from '../contract/contract.js';
+import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../core.js';
 import type { FaultInjector } from './faults.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import { Links } from './links.js';
-import { checkBody, checkParameters, negotiate, parseBody, readBody, refuseQueryOnWrite } from './request-checks.js';
-import type { StoredResponse } from './state.js';
+import { checkBody, checkParameters, negotiate, parseBody, readBody, refuseQueryOnWrite } from '../contract/request-checks.js';
+import type { StoredResponse } from '../state/state.js';
 
 export interface ApiHandlerParts {
   core: SandboxCore;

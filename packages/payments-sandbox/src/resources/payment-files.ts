@@ -1,8 +1,8 @@
-import { rules } from './generated/rules.js';
-import type { HandlerContext, HandlerTable } from './core.js';
-import { page } from './links.js';
-import { found, merchantFields, newestFirst, openModel, prefixedId } from './records.js';
-import { nextNumber, type OwnedRecord } from './state.js';
+import { rules } from '../generated/rules.js';
+import type { HandlerContext, HandlerTable } from '../core.js';
+import { page } from '../http/links.js';
+import { found, merchantFields, newestFirst, openModel, prefixedId } from '../state/records.js';
+import { nextNumber, type OwnedRecord } from '../state/state.js';
 
 /**
  * Payment files and their batches. The reference publishes none of their fields, nor the layout of the file or of

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { rules } from './generated/rules.js';
+import { rules } from '../generated/rules.js';
 import { ApiError } from './api-error.js';
-import type { KeyType, OperationSpec } from './contract.js';
+import type { KeyType, OperationSpec } from '../contract/contract.js';
 
 export interface SecretKeyOptions {
   key: string;

@@ -1,8 +1,8 @@
-import { mayActFor } from './auth.js';
-import { ApiError, invalidField } from './api-error.js';
-import { nodeAt, type SandboxContract } from './contract.js';
-import type { Facility, HandlerContext, HandlerTable, SandboxBusiness } from './core.js';
-import { page } from './links.js';
+import { mayActFor } from '../http/auth.js';
+import { ApiError, invalidField } from '../http/api-error.js';
+import { nodeAt, type SandboxContract } from '../contract/contract.js';
+import type { Facility, HandlerContext, HandlerTable, SandboxBusiness } from '../core.js';
+import { page } from '../http/links.js';
 
 /**
  * The facility: its businesses, payment methods, key and card lookups. The reference does not publish the fields of

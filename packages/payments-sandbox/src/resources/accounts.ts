@@ -1,7 +1,7 @@
-import type { HandlerContext, HandlerTable } from './core.js';
-import { page } from './links.js';
-import { found, merchantFields, newestFirst } from './records.js';
-import { nextNumber, type AccountRecord } from './state.js';
+import type { HandlerContext, HandlerTable } from '../core.js';
+import { page } from '../http/links.js';
+import { found, merchantFields, newestFirst } from '../state/records.js';
+import { nextNumber, type AccountRecord } from '../state/state.js';
 import { tokenForUse } from './tokens.js';
 import { visibleCustomer } from './customers.js';
 

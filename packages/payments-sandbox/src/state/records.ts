@@ -1,5 +1,5 @@
-import { ApiError } from './api-error.js';
-import { pageParameter, type Link } from './links.js';
+import { ApiError } from '../http/api-error.js';
+import { pageParameter, type Link } from '../http/links.js';
 import type { OwnedRecord } from './state.js';
 
 /**

@@ -1,8 +1,8 @@
-import type { HandlerContext, HandlerTable } from './core.js';
+import type { HandlerContext, HandlerTable } from '../core.js';
 import { visibleCustomer } from './customers.js';
-import { page } from './links.js';
-import { found, merchantFields, newestFirst, openModel, prefixedId } from './records.js';
-import { nextNumber, type OwnedRecord } from './state.js';
+import { page } from '../http/links.js';
+import { found, merchantFields, newestFirst, openModel, prefixedId } from '../state/records.js';
+import { nextNumber, type OwnedRecord } from '../state/state.js';
 
 /** Recurring payment schedules of a customer, kept as the merchant sent them (their fields are not published). */
 

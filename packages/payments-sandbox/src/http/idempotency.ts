@@ -1,6 +1,6 @@
-import { rules } from './generated/rules.js';
-import type { SandboxClock } from './clock.js';
-import type { SandboxState, StoredResponse } from './state.js';
+import { rules } from '../generated/rules.js';
+import type { SandboxClock } from '../state/clock.js';
+import type { SandboxState, StoredResponse } from '../state/state.js';
 
 export type IdempotencyOutcome = { kind: 'new' } | { kind: 'replay'; response: StoredResponse } | { kind: 'busy' };
 

@@ -1,4 +1,4 @@
-import type { FieldProblem } from './schema-validator.js';
+import type { FieldProblem } from '../contract/schema-validator.js';
 
 /** Messages fit to show a payer, by status; the developer message says what exactly went wrong. */
 const customerMessages: Record<number, string> = {

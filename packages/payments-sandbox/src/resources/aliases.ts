@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, invalidField } from './api-error.js';
-import { rejectedAliasPrefix } from './conventions.js';
-import type { HandlerContext, HandlerTable, SandboxCore } from './core.js';
+import { ApiError, invalidField } from '../http/api-error.js';
+import { rejectedAliasPrefix } from '../rules/conventions.js';
+import type { HandlerContext, HandlerTable, SandboxCore } from '../core.js';
 import { createCustomerRecord, visibleCustomer } from './customers.js';
 import { businessInBody } from './facility.js';
-import { page, type Links } from './links.js';
-import { fromCents, hasTwoDecimals, money, toCents } from './money.js';
-import { found, newestFirst } from './records.js';
-import { aliasStatusMachine } from './state-machine.js';
-import type { AliasRecord } from './state.js';
+import { page, type Links } from '../http/links.js';
+import { fromCents, hasTwoDecimals, money, toCents } from '../rules/money.js';
+import { found, newestFirst } from '../state/records.js';
+import { aliasStatusMachine } from '../rules/state-machine.js';
+import type { AliasRecord } from '../state/state.js';
 import { newTransaction, transactionModel } from './transactions.js';
 
 /**

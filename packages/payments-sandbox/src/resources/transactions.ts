@@ -1,12 +1,12 @@
-import { mayActFor } from './auth.js';
-import { ApiError, invalidField } from './api-error.js';
-import { paymentOutcome, settlementDelayMs } from './conventions.js';
-import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from './core.js';
+import { mayActFor } from '../http/auth.js';
+import { ApiError, invalidField } from '../http/api-error.js';
+import { paymentOutcome, settlementDelayMs } from '../rules/conventions.js';
+import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../core.js';
 import { businessInBody } from './facility.js';
-import type { Links } from './links.js';
-import { fromCents, hasTwoDecimals, money, toCents } from './money.js';
-import { isObject, merchantFields } from './records.js';
-import { nextNumber, type AccountType, type TransactionRecord } from './state.js';
+import type { Links } from '../http/links.js';
+import { fromCents, hasTwoDecimals, money, toCents } from '../rules/money.js';
+import { isObject, merchantFields } from '../state/records.js';
+import { nextNumber, type AccountType, type TransactionRecord } from '../state/state.js';
 import { tokenForUse } from './tokens.js';
 
 type Body = Record<string, unknown>;

@@ -179,8 +179,8 @@ let loaded: SandboxContract | undefined;
 /** The bundled payments contract, read once per process. */
 export function loadPaymentsContract(): SandboxContract {
   if (loaded) return loaded;
-  // `../dist/specs` resolves from both src/ (tests) and dist/ (the published build).
-  const path = fileURLToPath(new URL('../dist/specs/payments.json', import.meta.url));
+  // `../../dist/specs` resolves from both src/contract/ (tests) and dist/contract/ (the published build).
+  const path = fileURLToPath(new URL('../../dist/specs/payments.json', import.meta.url));
   if (!existsSync(path)) throw new Error(`The payments contract is missing at ${path}: build @paykit/payments-sandbox first (pnpm build).`);
   loaded = readContract(JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument);
   return loaded;

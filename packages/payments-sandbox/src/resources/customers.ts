@@ -1,8 +1,8 @@
-import { ApiError, invalidField } from './api-error.js';
-import type { HandlerContext, HandlerTable, SandboxCore } from './core.js';
-import { page } from './links.js';
-import { found, merchantFields, newestFirst } from './records.js';
-import { nextNumber, type CustomerRecord } from './state.js';
+import { ApiError, invalidField } from '../http/api-error.js';
+import type { HandlerContext, HandlerTable, SandboxCore } from '../core.js';
+import { page } from '../http/links.js';
+import { found, merchantFields, newestFirst } from '../state/records.js';
+import { nextNumber, type CustomerRecord } from '../state/state.js';
 
 /**
  * Customers: the reference publishes `customerId` (generated), `customerNumber` (the merchant's, unique) and

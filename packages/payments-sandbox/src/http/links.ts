@@ -1,4 +1,4 @@
-import { rules } from './generated/rules.js';
+import { rules } from '../generated/rules.js';
 
 export interface Link {
   rel: string;
