@@ -4,5 +4,6 @@
 export { startPrismMock, type PrismMockOptions, type RunningMock } from './prism.js';
 export { mockSpecPath, type RestContract } from './specs.js';
 export { services, type MockService, type StartedMock } from './services.js';
-export * from './file-exchange/index.js';
-export * from './payments-sandbox/index.js';
+// The stateful mocks are packages of their own; re-exported so that imports from @paykit/mock-server keep working.
+export * from '@paykit/file-exchange-mock';
+export * from '@paykit/payments-sandbox';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { mockSpecPath, type RestContract } from './specs.js';
 
 export interface PrismMockOptions {
@@ -21,8 +21,12 @@ export interface RunningMock {
   close(): Promise<void>;
 }
 
-const require = createRequire(import.meta.url);
-const prismBin = join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
+/** The Prism CLI, bundled by the build (scripts/bundle-prism.mjs); `../dist` resolves from both src/ and dist/. */
+function prismBin(): string {
+  const path = fileURLToPath(new URL('../dist/prism/prism.cjs', import.meta.url));
+  if (!existsSync(path)) throw new Error(`Prism is missing at ${path}: build @paykit/mock-server first (pnpm build).`);
+  return path;
+}
 
 async function freePort(host: string): Promise<number> {
   const { createServer } = await import('node:net');
@@ -53,7 +57,7 @@ export async function startPrismMock(options: PrismMockOptions): Promise<Running
   const basePath = (JSON.parse(await readFile(specPath, 'utf8')) as { 'x-paykit-mock-base-path'?: string })[
     'x-paykit-mock-base-path'
   ];
-  const args = [prismBin, 'mock', '-h', host, '-p', String(port), ...(options.dynamic ? ['-d'] : []), specPath];
+  const args = [prismBin(), 'mock', '-h', host, '-p', String(port), ...(options.dynamic ? ['-d'] : []), specPath];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCARF_ANALYTICS: 'false' } });
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 

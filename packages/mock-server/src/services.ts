@@ -1,7 +1,7 @@
 import { mockSettings as fileExchangeSoap } from './generated/file-exchange-soap/mock-settings.js';
 import { mockSettings as fileExchange } from './generated/file-exchange/mock-settings.js';
 import { mockSettings as payments } from './generated/payments/mock-settings.js';
-import type { InboxEvent } from './file-exchange/inbox.js';
+import type { InboxEvent } from '@paykit/file-exchange-mock';
 import { startPrismMock, type RunningMock } from './prism.js';
 
 /** A started mock; `notes` are extra lines the CLI prints under its address (other ports, credentials' paths). */
@@ -57,7 +57,7 @@ export const services: MockService[] = [
     defaultPort: payments.ports.stateful,
     start: async ({ host, port, state, secretKeys, publishableKeys }) => {
       // Loaded on demand, like the file exchange: each service pays only for what it uses at start-up.
-      const { startPaymentsSandbox } = await import('./payments-sandbox/sandbox.js');
+      const { startPaymentsSandbox } = await import('@paykit/payments-sandbox');
       const sandbox = await startPaymentsSandbox({
         host,
         port,
@@ -84,9 +84,7 @@ export const services: MockService[] = [
     defaultPort: fileExchange.ports.stateful,
     extraPorts: { soap: fileExchangeSoap.ports.stateful },
     start: async ({ host, port, extraPorts, inbox, log = () => {} }) => {
-      const { startFileExchangeMock } = await import('./file-exchange/mock.js');
-      const { soapPortUrls } = await import('./file-exchange/soap-service.js');
-      const { INBOX_QUEUED } = await import('./file-exchange/inbox.js');
+      const { INBOX_QUEUED, soapPortUrls, startFileExchangeMock } = await import('@paykit/file-exchange-mock');
       const mock = await startFileExchangeMock({
         host,
         restPort: port,

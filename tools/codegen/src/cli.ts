@@ -1,51 +1,62 @@
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { bundleOpenApi, findDrift, repoRoot, writeGenerated, type GeneratedFile } from '@paykit/contracts';
-import { targets, type Output, type Target } from './targets.js';
+import { targets, type Target } from './targets.js';
 
-const usage = `usage: paykit-codegen <${Object.keys(targets).join('|')}> [--check]
-  writes the generated files of a contract into its packages; with --check, writes nothing and fails on any difference`;
+const usage = `usage: paykit-codegen <${Object.keys(targets).join('|')}> [--check] [--out DIR]
+  writes the generated files of one package, into that package only; --out (default: the repository root) is where
+  the package folders are; with --check, writes nothing and fails on any difference`;
 
-/** Every file a target's outputs hold, from one bundle of its contract. */
-export async function generate(target: Target): Promise<Map<Output, GeneratedFile[]>> {
-  const specPath = target.contract.root;
-  const document = await bundleOpenApi(specPath);
-  const files = new Map<Output, GeneratedFile[]>();
-  for (const output of target.outputs) {
-    const made: GeneratedFile[] = [];
-    for (const generator of output.generators) made.push(...(await generator({ document, specPath })));
-    files.set(output, made);
+/** Every file a target writes, each source contract bundled once. */
+export async function generate(target: Target): Promise<GeneratedFile[]> {
+  const files: GeneratedFile[] = [];
+  for (const { contract, generators } of target.sources) {
+    const specPath = contract.root;
+    const document = await bundleOpenApi(specPath);
+    for (const generator of generators) files.push(...(await generator({ document, specPath })));
   }
   return files;
 }
 
-export async function main(args: string[]): Promise<number> {
-  const check = args.includes('--check');
-  const names = args.filter((a) => !a.startsWith('--'));
+function parseArgs(args: string[]): { target: Target; check: boolean; out: string } | undefined {
+  let check = false;
+  let out = repoRoot;
+  const names: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--check') check = true;
+    else if (arg === '--out' && args[i + 1] !== undefined) out = resolve(args[++i]!);
+    else if (arg.startsWith('-')) return undefined;
+    else names.push(arg);
+  }
   const target = names.length === 1 ? targets[names[0]!] : undefined;
-  if (!target) {
+  return target && { target, check, out };
+}
+
+export async function main(args: string[]): Promise<number> {
+  const options = parseArgs(args);
+  if (!options) {
     console.error(usage);
     return 2;
   }
+  const { target, check, out } = options;
   const started = performance.now();
-  const spec = target.contract.root;
-  const outputs = await generate(target);
-  let failed = false;
-  for (const [output, files] of outputs) {
-    const folders = { packageDir: join(repoRoot, output.packageDir), generatedDirs: output.generatedDirs, files };
-    if (check) {
-      const drift = await findDrift(folders, (path) => relative(repoRoot, path));
-      if (drift.length > 0) {
-        failed = true;
-        console.error(`Generated code of ${output.packageDir} drifted from ${spec}:`);
-        for (const line of drift) console.error(`  ${line}`);
-      } else console.log(`${output.packageDir}: ${files.length} generated files match ${spec}`);
-    } else {
-      const { written, unchanged, removed } = await writeGenerated(folders);
-      console.log(
-        `${output.packageDir}: ${written} files written, ${unchanged} unchanged, ${removed} removed, from ${spec} in ${Math.round(performance.now() - started)} ms`,
-      );
+  const specs = target.sources.map((source) => source.contract.root).join(' and ');
+  const files = await generate(target);
+  const packageDir = join(out, target.package.dir);
+  const where = relative(repoRoot, packageDir) || packageDir;
+  const folders = { packageDir, generatedDirs: target.generatedDirs, files };
+  if (check) {
+    const drift = await findDrift(folders, (path) => relative(repoRoot, path));
+    if (drift.length > 0) {
+      console.error(`Generated code of ${where} drifted from ${specs}:`);
+      for (const line of drift) console.error(`  ${line}`);
+      console.error('Run `pnpm generate` and commit the result.');
+      return 1;
     }
+    console.log(`${where}: ${files.length} generated files match ${specs}`);
+  } else {
+    const { written, unchanged, removed } = await writeGenerated(folders);
+    console.log(`${where}: ${written} files written, ${unchanged} unchanged, ${removed} removed, from ${specs} in ${Math.round(performance.now() - started)} ms`);
   }
-  if (failed) console.error('Run `pnpm generate` and commit the result.');
-  return failed ? 1 : 0;
+  return 0;
 }

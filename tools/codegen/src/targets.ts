@@ -1,4 +1,12 @@
-import { fileExchangeContract, mockServerPackage, paymentsContract, type OpenApiContract } from '@paykit/contracts';
+import {
+  fileExchangeContract,
+  fileExchangeMockPackage,
+  mockServerPackage,
+  paymentsContract,
+  paymentsSandboxPackage,
+  type OpenApiContract,
+  type PackageRef,
+} from '@paykit/contracts';
 import type { Generator } from './generator.js';
 import { bundledSpecGenerator } from './generators/bundled-spec.js';
 import { fileExchangeRulesGenerator } from './generators/file-exchange-rules.js';
@@ -8,66 +16,72 @@ import { paymentsRulesGenerator } from './generators/payments-rules.js';
 import { stateMachinesGenerator } from './generators/state-machines.js';
 import { typesGenerator } from './generators/types.js';
 
-/** What one contract generates into one package. */
-export interface Output {
-  /** Package folder, relative to the repo root. */
-  packageDir: string;
-  /** Folders owned entirely by this output: any file in them that no generator writes is drift. */
-  generatedDirs: string[];
+/** What one contract contributes to a package's generated files. */
+export interface Source {
+  contract: OpenApiContract;
   generators: Generator[];
 }
 
+/** What one package generates: the package's `generate` script names its target, and nothing is written outside it. */
 export interface Target {
-  contract: OpenApiContract;
-  outputs: Output[];
+  package: PackageRef;
+  /** Folders of the package owned entirely by this target: any file in them that no generator writes is drift. */
+  generatedDirs: string[];
+  sources: Source[];
 }
 
-/**
- * The mock server's generated folder for a contract: the mocks enforce the same rules the clients follow, at the
- * address the registry gives.
- */
-const mockServerOutput = (contract: OpenApiContract, rules: (path: string) => Generator, ...more: Generator[]): Output => ({
-  packageDir: mockServerPackage.dir,
-  generatedDirs: [`src/generated/${contract.name}`],
-  generators: [
-    rules(`src/generated/${contract.name}/rules.ts`),
-    mockSettingsGenerator(contract, `src/generated/${contract.name}/mock-settings.ts`),
-    ...more,
-  ],
-});
+/** Where the mocks of a contract listen and under which path, in a mock package's folder for that contract. */
+const mockSettings = (contract: OpenApiContract) => mockSettingsGenerator(contract, `src/generated/${contract.name}/mock-settings.ts`);
 
-/** Every OpenAPI contract codegen handles, by registry name, with what it writes where. */
+/** Every package codegen writes into, by the name its `generate` script passes (the package's folder name). */
 export const targets: Record<string, Target> = {
-  [paymentsContract.name]: {
-    contract: paymentsContract,
-    outputs: [
+  payments: {
+    package: paymentsContract.clientPackage,
+    generatedDirs: ['src/generated', 'spec'],
+    sources: [
       {
-        packageDir: paymentsContract.clientPackage.dir,
-        generatedDirs: ['src/generated', 'spec'],
-        generators: [
-          bundledSpecGenerator,
-          typesGenerator,
-          ...paymentsClientGenerators,
-          paymentsRulesGenerator('src/generated/rules.ts'),
-        ],
+        contract: paymentsContract,
+        generators: [bundledSpecGenerator, typesGenerator, ...paymentsClientGenerators, paymentsRulesGenerator('src/generated/rules.ts')],
       },
-      // The payments sandbox enforces the reference's state tables.
-      mockServerOutput(
-        paymentsContract,
-        paymentsRulesGenerator,
-        stateMachinesGenerator(paymentsContract.name, `src/generated/${paymentsContract.name}/state-machines.ts`),
-      ),
     ],
   },
-  [fileExchangeContract.name]: {
-    contract: fileExchangeContract,
-    outputs: [
+  'file-exchange': {
+    package: fileExchangeContract.clientPackage,
+    generatedDirs: ['src/generated', 'spec'],
+    sources: [{ contract: fileExchangeContract, generators: [bundledSpecGenerator, typesGenerator, fileExchangeRulesGenerator('src/generated/rules.ts')] }],
+  },
+  // The sandbox enforces the reference's rules and state tables.
+  'payments-sandbox': {
+    package: paymentsSandboxPackage,
+    generatedDirs: ['src/generated'],
+    sources: [
       {
-        packageDir: fileExchangeContract.clientPackage.dir,
-        generatedDirs: ['src/generated', 'spec'],
-        generators: [bundledSpecGenerator, typesGenerator, fileExchangeRulesGenerator('src/generated/rules.ts')],
+        contract: paymentsContract,
+        generators: [
+          paymentsRulesGenerator('src/generated/rules.ts'),
+          stateMachinesGenerator(paymentsContract.name, 'src/generated/state-machines.ts'),
+        ],
       },
-      mockServerOutput(fileExchangeContract, fileExchangeRulesGenerator),
+    ],
+  },
+  // The REST half of the stateful file exchange; soap-codegen writes the SOAP half into src/generated/file-exchange-soap.
+  'file-exchange-mock': {
+    package: fileExchangeMockPackage,
+    generatedDirs: [`src/generated/${fileExchangeContract.name}`],
+    sources: [
+      {
+        contract: fileExchangeContract,
+        generators: [fileExchangeRulesGenerator(`src/generated/${fileExchangeContract.name}/rules.ts`), mockSettings(fileExchangeContract)],
+      },
+    ],
+  },
+  // The launcher: the default ports it prints and the base paths Prism serves under.
+  'mock-server': {
+    package: mockServerPackage,
+    generatedDirs: [`src/generated/${paymentsContract.name}`, `src/generated/${fileExchangeContract.name}`],
+    sources: [
+      { contract: paymentsContract, generators: [mockSettings(paymentsContract)] },
+      { contract: fileExchangeContract, generators: [mockSettings(fileExchangeContract)] },
     ],
   },
 };

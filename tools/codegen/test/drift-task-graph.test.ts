@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +12,9 @@ const turbo = fileURLToPath(new URL('../../../node_modules/.bin/turbo', import.m
 interface DryRunTask {
   taskId: string;
   command: string;
+  /** The package's folder, relative to the repository root. */
+  directory: string;
+  resolvedTaskDefinition: { outputs: string[] };
 }
 
 /**
@@ -17,7 +23,12 @@ interface DryRunTask {
  * it, and fail or pass by timing: CI once reported a generated file as missing that way.
  */
 async function tasksOfTheDriftCheck(): Promise<DryRunTask[]> {
-  const { stdout } = await promisify(execFile)(turbo, ['run', 'check:generated', '--dry=json'], {
+  return dryRun('check:generated');
+}
+
+/** The tasks `turbo run <task>` would run, with their commands, from its dry run. */
+async function dryRun(task: string): Promise<DryRunTask[]> {
+  const { stdout } = await promisify(execFile)(turbo, ['run', task, '--dry=json'], {
     cwd: repositoryRoot,
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
     maxBuffer: 64 * 1024 * 1024,
@@ -35,9 +46,68 @@ describe('the check:generated task graph', () => {
         '@paykit/payments#check:generated',
         '@paykit/file-exchange#check:generated',
         '@paykit/file-exchange-soap#check:generated',
+        '@paykit/payments-sandbox#check:generated',
+        '@paykit/file-exchange-mock#check:generated',
+        '@paykit/mock-server#check:generated',
       ]),
     );
-    const writers = ids.filter((id) => id.endsWith('#generate') || /^@paykit\/(payments|file-exchange|file-exchange-soap|mock-server)#build$/.test(id));
+    const writers = ids.filter((id) => id.endsWith('#generate') || /^@paykit\/(payments|file-exchange|file-exchange-soap|payments-sandbox|file-exchange-mock|mock-server)#build$/.test(id));
     expect(writers).toEqual([]);
   });
+});
+
+/** Every file under `dir`, relative to it. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)));
+}
+
+/**
+ * Runs a package's `generate` command as turbo would (each generator of the `&&` chain, from the package's folder,
+ * with its bins on the PATH), but with `--out scratch`: the generators write the package folders under `scratch`
+ * instead of the repository, so what they would write anywhere can be listed.
+ */
+async function generateInto(task: DryRunTask, scratch: string): Promise<string[]> {
+  const cwd = join(repositoryRoot, task.directory);
+  const env = { ...process.env, PATH: [join(cwd, 'node_modules/.bin'), process.env.PATH].join(delimiter) };
+  for (const step of task.command.split('&&').map((part) => part.trim())) {
+    const [bin, ...args] = step.split(/\s+/);
+    await promisify(execFile)(bin!, [...args, '--out', scratch], { cwd, env, maxBuffer: 16 * 1024 * 1024 });
+  }
+  return filesUnder(scratch);
+}
+
+describe('each package generates only into itself', async () => {
+  const generators = (await dryRun('generate')).filter((task) => task.taskId.endsWith('#generate') && task.command !== '<NONEXISTENT>');
+
+  it('covers every package that generates code, the mock packages included', () => {
+    expect(generators.map((task) => task.taskId).sort()).toEqual([
+      '@paykit/file-exchange#generate',
+      '@paykit/file-exchange-mock#generate',
+      '@paykit/file-exchange-soap#generate',
+      '@paykit/mock-server#generate',
+      '@paykit/payments#generate',
+      '@paykit/payments-sandbox#generate',
+    ]);
+  });
+
+  it.each(generators.map((task) => [task.taskId, task] as const))('%s declares outputs inside its package', (_, task) => {
+    expect(task.resolvedTaskDefinition.outputs.length).toBeGreaterThan(0);
+    expect(task.resolvedTaskDefinition.outputs.filter((output) => output.includes('$TURBO_ROOT$') || output.split('/').includes('..'))).toEqual([]);
+  });
+
+  it.each(generators.map((task) => [task.taskId, task] as const))(
+    '%s writes files into its own package and nowhere else',
+    async (_, task) => {
+      const scratch = await mkdtemp(join(tmpdir(), 'paykit-generate-'));
+      try {
+        const written = await generateInto(task, scratch);
+        expect(written.length).toBeGreaterThan(0);
+        expect(written.filter((file) => !file.startsWith(`${task.directory}/`))).toEqual([]);
+      } finally {
+        await rm(scratch, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });

@@ -122,11 +122,26 @@ export function openApiContractNamed(name: string): OpenApiContract {
   return found;
 }
 
+/** A package that is released, and its folder relative to the repository root. */
+export interface PackageRef {
+  readonly name: string;
+  readonly dir: string;
+}
+
+/** The stateful payments sandbox: what it needs of the payments contract is generated into its `src/generated/`. */
+export const paymentsSandboxPackage: PackageRef = { name: '@paykit/payments-sandbox', dir: 'packages/payments-sandbox' };
+
+/** The stateful file exchange mock (REST and SOAP): generated into its `src/generated/<contract name>/`. */
+export const fileExchangeMockPackage: PackageRef = { name: '@paykit/file-exchange-mock', dir: 'packages/file-exchange-mock' };
+
 /**
- * The package of every mock (`paykit-mock`): what it needs of each contract (rules, base paths, default ports) is
- * generated into its `src/generated/<contract name>/`.
+ * `paykit-mock`, the launcher of every mock and the Prism mocks: the default ports and base paths of each contract
+ * are generated into its `src/generated/<contract name>/`.
  */
-export const mockServerPackage = { name: '@paykit/mock-server', dir: 'packages/mock-server' } as const;
+export const mockServerPackage: PackageRef = { name: '@paykit/mock-server', dir: 'packages/mock-server' };
+
+/** Every mock package, in the order they depend on each other (the launcher last). */
+export const mockPackages: readonly PackageRef[] = [paymentsSandboxPackage, fileExchangeMockPackage, mockServerPackage];
 
 /** The docs site's address, beside the mocks (our choice). */
 export const docsPort = 4000;

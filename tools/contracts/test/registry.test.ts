@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { basePath } from '../src/openapi/document.js';
 import { bundleOpenApi } from '../src/openapi/bundle.js';
-import { contractNamed, contracts, docsPort, mockServerPackage, openApiContracts, soapContracts, UnknownContractError } from '../src/registry.js';
+import { contractNamed, contracts, docsPort, mockPackages, openApiContracts, soapContracts, UnknownContractError } from '../src/registry.js';
 import { fromRoot } from '../src/repo.js';
 import { readFileExchangeRules, readFileNamePattern } from '../src/rules/file-exchange-rules.js';
 import { readPaymentsRules } from '../src/rules/payments-rules.js';
@@ -20,8 +20,8 @@ describe('contract registry', () => {
     }
   });
 
-  it('names each client package and the mock server as their package.json does', async () => {
-    for (const { name, dir } of [...contracts.map((c) => c.clientPackage), mockServerPackage]) {
+  it('names each client package and each mock package as their package.json does', async () => {
+    for (const { name, dir } of [...contracts.map((c) => c.clientPackage), ...mockPackages]) {
       const manifest = JSON.parse(await readFile(fromRoot(join(dir, 'package.json')), 'utf8'));
       expect(manifest.name).toBe(name);
     }

@@ -109,7 +109,8 @@ export async function releaseSnapshot(root: string, registryUrl: string, package
     run('pnpm', ['release', '--registry', registryUrl, '--tag', snapshotTag, '--no-git-checks'], {
       cwd: root,
       env,
-      timeoutMs: 600_000,
+      // Builds every package from a cold cache (the copy has no turbo cache); ten minutes and more on two busy cores.
+      timeoutMs: 1_800_000,
     }),
   );
   return { install, version, release };

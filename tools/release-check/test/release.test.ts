@@ -9,7 +9,17 @@ import { bundleForBrowser } from '../src/browser-bundle.js';
 import { cleanEnvironment, describeResult, killGroup, mapLimit, run } from '../src/commands.js';
 import { entryPoints, shortName, type PackageManifest } from '../src/entry-points.js';
 import { expectedProblems } from '../src/known-problems.js';
-import { installInNewProject, packageManagers, type MerchantProject, type PackageManager } from '../src/merchant-project.js';
+import {
+  installInNewProject,
+  installYarns,
+  packageManagers,
+  yarnCommand,
+  yarnFlavours,
+  type MerchantProject,
+  type PackageManager,
+  type YarnBins,
+  type YarnFlavour,
+} from '../src/merchant-project.js';
 import {
   buildPathProblems,
   documentProblems,
@@ -57,6 +67,8 @@ let registry: LocalRegistry | undefined;
 let steps: ReleaseSteps;
 let published: PublishedPackage[];
 let projects: MerchantProject[];
+let yarnProjects: MerchantProject[];
+let yarnBins: YarnBins;
 const typeChecks = new Map<string, TypeCheck>();
 const report: string[] = [];
 const started = Date.now();
@@ -64,7 +76,8 @@ const started = Date.now();
 const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const publishedOf = (name: string) => published.find((p) => p.name === name)!;
-const projectOf = (pm: PackageManager, name: string) => projects.find((p) => p.packageManager === pm && p.package.name === name)!;
+const projectOf = (pm: PackageManager, name: string) =>
+  [...projects, ...yarnProjects].find((p) => p.packageManager === pm && p.package.name === name)!;
 
 /** Compares what a check found with what known-problems.ts expects of it (usually nothing). */
 function expectKnown(check: string, problems: string[]): void {
@@ -99,6 +112,14 @@ beforeAll(async () => {
   report.push(
     `projects installed: ${projects.map((p) => `${p.packageManager} ${p.package.name} ${seconds(p.install.ms)}`).join(', ')}`,
   );
+
+  // Yarn 1 and Yarn 4 (both linkers): each installs every package as a merchant would, without a flag. An install
+  // that fails is a test's finding (below), not the end of the run.
+  yarnBins = await installYarns(join(work, 'yarn'));
+  const yarnPairs = published.flatMap((pkg) => yarnFlavours.map((flavour) => [flavour, pkg] as const));
+  yarnProjects = await mapLimit(yarnPairs, 2, ([flavour, pkg]) => installInNewProject(join(work, 'projects'), flavour, pkg, registry!.url, yarnBins));
+  for (const project of yarnProjects) await copyFile(importScript, join(project.dir, 'import-entries.mjs'));
+  report.push(`yarn projects installed: ${yarnProjects.map((p) => `${p.packageManager} ${p.package.name} ${seconds(p.install.ms)} (exit ${p.install.code})`).join(', ')}`);
 
   const checks = projects.flatMap((project) => moduleModes.map((mode) => [project, mode] as const));
   const typeCheckStart = Date.now();
@@ -244,7 +265,7 @@ describe.each(packages.map((pkg) => [pkg.name, pkg] as const))('%s', (_, pkg) =>
       it('starts paykit-mock, whose payments mock answers with an example of its contract, and stops it', async () => {
         const project = projectOf(pm, pkg.name);
         const mockDir = await installedPackageDir(project.dir, pkg.name);
-        const answer = await withRunningMock(project.dir, async (baseUrl) => {
+        const answer = await withRunningMock(project.dir, ['npx', ['--no', '--', 'paykit-mock', 'payments', '--port-payments', '0']], async (baseUrl) => {
           const response = await fetch(`${baseUrl}/transactions/1`, {
             headers: { authorization: `Basic ${Buffer.from('release-check:').toString('base64')}` },
           });
@@ -256,11 +277,55 @@ describe.each(packages.map((pkg) => [pkg.name, pkg] as const))('%s', (_, pkg) =>
       });
     }
   });
+
+  describe.each(yarnFlavours)('installed with %s', (flavour: YarnFlavour) => {
+    const yarn = (args: string[]) => yarnCommand(yarnBins, flavour, args);
+
+    it('installs from the registry without flags', () => {
+      const project = projectOf(flavour, pkg.name);
+      expect(project.install.code, describeResult(`${flavour} add ${pkg.name}`, project.install)).toBe(0);
+    });
+
+    it('imports every entry point as an ES module (yarn node)', async () => {
+      const project = projectOf(flavour, pkg.name);
+      const entries = entryPoints(manifest);
+      const [command, args] = yarn(['node', 'import-entries.mjs', JSON.stringify(entries)]);
+      const result = await run(command, args, { cwd: project.dir, env: cleanEnvironment(), timeoutMs: 120_000 });
+      expect(result.code, describeResult(`${flavour} node import-entries.mjs`, result)).toBe(0);
+      const results = JSON.parse(result.stdout.trim().split('\n').pop()!) as { specifier: string; ok: boolean; detail: string }[];
+      expect(results.map((r) => r.specifier)).toEqual(entries.map((e) => e.specifier));
+      report.push(`${flavour} ${pkg.name} entries: ${results.map((r) => `${r.specifier} (${r.detail})`).join(', ')}`);
+      expectKnown(`imports ${pkg.name}`, results.filter((r) => !r.ok).map((r) => `${r.specifier}: ${r.detail}`));
+    });
+
+    for (const bin of bins) {
+      it(`runs ${bin} --help through yarn`, async () => {
+        const [command, args] = yarn([bin, '--help']);
+        const result = await run(command, args, { cwd: projectOf(flavour, pkg.name).dir, env: cleanEnvironment(), timeoutMs: 60_000 });
+        expect(result.code, describeResult(`${flavour} ${bin} --help`, result)).toBe(0);
+        expect(result.stdout).toMatch(new RegExp(`usage: ${bin}\\b`));
+      });
+    }
+
+    if (bins.includes('paykit-mock')) {
+      it('starts paykit-mock, whose Prism answers with an example of its contract, and stops it', async () => {
+        const project = projectOf(flavour, pkg.name);
+        const answer = await withRunningMock(project.dir, yarn(['paykit-mock', 'payments', '--port-payments', '0']), async (baseUrl) => {
+          const response = await fetch(`${baseUrl}/transactions/1`, {
+            headers: { authorization: `Basic ${Buffer.from('release-check:').toString('base64')}` },
+          });
+          return { status: response.status, type: response.headers.get('content-type') };
+        });
+        expect(answer.status).toBe(200);
+        expect(answer.type).toMatch(/^application\/json/);
+      });
+    }
+  });
 });
 
-/** Runs `npx paykit-mock payments` on a free port in `cwd`, hands `use` its base address, then stops the whole group. */
-async function withRunningMock<T>(cwd: string, use: (baseUrl: string) => Promise<T>): Promise<T> {
-  const child = spawn('npx', ['--no', '--', 'paykit-mock', 'payments', '--port-payments', '0'], {
+/** Runs `paykit-mock payments` on a free port in `cwd` (by `command`), hands `use` its base address, then stops the whole group. */
+async function withRunningMock<T>(cwd: string, [command, args]: [string, string[]], use: (baseUrl: string) => Promise<T>): Promise<T> {
+  const child = spawn(command, args, {
     cwd,
     env: cleanEnvironment(),
     stdio: ['ignore', 'pipe', 'pipe'],

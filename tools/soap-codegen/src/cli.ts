@@ -1,32 +1,35 @@
 import { join, resolve } from 'node:path';
-import { ContractError, findDrift, mockServerPackage, repoRoot, writeGenerated } from '@paykit/contracts';
-import { contract, displayPath, generate } from './generate.js';
+import { ContractError, findDrift, repoRoot, writeGenerated } from '@paykit/contracts';
+import { contract, displayPath, generate, isTargetName, targets, type TargetName } from './generate.js';
 import type { Output } from './output.js';
 
-const usage = `usage: paykit-soap-codegen [--check] [--wsdl FILE] [--out DIR]
-  writes the typed SOAP client code and the shipped copy of the contract into ${contract.clientPackage.dir}, and what
-  the SOAP mock needs of it into ${mockServerPackage.dir}/src/generated/${contract.name};
+const usage = `usage: paykit-soap-codegen <${Object.keys(targets).join('|')}> [--check] [--wsdl FILE] [--out DIR]
+  writes what one package needs of the SOAP contract, into that package only: ${contract.clientPackage.dir} the typed
+  client and the shipped copy of the contract, the others what their mock serves and where;
   --wsdl defaults to ${contract.wsdl}; --out (default: the repository root) is where the package folders are;
   with --check, writes nothing and fails on any difference`;
 
 interface Options {
+  target: TargetName;
   check: boolean;
   wsdl: string;
   out: string;
 }
 
 function parseArgs(args: string[]): Options | undefined {
-  const options: Options = { check: false, wsdl: join(repoRoot, contract.wsdl), out: repoRoot };
+  const options: Omit<Options, 'target'> & { target?: TargetName } = { check: false, wsdl: join(repoRoot, contract.wsdl), out: repoRoot };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--check') options.check = true;
+    else if (!arg.startsWith('-') && options.target === undefined && isTargetName(arg)) options.target = arg;
     else if ((arg === '--wsdl' || arg === '--out') && args[i + 1] !== undefined) {
       const value = resolve(args[++i]!);
       if (arg === '--wsdl') options.wsdl = value;
       else options.out = value;
     } else return undefined;
   }
-  return options;
+  const { target } = options;
+  return target && { ...options, target };
 }
 
 export async function main(args: string[]): Promise<number> {
@@ -38,7 +41,7 @@ export async function main(args: string[]): Promise<number> {
   const started = performance.now();
   let outputs: Output[];
   try {
-    outputs = await generate(options.wsdl);
+    outputs = [await generate(options.wsdl, options.target)];
   } catch (error) {
     if (!(error instanceof ContractError)) throw error;
     console.error(`paykit-soap-codegen: ${error.message}`);

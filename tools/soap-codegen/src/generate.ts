@@ -1,12 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { ContractError, fileExchangeSoapContract, mockServerPackage, readSoapContract, repoRoot } from '@paykit/contracts';
+import {
+  ContractError,
+  fileExchangeMockPackage,
+  fileExchangeSoapContract,
+  mockServerPackage,
+  readSoapContract,
+  repoRoot,
+  type SoapContractModel,
+} from '@paykit/contracts';
 import { emitContract } from './emit-contract.js';
-import { emitMockFiles } from './emit-mock.js';
+import { emitMockContract, emitMockSettings } from './emit-mock.js';
 import { emitTypes } from './emit-types.js';
 import { tsHeader, withXmlHeader } from './header.js';
 import type { GeneratedFile, Output } from './output.js';
-import { codegenView } from './view.js';
+import { codegenView, type CodegenView } from './view.js';
 
 /** The contract this generator serves, from the registry. */
 export const contract = fileExchangeSoapContract;
@@ -30,29 +38,58 @@ async function contractCopies(wsdlDir: string, sources: readonly string[]): Prom
   return files;
 }
 
-/**
- * Every generated file, from the WSDL at `wsdlPath` and the XSD files it imports: the client package's types,
- * descriptors and contract copy, and what the mock server needs of the contract.
- */
-export async function generate(wsdlPath: string): Promise<Output[]> {
+interface Target {
+  packageDir: string;
+  generatedDirs: string[];
+  files(input: TargetInput): Promise<GeneratedFile[]>;
+}
+
+interface TargetInput {
+  model: SoapContractModel;
+  view: CodegenView;
+  wsdlDir: string;
+  header: string;
+}
+
+/** Every package this generator writes into, by the name its `generate` script passes; each writes only there. */
+export const targets = {
+  // The typed client: types, descriptors and the contract copy it ships.
+  'file-exchange-soap': {
+    packageDir: contract.clientPackage.dir,
+    generatedDirs: ['src/generated', 'wsdl'],
+    files: async ({ view, wsdlDir, header }: TargetInput): Promise<GeneratedFile[]> => [
+      { path: 'src/generated/types.ts', content: `${header}\n${emitTypes(view)}` },
+      { path: 'src/generated/contract.ts', content: `${header}\n${emitContract(view, './types.js')}` },
+      ...(await contractCopies(wsdlDir, view.sources)),
+    ],
+  },
+  // The stateful SOAP mock: what it serves and where.
+  'file-exchange-mock': {
+    packageDir: fileExchangeMockPackage.dir,
+    generatedDirs: [`src/generated/${contract.name}`],
+    files: async ({ model, view, header }: TargetInput): Promise<GeneratedFile[]> => [
+      emitMockContract(contract, view, header),
+      emitMockSettings(contract, model, header),
+    ],
+  },
+  // The launcher: the default port it prints for the SOAP mock.
+  'mock-server': {
+    packageDir: mockServerPackage.dir,
+    generatedDirs: [`src/generated/${contract.name}`],
+    files: async ({ model, header }: TargetInput): Promise<GeneratedFile[]> => [emitMockSettings(contract, model, header)],
+  },
+} satisfies Record<string, Target>;
+
+export type TargetName = keyof typeof targets;
+
+export const isTargetName = (name: string): name is TargetName => Object.hasOwn(targets, name);
+
+/** What the target writes, from the WSDL at `wsdlPath` and the XSD files it imports. */
+export async function generate(wsdlPath: string, target: TargetName): Promise<Output> {
   const model = await readSoapContract(wsdlPath);
   const view = codegenView(model);
   const wsdlDir = dirname(resolve(wsdlPath));
   const header = tsHeader(view.sources.map((source) => displayPath(join(wsdlDir, source))));
-  return [
-    {
-      packageDir: contract.clientPackage.dir,
-      generatedDirs: ['src/generated', 'wsdl'],
-      files: [
-        { path: 'src/generated/types.ts', content: `${header}\n${emitTypes(view)}` },
-        { path: 'src/generated/contract.ts', content: `${header}\n${emitContract(view, './types.js')}` },
-        ...(await contractCopies(wsdlDir, view.sources)),
-      ],
-    },
-    {
-      packageDir: mockServerPackage.dir,
-      generatedDirs: [`src/generated/${contract.name}`],
-      files: emitMockFiles(contract, model, view, header),
-    },
-  ];
+  const { packageDir, generatedDirs, files }: Target = targets[target];
+  return { packageDir, generatedDirs, files: await files({ model, view, wsdlDir, header }) };
 }

@@ -3,11 +3,10 @@ import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent } from 'undici';
+import { Agent, fetch } from 'undici';
 import { describe, expect, test } from 'vitest';
 import { services } from '../../src/index.js';
 import { startPaykitMock } from '../support/paykit-mock-process.js';
-import { send } from './helpers.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
@@ -44,7 +43,7 @@ describe('paykit-mock with the file exchange mocks', () => {
         connect: { ca: await readFile(join(certs, 'ca.pem')), pfx: await readFile(join(certs, 'client.pfx')), passphrase: password },
       });
       try {
-        expect((await send(agent, `${restUrl}/filesForDownload/`)).status).toBe(204);
+        expect((await fetch(`${restUrl}/filesForDownload/`, { dispatcher: agent })).status).toBe(204);
       } finally {
         await agent.close();
       }
@@ -81,18 +80,19 @@ describe('paykit-mock with the file exchange mocks', () => {
       await rename(join(inbox, '.SETTLEMENT_20260115_001.csv'), join(inbox, 'SETTLEMENT_20260115_001.csv'));
 
       const deadline = Date.now() + 15_000;
-      let listed = await send(agent, `${restUrl}/filesForDownload/`);
+      let listed = await fetch(`${restUrl}/filesForDownload/`, { dispatcher: agent });
       while (listed.status === 204 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100)); // the other process scans on its own clock
-        listed = await send(agent, `${restUrl}/filesForDownload/`);
+        listed = await fetch(`${restUrl}/filesForDownload/`, { dispatcher: agent });
       }
-      expect(listed.body.toString()).toBe('SETTLEMENT_20260115_001.csv\n');
-      const downloaded = await send(agent, `${restUrl}/filesForDownload/SETTLEMENT_20260115_001.csv`);
-      expect(downloaded.body.toString()).toBe('id;amount\n1;10.00\n');
+      expect(await listed.text()).toBe('SETTLEMENT_20260115_001.csv\n');
+      const downloaded = await fetch(`${restUrl}/filesForDownload/SETTLEMENT_20260115_001.csv`, { dispatcher: agent });
+      expect(await downloaded.text()).toBe('id;amount\n1;10.00\n');
       expect(await readdir(join(inbox, 'queued'))).toEqual(['SETTLEMENT_20260115_001.csv']);
       expect(later).toContain('file-exchange-stateful inbox: queued SETTLEMENT_20260115_001.csv for download');
 
-      const soap = await send(agent, `${soapUpload}/DownloadFiles`, {
+      const soap = await fetch(`${soapUpload}/DownloadFiles`, {
+        dispatcher: agent,
         method: 'POST',
         headers: { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '""' },
         body:
@@ -100,7 +100,7 @@ describe('paykit-mock with the file exchange mocks', () => {
           '<downloadFiles xmlns="urn:paykit:file-exchange:v1"><queueID>PAYKIT-TEST-QUEUE</queueID></downloadFiles></soap:Body></soap:Envelope>',
       });
       const content = new RegExp(`<(\\w+:)?fileContent>${Buffer.from('id;amount\n1;10.00\n').toString('base64')}</(\\w+:)?fileContent>`);
-      expect(soap.body.toString()).toMatch(content);
+      expect(await soap.text()).toMatch(content);
     } finally {
       await agent.close();
       child.kill('SIGTERM');

@@ -1,14 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { mockSpecPath } from '../../src/index.js';
-import { repoRoot } from './helpers.js';
 
 interface Operation {
   operationId: string;
   responses: Record<string, unknown>;
   requestBody?: { required?: boolean; content: Record<string, unknown> };
 }
+
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
 const bundle = async () =>
   JSON.parse(await readFile(mockSpecPath('file-exchange'), 'utf8')) as { paths: Record<string, Record<string, Operation>> };

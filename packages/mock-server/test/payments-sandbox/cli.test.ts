@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mockSettings } from '../../src/generated/payments/mock-settings.js';
 import { services } from '../../src/index.js';
 import { startPaykitMock } from '../support/paykit-mock-process.js';
-import { basic } from './support.js';
+
+const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 
 /** Runs `paykit-mock` until it says it is ready, does `whileRunning`, then stops it; resolves with what it printed. */
 async function runUntilReady(args: string[], whileRunning: (output: string) => Promise<void>): Promise<string> {

@@ -1,0 +1,99 @@
+import type { Caller } from './http/auth.js';
+import type { SandboxClock } from './state/clock.js';
+import type { OperationSpec, SandboxContract } from './contract/contract.js';
+import type { Links } from './http/links.js';
+import type { SchemaValidator } from './contract/schema-validator.js';
+import type { SandboxState } from './state/state.js';
+
+/** A business of the sandbox's facility. */
+export interface SandboxBusiness {
+  supplierBusinessCode: string;
+  /** Currency of its settlement account (default `AUD`). */
+  currency?: string;
+  /** Surcharge percentage per card scheme, as the token model gives it (`'1.5'`); default none. */
+  surcharges?: Record<string, string>;
+  /** Card schemes it accepts; default all of the contract's. */
+  acceptedSchemes?: string[];
+  /** Label of its settlement account that payers see for alias payments (masked). */
+  aliasDisplayName?: string;
+}
+
+/** Timings of the sandbox, changeable at run time through the control interface. */
+export interface SandboxSettings {
+  /** How long an alias registration takes (`UNATTENDED`, the default priority); `ATTENDED` completes at once. */
+  aliasRegistrationDelayMs: number;
+  /** How long a submitted deregistration takes to complete. */
+  aliasDeregistrationDelayMs: number;
+  /** How long a pending (202) payment waits for the banking network. */
+  pendingSettlesAfterMs: number;
+  /** Time each API request spends "processing" before its answer: makes concurrency and in-progress resends testable. */
+  processingDelayMs: number;
+  /** Waits between webhook delivery attempts; the last one repeats until the endpoint answers 200. */
+  webhookRetryDelaysMs: number[];
+  /** How long a webhook endpoint may take to answer an attempt. */
+  webhookTimeoutMs: number;
+}
+
+export const defaultSettings: SandboxSettings = {
+  aliasRegistrationDelayMs: 2_000,
+  aliasDeregistrationDelayMs: 2_000,
+  pendingSettlesAfterMs: 3_000,
+  processingDelayMs: 0,
+  webhookRetryDelaysMs: [1_000, 5_000, 30_000, 60_000],
+  webhookTimeoutMs: 10_000,
+};
+
+export interface Facility {
+  businesses: Map<string, Required<Omit<SandboxBusiness, 'surcharges'>> & { surcharges: Record<string, string> }>;
+  /** Domains aliases may use; `*.example.com` also allows its subdomains. */
+  aliasDomains: string[];
+  /** The payment methods and funding accounts `GET /methods` lists. */
+  methods: Record<string, unknown>[];
+}
+
+/** What an event emitter needs: the webhook dispatcher posts it to every subscription of its type. */
+export interface EventSink {
+  emit(eventType: string, data: unknown): void;
+}
+
+/** The shared parts every operation handler works with. */
+export interface SandboxCore {
+  contract: SandboxContract;
+  validator: SchemaValidator;
+  state: SandboxState;
+  clock: SandboxClock;
+  settings: SandboxSettings;
+  facility: Facility;
+  events: EventSink;
+  /** Links for work done outside a request (webhook bodies): the sandbox's own base address. */
+  links: () => Links;
+}
+
+export interface HandlerContext {
+  core: SandboxCore;
+  operation: OperationSpec;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The parsed JSON body, when the operation takes one. */
+  body: unknown;
+  caller: Caller;
+  ip: string;
+  links: Links;
+  /** The success media type the request's `Accept` chose. */
+  mediaType: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** A JSON body. */
+  json?: unknown;
+  /** A text body (reports), sent with `contentType`. */
+  text?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export type OperationHandler = (context: HandlerContext) => ApiResponse;
+
+/** Handlers by operationId; every operation of the contract must have one (a test checks). */
+export type HandlerTable = Record<string, OperationHandler>;

@@ -1,0 +1,168 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiError, errorBody } from './api-error.js';
+import { normaliseAddress, type Authenticator } from './auth.js';
+import type { InFlightRequests } from './concurrency.js';
+import { matchPath, type OperationSpec } from '../contract/contract.js';
+import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../core.js';
+import type { FaultInjector } from './faults.js';
+import type { IdempotencyKeys } from './idempotency.js';
+import { Links } from './links.js';
+import { checkBody, checkParameters, negotiate, parseBody, readBody, refuseQueryOnWrite } from '../contract/request-checks.js';
+import type { StoredResponse } from '../state/state.js';
+
+export interface ApiHandlerParts {
+  core: SandboxCore;
+  auth: Authenticator;
+  idempotency: IdempotencyKeys;
+  inFlight: InFlightRequests;
+  faults: FaultInjector;
+  handlers: HandlerTable;
+  /** Per operation, the resource a request claims while it is processed: a second claim meanwhile gets 409. */
+  claims: Record<string, (context: Pick<HandlerContext, 'body'>) => string | undefined>;
+  conflict: (claim: string) => ApiError;
+  /** Waits until the change a request made is saved (with a state file), else resolves at once. */
+  commit: () => Promise<void>;
+  /** Sees every answer before it is sent (the tests' contract check). */
+  inspect?: (operation: OperationSpec | undefined, response: StoredResponse) => void;
+}
+
+const writeMethods = new Set(['PUT', 'POST', 'PATCH', 'DELETE']);
+
+/** Renders an answer as it goes on the wire (and is remembered under an Idempotency-Key). */
+function render(response: ApiResponse): StoredResponse {
+  const headers: Record<string, string> = { ...response.headers };
+  if (response.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    return { status: response.status, headers, body: JSON.stringify(response.json) };
+  }
+  if (response.text !== undefined) {
+    headers['Content-Type'] = response.contentType ?? 'text/plain';
+    return { status: response.status, headers, body: response.text };
+  }
+  return { status: response.status, headers };
+}
+
+function failure(error: ApiError, method: string, url: string): StoredResponse {
+  return render({ status: error.status, json: errorBody(error, method, url), ...(error.options.headers ? { headers: error.options.headers } : {}) });
+}
+
+function send(res: ServerResponse, response: StoredResponse): void {
+  // No Access-Control-* header, ever: the reference says browsers may not call this API with script requests.
+  const body = response.body === undefined ? undefined : Buffer.from(response.body, 'utf8');
+  res.writeHead(response.status, { ...response.headers, 'Content-Length': String(body?.length ?? 0) });
+  res.end(body);
+}
+
+/**
+ * One API request, in the order the reference's rules apply: the address (404, 405), injected faults, the key
+ * (401, 403), `Accept` (406), query on a write (400), the Idempotency-Key (400), the concurrency limit (429), the
+ * body's media type and syntax (415, 400), the idempotency record (replay, or 429 while the original is processed),
+ * parameters and content (400, 422), a concurrent claim (409), then the operation's handler; the answer is saved
+ * (with a state file) before it is sent.
+ */
+export function createApiHandler(parts: ApiHandlerParts) {
+  const { core, auth, idempotency, inFlight, faults, handlers, claims } = parts;
+  const { contract, validator } = core;
+  const activeClaims = new Set<string>();
+
+  return async function handleApiRequest(req: IncomingMessage, res: ServerResponse, fallbackOrigin: string): Promise<void> {
+    const method = req.method ?? 'GET';
+    const rawUrl = req.url ?? '/';
+    const origin = req.headers.host ? `http://${req.headers.host}` : fallbackOrigin;
+    const requestUrl = origin + rawUrl;
+    const url = new URL(rawUrl, origin);
+    let operation: OperationSpec | undefined;
+    let idempotencyKey: string | undefined;
+    let claim: string | undefined;
+    const admitted = inFlight.enter();
+    const reply = (response: StoredResponse) => {
+      parts.inspect?.(operation, response);
+      send(res, response);
+    };
+    try {
+      const match = matchPath(contract, url.pathname);
+      if (!match) throw new ApiError(404, `Nothing matches ${url.pathname}.`);
+      operation = match.path.operations.get(method);
+      if (!operation) {
+        throw new ApiError(405, `${method} is not supported by ${match.path.template}.`, { headers: { Allow: [...match.path.operations.keys()].join(', ') } });
+      }
+      const fault = faults.take(operation.operationId);
+      if (fault?.when === 'before') {
+        if (fault.drop) return void req.socket.destroy();
+        throw new ApiError(fault.status!, `Injected by the sandbox's control interface (${fault.label}).`);
+      }
+      const caller = auth.authenticate(req.headers.authorization, operation, normaliseAddress(req.socket.remoteAddress), core.clock.now());
+      const mediaType = negotiate(req.headers.accept, operation);
+      refuseQueryOnWrite(method, rawUrl);
+      const header = operation.idempotencyHeader;
+      if (header) {
+        checkParameters(validator, operation, { path: {}, query: url.searchParams, headers: req.headers }, (p) => p.in === 'header' && p.name === header);
+        idempotencyKey = req.headers[header.toLowerCase()] as string | undefined;
+      }
+      if (!admitted) throw new ApiError(429, 'More requests are in flight than the service takes at once.');
+      const body = parseBody(operation, req.headers['content-type'], await readBody(req));
+
+      const known = idempotencyKey === undefined ? ({ kind: 'new' } as const) : idempotency.begin(idempotencyKey);
+      if (known.kind === 'busy') {
+        idempotencyKey = undefined; // the original still owns the key
+        throw new ApiError(429, 'A request with this Idempotency-Key is still being processed.');
+      }
+      let response: StoredResponse;
+      if (known.kind === 'replay') {
+        idempotencyKey = undefined;
+        response = known.response;
+      } else {
+        try {
+          checkParameters(validator, operation, { path: match.params, query: url.searchParams, headers: req.headers }, (p) => p.name !== header);
+          checkBody(validator, operation, body);
+          claim = claims[operation.operationId]?.({ body: body.value });
+          if (claim !== undefined && activeClaims.has(claim)) {
+            const taken = claim;
+            claim = undefined;
+            throw parts.conflict(taken);
+          }
+          if (claim !== undefined) activeClaims.add(claim);
+          if (core.settings.processingDelayMs > 0) await sleep(core.settings.processingDelayMs);
+          const context: HandlerContext = {
+            core,
+            operation,
+            params: match.params,
+            query: url.searchParams,
+            body: body.value,
+            caller,
+            ip: normaliseAddress(req.socket.remoteAddress),
+            links: new Links(origin + contract.basePath),
+            mediaType,
+          };
+          response = render(handlers[operation.operationId]!(context));
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          response = failure(error, method, requestUrl);
+        }
+        if (idempotencyKey !== undefined) {
+          idempotency.finish(idempotencyKey, response);
+          idempotencyKey = undefined;
+        }
+        if (writeMethods.has(method)) await parts.commit();
+      }
+      if (fault?.when === 'after') {
+        if (fault.drop) return void req.socket.destroy();
+        return reply(failure(new ApiError(fault.status!, `Injected by the sandbox's control interface after the work was done (${fault.label}).`), method, requestUrl));
+      }
+      reply(response);
+    } catch (error) {
+      // An unexpected failure frees the key: nothing was done that a resend should be given back.
+      if (idempotencyKey !== undefined) idempotency.finish(idempotencyKey, undefined);
+      const refusal = error instanceof ApiError ? error : new ApiError(500, `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent && !res.destroyed) {
+        // Read (and forget) what is left of the body, so that the connection stays usable.
+        if (!req.readableEnded) req.resume();
+        reply(failure(refusal, method, requestUrl));
+      }
+    } finally {
+      if (claim !== undefined) activeClaims.delete(claim);
+      inFlight.leave();
+    }
+  };
+}

@@ -1,0 +1,51 @@
+import { ApiError } from '../http/api-error.js';
+import { pageParameter, type Link } from '../http/links.js';
+import type { OwnedRecord } from './state.js';
+
+/**
+ * Resources whose fields the reference does not publish (recurring payments, payment files and batches, mandate
+ * agreements, accounts, most of a customer) are open objects in the contract. The sandbox answers with what the
+ * merchant sent, its identifier under the name the resource's path uses, the owning `customerId` where there is one,
+ * and `links`: nothing it would have to invent.
+ */
+
+export type Fields = Record<string, unknown>;
+
+export const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The merchant's fields, without the ones the sandbox owns. */
+export function merchantFields(body: unknown, owned: readonly string[]): Fields {
+  if (!isObject(body)) return {};
+  return Object.fromEntries(Object.entries(body).filter(([name]) => !owned.includes(name) && name !== 'links'));
+}
+
+export function openModel(idName: string, record: OwnedRecord, links: Link[]): Fields {
+  return { ...record.fields, [idName]: record.id, ...(record.customerId !== undefined ? { customerId: record.customerId } : {}), links };
+}
+
+export function found<T>(record: T | undefined, what: string, id: string): T {
+  if (record === undefined) throw new ApiError(404, `No ${what} ${id}.`);
+  return record;
+}
+
+/** Newest first: the order of every list of the sandbox. */
+export const newestFirst = <T extends { createdAt: number }>(items: Iterable<T>): T[] =>
+  [...items].sort((a, b) => b.createdAt - a.createdAt);
+
+/**
+ * For the searches whose parameters the reference does not publish: each query parameter that names a top-level
+ * field of the item must equal it (as text); parameters that name no field of the item are ignored, and so is the
+ * sandbox's own page parameter.
+ */
+export function matchesQuery(fields: Fields, query: URLSearchParams, also: readonly string[] = []): boolean {
+  for (const [name, value] of query) {
+    if (name === pageParameter || also.includes(name) || !(name in fields)) continue;
+    const field = fields[name];
+    if (typeof field === 'object' && field !== null) return false;
+    if (String(field) !== value) return false;
+  }
+  return true;
+}
+
+/** Identifiers of the sandbox's own shape for resources whose identifiers the reference does not show. */
+export const prefixedId = (prefix: string, n: number) => `${prefix}-${String(n).padStart(10, '0')}`;

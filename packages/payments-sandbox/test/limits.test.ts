@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { rules } from '../src/generated/rules.js';
+import { loadPaymentsContract } from '../src/contract/contract.js';
+import { call, sandboxPerTest } from './support.js';
+
+const env = sandboxPerTest();
+
+const keyRule = loadPaymentsContract().document.components.parameters!.IdempotencyKey as { name: string; schema: { maxLength: number } };
+const header = keyRule.name;
+const customer = (n: string) => ({ customerNumber: `CUST-${n}`, customerName: `Customer ${n}` });
+
+describe('payments sandbox: idempotency (Limits section)', () => {
+  it('answers a resend with the same key with the original answer, and does the work once', async () => {
+    const first = await call(env.sandbox, 'POST', '/customers', { body: customer('1'), headers: { [header]: 'key-1' } });
+    const again = await call(env.sandbox, 'POST', '/customers', { body: customer('1'), headers: { [header]: 'key-1' } });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect((await call(env.sandbox, 'GET', '/customers?customerNumber=CUST-1')).json.data).toHaveLength(1);
+  });
+
+  it('compares only the key: a request to another endpoint gets the original answer', async () => {
+    const first = await call(env.sandbox, 'POST', '/customers', { body: customer('2'), headers: { [header]: 'key-2' } });
+    const other = await call(env.sandbox, 'POST', '/aliases', {
+      body: { aliasAddress: 'invoice-2@pay.example.com', type: 'STATIC', supplierBusinessCode: 'TEST_BUSINESS' },
+      headers: { [header]: 'key-2' },
+    });
+    expect(other.status).toBe(201);
+    expect(other.text).toBe(first.text);
+    expect(other.json.customerNumber).toBe('CUST-2');
+  });
+
+  it('remembers an error answer too', async () => {
+    const first = await call(env.sandbox, 'POST', '/customers', { body: { customerName: 'No number' }, headers: { [header]: 'key-3' } });
+    const again = await call(env.sandbox, 'POST', '/customers', { body: customer('3'), headers: { [header]: 'key-3' } });
+    expect(first.status).toBe(422);
+    expect(again.status).toBe(422);
+    expect(again.text).toBe(first.text);
+  });
+
+  it('answers 429 to a resend while the original is still processing', async () => {
+    await env.sandbox.control.changeSettings({ processingDelayMs: 300 });
+    const both = await Promise.all([1, 2].map(() => call(env.sandbox, 'POST', '/customers', { body: customer('4'), headers: { [header]: 'key-4' } })));
+    expect(both.map((r) => r.status).sort()).toEqual([201, 429]);
+    const original = both.find((r) => r.status === 201)!;
+    // Once the original is done, the key gives its answer.
+    expect((await call(env.sandbox, 'POST', '/customers', { body: customer('4'), headers: { [header]: 'key-4' } })).text).toBe(original.text);
+  });
+
+  it('forgets a key after the lifetime of the contract rules, on the sandbox clock', async () => {
+    const first = await call(env.sandbox, 'POST', '/customers', { body: customer('5'), headers: { [header]: 'key-5' } });
+    await env.sandbox.control.advanceClock(rules.idempotencyKey.lifetimeMs / 2);
+    expect((await call(env.sandbox, 'POST', '/customers', { body: customer('6'), headers: { [header]: 'key-5' } })).text).toBe(first.text);
+    await env.sandbox.control.advanceClock(rules.idempotencyKey.lifetimeMs / 2);
+    const later = await call(env.sandbox, 'POST', '/customers', { body: customer('6'), headers: { [header]: 'key-5' } });
+    expect(later.status).toBe(201);
+    expect(later.json.customerNumber).toBe('CUST-6');
+  });
+
+  it('refuses a key longer than the contract allows with 400, and does nothing', async () => {
+    const tooLong = 'k'.repeat(keyRule.schema.maxLength + 1);
+    const response = await call(env.sandbox, 'POST', '/customers', { body: customer('7'), headers: { [header]: tooLong } });
+    expect(response.status).toBe(400);
+    expect(response.json.errors[0]).toMatchObject({ fieldName: header });
+    expect((await call(env.sandbox, 'GET', '/customers')).json.data).toEqual([]);
+    const longest = await call(env.sandbox, 'POST', '/customers', { body: customer('7'), headers: { [header]: tooLong.slice(1) } });
+    expect(longest.status).toBe(201);
+  });
+});
+
+describe('payments sandbox: concurrency (Limits section)', () => {
+  it('answers 429 to the requests beyond the limit in flight at once', async () => {
+    await env.sandbox.control.changeSettings({ processingDelayMs: 300 });
+    const limit = rules.concurrency.maxInFlight;
+    const responses = await Promise.all(Array.from({ length: limit + 2 }, () => call(env.sandbox, 'GET', '/transactions')));
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(limit);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(2);
+  });
+
+  it('answers 409 to two creations of one customer number at the same time', async () => {
+    await env.sandbox.control.changeSettings({ processingDelayMs: 200 });
+    const [a, b] = await Promise.all([call(env.sandbox, 'POST', '/customers', { body: customer('8') }), call(env.sandbox, 'POST', '/customers', { body: customer('8') })]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    // One after the other, the number is simply taken: invalid content.
+    expect((await call(env.sandbox, 'POST', '/customers', { body: customer('8') })).status).toBe(422);
+  });
+});

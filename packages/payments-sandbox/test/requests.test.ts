@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { loadPaymentsContract } from '../src/contract/contract.js';
+import { operationHandlers } from '../src/resources/operations.js';
+import { business, call, cardTokenRequest, sandboxPerTest } from './support.js';
+
+const env = sandboxPerTest();
+
+describe('payments sandbox: routes and requests from the contract', () => {
+  it('has a handler for every operation of the bundled contract, and none for anything else', () => {
+    const operations = [...loadPaymentsContract().operations.keys()].sort();
+    expect(operations.length).toBeGreaterThan(60);
+    expect(Object.keys(operationHandlers).sort()).toEqual(operations);
+  });
+
+  it('serves the contract under the base path of its server URL', () => {
+    expect(env.sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/rest\/v1$/);
+  });
+
+  it.each<{ rule: string; method: string; path: string; status: number; body?: unknown; raw?: string; headers?: Record<string, string>; allow?: string; field?: string }>([
+    { rule: 'an unknown path gets 404', method: 'GET', path: '/no-such-resource', status: 404 },
+    { rule: 'an unsupported verb gets 405 with the verbs it has', method: 'DELETE', path: '/transactions', status: 405, allow: 'GET, POST' },
+    { rule: 'a query on POST gets 400', method: 'POST', path: '/customers?x=1', body: { customerNumber: 'C1', customerName: 'A' }, status: 400 },
+    { rule: 'a query on PUT gets 400', method: 'PUT', path: '/customers/1?x=1', body: {}, status: 400 },
+    { rule: 'a query on PATCH gets 400', method: 'PATCH', path: '/aliases/1?x=1', body: { status: 'DEREGISTERED' }, status: 400 },
+    { rule: 'Accept other than JSON gets 406', method: 'GET', path: '/transactions/1', headers: { accept: 'text/html' }, status: 406 },
+    { rule: 'a missing Accept gets 406 (the reference requires it)', method: 'GET', path: '/', headers: { accept: '' }, status: 406 },
+    {
+      rule: 'a body that is not JSON by its type gets 415',
+      method: 'POST',
+      path: '/customers',
+      raw: 'customerNumber=C1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      status: 415,
+    },
+    { rule: 'a body that is not valid JSON gets 400', method: 'POST', path: '/customers', raw: '{"customerNumber":', headers: { 'content-type': 'application/json' }, status: 400 },
+    { rule: 'a body the schema refuses gets 422 naming the field', method: 'POST', path: '/customers', body: { customerName: 'A' }, status: 422, field: 'customerNumber' },
+    { rule: 'a missing required body gets 422', method: 'POST', path: '/customers', status: 422 },
+    { rule: 'a query value its schema refuses gets 400', method: 'GET', path: '/customers/1/aliases?status=NOT_A_STATUS', status: 400, field: 'status' },
+    { rule: 'a path value its schema refuses addresses nothing (404)', method: 'GET', path: `/transactions/${'9'.repeat(256)}`, status: 404 },
+  ])('$rule', async ({ method, path, body, raw, headers, status, allow, field }) => {
+    const response = await call(env.sandbox, method, path, { body, raw, headers });
+    expect(response.status, response.text).toBe(status);
+    expect(response.json).toMatchObject({ status: String(status), requestMethod: method, requestUrl: expect.stringContaining(path.split('?')[0]!.slice(0, 40)) });
+    expect(response.json.customerMessage).toEqual(expect.any(String));
+    expect(response.json.developerMessage).toEqual(expect.any(String));
+    if (allow) expect(response.headers.get('allow')).toBe(allow);
+    if (field) expect(response.json.errors.map((e: { fieldName: string }) => e.fieldName)).toContain(field);
+  });
+
+  it('answers 404 outside the base path', async () => {
+    const response = await call(env.sandbox, 'GET', `${env.sandbox.origin}/rest/v2/transactions`);
+    expect(response.status).toBe(404);
+    expect(response.json).toMatchObject({ status: '404', requestUrl: `${env.sandbox.origin}/rest/v2/transactions` });
+  });
+
+  it('takes the CSV report where the contract offers it, by Accept', async () => {
+    const response = await call(env.sandbox, 'GET', '/transactions', { headers: { accept: 'text/csv' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv');
+  });
+
+  it('names the body field at fault inside a discriminated union (the token request)', async () => {
+    const response = await call(env.sandbox, 'POST', '/single-use-tokens', {
+      key: env.sandbox.keys.publishable[0],
+      body: { ...cardTokenRequest(), cardNumber: undefined, expiryDateMonth: '1' },
+    });
+    expect(response.status).toBe(422);
+    expect(response.json.errors.map((e: { fieldName: string }) => e.fieldName).sort()).toEqual(['cardNumber', 'expiryDateMonth']);
+  });
+
+  it('never echoes a card number in full in a field error', async () => {
+    const response = await call(env.sandbox, 'POST', '/single-use-tokens', {
+      key: env.sandbox.keys.publishable[0],
+      body: { ...cardTokenRequest('9999888877776666'), supplierBusinessCode: business },
+    });
+    expect(response.status).toBe(422);
+    expect(response.text).not.toContain('9999888877776666');
+    expect(response.text).toContain('6666');
+  });
+});
+
+describe('payments sandbox: no cross-origin access', () => {
+  const crossOriginHeaders = (response: { headers: Headers }) => [...response.headers.keys()].filter((name) => name.startsWith('access-control-'));
+
+  // The publishable endpoints are the ones a browser page would try; the control interface is the sandbox's own.
+  it.each(['/transactions', '/single-use-tokens', '/businesses/TEST_BUSINESS/accepted-cards', '/__sandbox/reset'])(
+    'answers a preflight OPTIONS to %s without any Access-Control-* header',
+    async (path) => {
+      const response = await call(env.sandbox, 'OPTIONS', path, {
+        key: null,
+        headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization' },
+      });
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(crossOriginHeaders(response)).toEqual([]);
+    },
+  );
+
+  it('answers a preflight to an API path with 405', async () => {
+    const response = await call(env.sandbox, 'OPTIONS', '/single-use-tokens', { key: null, headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } });
+    expect(response.status).toBe(405);
+  });
+
+  it.each([
+    { what: 'a success', key: undefined, status: 200 },
+    { what: 'a refusal', key: 'not-a-key', status: 401 },
+  ])('sends no Access-Control-* header on $what to a request that carries an Origin', async ({ key, status }) => {
+    const response = await call(env.sandbox, 'GET', '/', { ...(key ? { key } : {}), headers: { origin: 'https://shop.example.com' } });
+    expect(response.status).toBe(status);
+    expect(crossOriginHeaders(response)).toEqual([]);
+  });
+});
