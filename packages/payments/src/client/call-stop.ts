@@ -1,17 +1,5 @@
-import { configurationError } from '../errors/payments-error.js';
-
-const defaultTimeoutMs = 60_000;
 /** Timers hold at most this delay; a longer one would fire at once (Node warns and uses 1 ms). */
 export const longestTimerMs = 2 ** 31 - 1;
-
-/** The deadline of one call in milliseconds: `Infinity` when the caller turned it off with 0 or `Infinity`. */
-export function resolveTimeout(timeoutMs: unknown): number {
-  if (timeoutMs === undefined) return defaultTimeoutMs;
-  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
-    throw configurationError('timeoutMs', 'The timeoutMs option must be a number of milliseconds, 0 or Infinity for no timeout.');
-  }
-  return timeoutMs === 0 || timeoutMs > longestTimerMs ? Infinity : timeoutMs;
-}
 
 /** The timer callback of every call's deadline: one function for all, the call passed as the timer's argument. */
 function expire(stop: CallStop): void {

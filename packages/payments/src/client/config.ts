@@ -1,6 +1,8 @@
 import { configurationError, type AnyPaymentsError } from '../errors/payments-error.js';
 import { longestTimerMs } from './call-stop.js';
 
+const defaultTimeoutMs = 60_000;
+
 /**
  * What the transport tells the logging hooks about one attempt. Headers are copies with the credentials
  * (`authorization`, `cookie`, `x-api-key`, `proxy-authorization` and the caller's `secretHeaders`) replaced by
@@ -103,7 +105,7 @@ function isLoopback(hostname: string): boolean {
 export function resolveBaseUrl(explicit: string | undefined): string {
   const raw = explicit ?? environmentBaseUrl();
   if (!raw) {
-    throw configurationError('baseUrl', `No base address: pass \`baseUrl\` or set ${baseUrlVariable} to your environment's address.`);
+    throw configurationError('baseUrl', `be given, or ${baseUrlVariable} set to your environment's address`);
   }
   // The value is never echoed while it is not a usable address: it may be a key passed in the wrong option.
   const from = explicit === undefined ? baseUrlVariable : 'baseUrl';
@@ -111,14 +113,14 @@ export function resolveBaseUrl(explicit: string | undefined): string {
   try {
     url = new URL(raw);
   } catch {
-    throw configurationError(from, `${from} must be an absolute URL such as https://<host>/rest/v1.`);
+    throw configurationError(from, 'be an absolute URL such as https://<host>/rest/v1');
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
     const got = url.protocol === 'http:' ? `, got ${url.origin}` : '';
-    throw configurationError(from, `${from} must use https:// (http:// only on loopback)${got}.`);
+    throw configurationError(from, `use https:// (http:// only on loopback)${got}`);
   }
   if (url.username || url.password || url.search || url.hash) {
-    throw configurationError(from, `${from} must not carry credentials, a query or a fragment.`);
+    throw configurationError(from, 'not carry credentials, a query or a fragment');
   }
   return url.href.replace(/\/+$/, '');
 }
@@ -126,7 +128,7 @@ export function resolveBaseUrl(explicit: string | undefined): string {
 /** `Basic base64(key + ":")`, checked without ever echoing the key. */
 export function basicAuthorization(apiKey: unknown): string {
   if (typeof apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(apiKey) || apiKey.includes(':')) {
-    throw configurationError('apiKey', 'apiKey must be a non-empty string of printable ASCII characters without ":" or spaces.');
+    throw configurationError('apiKey', 'be a non-empty string of printable ASCII characters without ":" or spaces');
   }
   return `Basic ${btoa(`${apiKey}:`)}`;
 }
@@ -138,8 +140,21 @@ export function basicAuthorization(apiKey: unknown): string {
  */
 export function numberOption(option: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0 || value > longestTimerMs) {
-    throw configurationError(option, `${option} must be a whole number from 0 to ${longestTimerMs}.`);
-  }
+  if (!Number.isInteger(value) || value < 0 || value > longestTimerMs) throw configurationError(option, `be a whole number from 0 to ${longestTimerMs}`);
   return value;
+}
+
+/** The deadline of one call in milliseconds: `Infinity` when the caller turned it off with 0 or `Infinity`. */
+export function resolveTimeout(timeoutMs: unknown): number {
+  if (timeoutMs === undefined) return defaultTimeoutMs;
+  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
+    throw configurationError('timeoutMs', 'be a number of milliseconds, 0 or Infinity for no timeout');
+  }
+  return timeoutMs === 0 || timeoutMs > longestTimerMs ? Infinity : timeoutMs;
+}
+
+/** The caller's secret header names: a list of non-empty strings. */
+export function headerNamesOption(names: unknown): readonly string[] | undefined {
+  if (names === undefined || (Array.isArray(names) && names.every((name) => typeof name === 'string' && name !== ''))) return names;
+  throw configurationError('secretHeaders', 'be a list of header names');
 }

@@ -1,9 +1,9 @@
-import { configurationError, inputError, PaymentsError, type AnyPaymentsError, type PaymentsErrorDetails } from '../errors/payments-error.js';
+import { inputError, PaymentsError, type AnyPaymentsError, type PaymentsErrorDetails } from '../errors/payments-error.js';
 import { redactHeaders, secretHeaderNames } from '../errors/redaction.js';
 // A namespace import, so that bundles keep only the rules this module reads.
 import * as rules from '../generated/rules.js';
-import { basicAuthorization, numberOption, type ClientOptions, type ErrorLog, type Hook, type RequestLog, type ResponseLog } from './config.js';
-import { CallStop, longestTimerMs, resolveTimeout } from './call-stop.js';
+import { basicAuthorization, headerNamesOption, numberOption, resolveTimeout, type ClientOptions, type ErrorLog, type Hook, type RequestLog, type ResponseLog } from './config.js';
+import { CallStop, longestTimerMs } from './call-stop.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
 
 /** A request as the client builds it: plain values, cheaper than a `Request` and resendable as they are. */
@@ -35,11 +35,6 @@ const retriedStatuses: ReadonlySet<number> = new Set(rules.retry.statuses);
 const methodsWithoutQuery = new Set(['PUT', 'POST', 'PATCH']);
 const idempotencyHeaderName = idempotencyHeader?.toLowerCase();
 
-function checkHeaderNames(names: unknown): readonly string[] | undefined {
-  if (names === undefined || (Array.isArray(names) && names.every((name) => typeof name === 'string' && name !== ''))) return names;
-  throw configurationError('secretHeaders', 'The secretHeaders option must be a list of header names.');
-}
-
 /**
  * The caller's hook is logging: it runs in a microtask of its own, so that whatever it throws or rejects with is only
  * reported, and the call goes on as if it had not.
@@ -62,7 +57,7 @@ export function createTransport(options: ClientOptions): Transport {
   const authorization = basicAuthorization(options.apiKey);
   const timeoutMs = resolveTimeout(options.timeoutMs);
   const { dispatcher, fetch: custom, retry, onRequest, onResponse, onError } = options;
-  const secretHeaders = secretHeaderNames(checkHeaderNames(options.secretHeaders));
+  const secretHeaders = secretHeaderNames(headerNamesOption(options.secretHeaders));
   const maxRetries = numberOption('retry.maxRetries', retry?.maxRetries, rules.retry.maxRetries);
   const delayMs = numberOption('retry.delayMs', retry?.delayMs, rules.retry.waitMs);
   // The global fetch (looked up on every call) takes the URL and init as they are: a Request costs more to build.

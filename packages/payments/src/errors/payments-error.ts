@@ -230,8 +230,9 @@ export function errorFromResponse(input: {
   return new PaymentsError(details as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
 }
 
-export function configurationError(option: string, message: string): PaymentsError<'configuration'> {
-  return new PaymentsError({ kind: 'configuration', message, option });
+/** `must` completes "<option> must ...": the value is never echoed (it may be a key passed in the wrong option). */
+export function configurationError(option: string, must: string): PaymentsError<'configuration'> {
+  return new PaymentsError({ kind: 'configuration', message: `${option} must ${must}.`, option });
 }
 
 export function inputError(message: string, fieldErrors?: FieldError[]): PaymentsError<'input'> {

@@ -1,4 +1,5 @@
 import type { PaymentsClient } from '../client/secret-client.js';
+import { CallStop } from '../client/call-stop.js';
 import type { ApiResult } from '../client/api-result.js';
 import { inputError, PaymentsError, type PaymentsErrorDetails, type PaymentsErrorKind } from '../errors/payments-error.js';
 import type { components } from '../generated/openapi.js';
@@ -62,21 +63,6 @@ export interface SettledTransaction {
 
 type TransactionsGroup = Pick<PaymentsClient['transactions'], 'create' | 'get'>;
 
-function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
  * Whatever stops the settling of a created transaction, as an error that names it: its receipt number and the
  * Idempotency-Key it was created with, so that the caller looks it up rather than pays again. A PaymentsError keeps
@@ -124,19 +110,24 @@ export async function settleTransaction(
   const given: unknown = transaction?.receiptNumber;
   const receiptNumber = typeof given === 'string' && given !== '' ? given : undefined;
   const deadline = Date.now() + settleTimeoutMs;
+  // The waits between reads end early when the caller's signal fires: the client's own stop, without a deadline of its
+  // own (settleTimeoutMs is checked before each wait).
+  const stop = new CallStop(Infinity, signal);
   try {
     while (outcome === 'pending') {
       if (!receiptNumber) throw new PaymentsError({ kind: 'protocol', status: undefined, message: 'A pending transaction came without a receipt number to follow.' });
       if (Date.now() + pollIntervalMs > deadline) {
         throw new PaymentsError({ kind: 'timeout', message: `Still pending after ${settleTimeoutMs} ms.` });
       }
-      await wait(pollIntervalMs, signal);
+      await stop.sleep(pollIntervalMs);
       const read = await transactions.get(receiptNumber, { signal });
       transaction = read.data as Transaction;
       outcome = transactionOutcome({ status: read.status, data: transaction });
     }
   } catch (error) {
     throw aboutCreated(error, created, receiptNumber);
+  } finally {
+    stop.release();
   }
   return { outcome, transaction, created };
 }
