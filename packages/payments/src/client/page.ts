@@ -1,6 +1,7 @@
 import { errorFromResponse, inputError, PaymentsError } from '../errors/payments-error.js';
 import type { components } from '../generated/openapi.js';
 import { readJson } from './response-body.js';
+import { numberOption } from './config.js';
 import type { Transport } from './transport.js';
 import type { ApiResult } from './api-result.js';
 
@@ -96,7 +97,8 @@ export function createPage<T, Body>(result: ApiResult<Body>, source: PageSource,
       return createPage<T, Body>(following, source, nextUrl, { url: nextUrl, digest, before: trail });
     },
     async *all(options = {}) {
-      const limit = options.limit ?? Infinity;
+      // A NaN or negative limit (from an unset variable) would stop at once or never: refused before the next page.
+      const limit = numberOption('limit', options.limit, Infinity);
       let count = 0;
       let current: Page<T, Body> = page;
       for (;;) {
