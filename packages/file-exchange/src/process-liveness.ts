@@ -23,7 +23,7 @@ function startTime(pid: number): string | undefined {
 }
 
 /** kill(pid, 0): whether a process (or, with a negative pid, a process group) exists. */
-function signalZero(pid: number): boolean {
+export function signalZero(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

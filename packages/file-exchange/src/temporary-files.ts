@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { identityName, isGroupRunning, parseIdentityName, type ProcessIdentity } from './process-liveness.js';
+import { identityName, isGroupRunning, parseIdentityName, signalZero, type ProcessIdentity } from './process-liveness.js';
 
 /**
  * Temporary files and folders of this process. Their names start with `~`, which no service file name may contain,
@@ -54,16 +54,6 @@ export function removeAllTemporariesSync(): void {
   live.clear();
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 const groupMarker = /^~group-(\d+-\d*)$/;
 
 /**
@@ -95,7 +85,7 @@ export async function removeStaleTemporaries(parent: string): Promise<void> {
   await Promise.all(
     names.map(async (name) => {
       const pid = Number(leftover.exec(name)?.[1]);
-      if (!pid || pid === process.pid || isRunning(pid)) return;
+      if (!pid || pid === process.pid || signalZero(pid)) return;
       if (await isHeldByGroup(join(parent, name))) return;
       await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
     }),

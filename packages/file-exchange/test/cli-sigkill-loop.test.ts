@@ -9,6 +9,7 @@ import { startMock, type MockFixture } from './support/mock.js';
 // Cron-style: paykit-files download started again and again, killed with SIGKILL at random moments, either alone or
 // with its whole process group (processing commands run in groups of their own and live on). Whatever the moment:
 // no file is lost, no processing command reads a file that is not complete, and none sees its file deleted under it.
+vi.setConfig({ hookTimeout: 180_000 });
 let fx: MockFixture;
 let dir: string;
 const { environment, start } = cliRunner(
@@ -55,7 +56,7 @@ it(`loses nothing over ${rounds} runs killed at random (${files} files)`, { time
   for (let round = 0; round < rounds; round += 1) {
     // Its own process group, so that the group can be killed without the test.
     const run = start(args, { env, spawn: { detached: true } });
-    await vi.waitUntil(() => run.stderr().includes('started'), { timeout: 30_000, interval: 20 });
+    await vi.waitUntil(() => run.stderr().includes('started'), { timeout: 60_000, interval: 20 });
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 1500));
     const group = round % 2 === 1;
     kills.push(group ? 'group' : 'alone');

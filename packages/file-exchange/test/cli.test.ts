@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startMock, type MockFixture } from './support/mock.js';
 import { startMtlsServer } from './support/mtls-server.js';
-import { bin, cliRunner } from './support/cli-runner.js';
+import { bin, cliRunner, isRunning } from './support/cli-runner.js';
 
 let fx: MockFixture;
 let dir: string;
@@ -33,15 +33,6 @@ afterEach(async () => {
   for (const name of fx.mock.store.pendingDownloads()) await cleaner.delete(name);
   await rm(dir, { recursive: true, force: true });
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The process id of a process that has exited (so, free unless the system reuses it at once). */
 async function exitedProcessId(): Promise<number> {

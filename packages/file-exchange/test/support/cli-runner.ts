@@ -65,3 +65,13 @@ export function cliRunner(fx: () => MockFixture, dir: () => string) {
 
   return { environment, start, cli };
 }
+
+/** Whether a process of that id exists. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
