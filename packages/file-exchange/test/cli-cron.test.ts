@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -141,15 +142,19 @@ describe('one run at a time per ledger', () => {
     const started = join(dir, 'started');
     const release = join(dir, 'release');
     const first = start(['download', '--exec', `cat > /dev/null; echo go > "${started}"; while [ ! -f "${release}" ]; do sleep 0.05; done`]);
-    await waitForFile(started);
-    const second = await cli(['download', '--exec', 'cat > /dev/null']);
-    expect(second.code).toBe(75);
-    expect(second.stderr).toMatch(/Another run \(pid \d+\) is processing the ledger .*ledger\.txt; this one stops without doing anything/);
-    const waiting = start(['download', '--exec', 'cat > /dev/null', '--wait-lock', '60']);
-    await vi.waitUntil(() => waiting.stderr().includes('waiting up to 60 s'), { timeout: 60_000, interval: 50 });
-    await writeFile(release, '');
-    expect((await first.result).code).toBe(0);
-    expect((await waiting.result).code).toBe(0);
+    try {
+      await waitForFile(started);
+      const second = await cli(['download', '--exec', 'cat > /dev/null']);
+      expect(second.code).toBe(75);
+      expect(second.stderr).toMatch(/Another run \(pid \d+\) is processing the ledger .*ledger\.txt; this one stops without doing anything/);
+      const waiting = start(['download', '--exec', 'cat > /dev/null', '--wait-lock', '60']);
+      await vi.waitUntil(() => waiting.stderr().includes('waiting up to 60 s'), { timeout: 60_000, interval: 50 });
+      await writeFile(release, '');
+      expect((await first.result).code).toBe(0);
+      expect((await waiting.result).code).toBe(0);
+    } finally {
+      await writeFile(release, '');
+    }
   });
 
   it('is not blocked by a run killed with SIGKILL once its processing command has ended, and leaves that command its file meanwhile', async () => {
@@ -158,15 +163,19 @@ describe('one run at a time per ledger', () => {
     const release = join(dir, 'release');
     const command = `echo "$PAYKIT_FILE_PATH" > "${started}"; while [ ! -f "${release}" ]; do sleep 0.05; done; cat > /dev/null`;
     const killed = start(['download', '--exec', command], { env: environment({ TMPDIR: dir }) });
-    const path = (await waitForFile(started)).trim();
-    killed.child.kill('SIGKILL');
-    await killed.result;
-    // The processing command lives on in its own process group: the next run waits for it, and never removes its file.
-    const refused = await cli(['download', '--exec', 'cat > /dev/null'], { env: environment({ TMPDIR: dir }) });
-    expect(refused.code).toBe(75);
-    expect(refused.stderr).toMatch(/a processing command of a stopped run, process group \d+/);
-    expect(existsSync(path)).toBe(true);
-    await writeFile(release, '');
+    try {
+      const path = (await waitForFile(started)).trim();
+      killed.child.kill('SIGKILL');
+      // 'exit', not the end of its output: the processing command still holds the standard error it inherited.
+      await once(killed.child, 'exit');
+      // The processing command lives on in its own process group: the next run waits for it, and never removes its file.
+      const refused = await cli(['download', '--exec', 'cat > /dev/null'], { env: environment({ TMPDIR: dir }) });
+      expect(refused.code).toBe(75);
+      expect(refused.stderr).toMatch(/Another run \(a processing command, process group \d+ of a run that was killed\)/);
+      expect(existsSync(path)).toBe(true);
+    } finally {
+      await writeFile(release, '');
+    }
     const next = await cli(['download', '--exec', 'cat > /dev/null', '--wait-lock', '30'], { env: environment({ TMPDIR: dir }) });
     expect(next.code, next.stderr).toBe(0);
     expect(fx.mock.store.pendingDownloads()).toEqual([]);

@@ -68,18 +68,20 @@ export class RunLock {
   private tryTake(): string | undefined {
     mkdirSync(this.folder, { recursive: true, mode: 0o700 });
     writeFileSync(this.own, '', { mode: 0o600 });
+    const holders: string[] = [];
     for (const name of readdirSync(this.folder)) {
       if (`${this.folder}/${name}` === this.own) continue;
       const [, kind, identity] = entry.exec(name) ?? [];
       const holder = parseIdentityName(identity ?? '');
       if (holder === undefined) continue;
-      if (kind === 'run' ? isRunning(holder) : isGroupRunning(holder)) {
-        rmSync(this.own, { force: true });
-        return kind === 'run' ? `pid ${holder.pid}` : `a processing command of a stopped run, process group ${holder.pid}`;
-      }
+      if (kind === 'run' && isRunning(holder)) holders.unshift(`pid ${holder.pid}`);
+      else if (kind === 'group' && isGroupRunning(holder)) holders.push(`a processing command, process group ${holder.pid}`);
       // The run or processing command it stood for is gone; removing it is safe whoever does it.
-      rmSync(`${this.folder}/${name}`, { force: true });
+      else rmSync(`${this.folder}/${name}`, { force: true });
     }
-    return undefined;
+    if (holders.length === 0) return undefined;
+    rmSync(this.own, { force: true });
+    // The run itself when it still runs, else the processing command a run killed with SIGKILL left running.
+    return holders[0]!.startsWith('pid') ? holders[0] : `${holders[0]} of a run that was killed`;
   }
 }
