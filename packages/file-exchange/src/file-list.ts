@@ -15,10 +15,18 @@ export function parsePlainFileList(body: string): string[] {
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
+/**
+ * A character reference as its character; one beyond Unicode (`&#x110000;`, which String.fromCodePoint rejects with a
+ * bare "Invalid code point") stays as written: the name is then not a valid file name, and is reported as one.
+ */
+function characterReference(reference: string, code: number): string {
+  return code <= 0x10ffff ? String.fromCodePoint(code) : reference;
+}
+
 function decodeXmlText(text: string): string {
   return text
-    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
-    .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number.parseInt(dec, 10)))
+    .replace(/&#x([0-9a-f]+);/gi, (reference, hex: string) => characterReference(reference, Number.parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (reference, dec: string) => characterReference(reference, Number.parseInt(dec, 10)))
     .replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => entities[name]!)
     .trim();
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { identityName, isGroupRunning, parseIdentityName, signalZero, type ProcessIdentity } from './process-liveness.js';
 
 /**
  * Temporary files and folders of this process. Their names start with `~`, which no service file name may contain,
@@ -53,26 +54,39 @@ export function removeAllTemporariesSync(): void {
   live.clear();
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+const groupMarker = /^~group-(\d+-\d*)$/;
+
+/**
+ * Records in a temporary folder of this process that a process group started from it (a processing command, in its
+ * own group so that it survives this process) reads a file in it: removeStaleTemporaries leaves the folder alone while
+ * that group runs, even once this process is gone. Resolves with the function that forgets it.
+ */
+export async function holdTemporaryFolder(folder: string, leader: ProcessIdentity): Promise<() => Promise<void>> {
+  const marker = join(folder, `~group-${identityName(leader)}`);
+  await writeFile(marker, '', { mode: 0o600 });
+  return () => rm(marker, { force: true });
+}
+
+async function isHeldByGroup(folder: string): Promise<boolean> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  return names.some((name) => {
+    const leader = parseIdentityName(groupMarker.exec(name)?.[1] ?? '');
+    return leader !== undefined && isGroupRunning(leader);
+  });
 }
 
 /**
  * Removes the temporary entries in `parent` left by runs of this program that were killed and no longer run (their
- * process id is not in use); an entry of a running process is left alone. Failures are ignored: this is tidying.
+ * process id is not in use, and no processing command they started still reads a file in them); an entry of a running
+ * process is left alone. Failures are ignored: this is tidying.
  */
 export async function removeStaleTemporaries(parent: string): Promise<void> {
   const names = await readdir(parent).catch(() => [] as string[]);
   await Promise.all(
     names.map(async (name) => {
       const pid = Number(leftover.exec(name)?.[1]);
-      if (!pid || pid === process.pid || isRunning(pid)) return;
+      if (!pid || pid === process.pid || signalZero(pid)) return;
+      if (await isHeldByGroup(join(parent, name))) return;
       await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
     }),
   );

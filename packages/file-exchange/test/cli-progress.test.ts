@@ -56,10 +56,10 @@ describe('paykit-files progress on standard error', () => {
     expect(result.stderr).toMatch(/\r\x1b\[Kpaykit-files: PROGRESS_DOWN\.bin processed and deleted\npaykit-files: 1 file\(s\) done, 0 failed\n$/);
   });
 
-  it('draws nothing when standard error is not a terminal', async () => {
+  it('draws nothing when standard error is not a terminal: a line at the start and one at the end', async () => {
     const result = await run(['upload', 'PROGRESS_PIPE.bin'], { tty: false, stdin: Buffer.alloc(MiB, 3) });
     expect(result).toMatchObject({ code: 0, stdout: '' });
-    expect(result.stderr).toMatch(/^paykit-files: uploaded PROGRESS_PIPE\.bin \(1\.0 MiB in [\d.]+ s\)\n$/);
+    expect(result.stderr).toMatch(/^paykit-files: upload PROGRESS_PIPE\.bin started \(pid \d+\)\npaykit-files: uploaded PROGRESS_PIPE\.bin \(1\.0 MiB in [\d.]+ s\)\n$/);
   });
 
   it('says nothing with --quiet, even on a terminal', async () => {

@@ -1,21 +1,23 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { Readable } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startMock, type MockFixture } from './support/mock.js';
 import { startMtlsServer } from './support/mtls-server.js';
+import { bin, cliRunner, isRunning } from './support/cli-runner.js';
 
-// The CLI as a user runs it: the built bin in its own process, configured by environment and options.
-const bin = new URL('../dist/cli/main.js', import.meta.url).pathname;
 let fx: MockFixture;
 let dir: string;
+const { environment, cli } = cliRunner(
+  () => fx,
+  () => dir,
+);
 
 beforeAll(async () => {
   fx = await startMock();
@@ -31,53 +33,6 @@ afterEach(async () => {
   for (const name of fx.mock.store.pendingDownloads()) await cleaner.delete(name);
   await rm(dir, { recursive: true, force: true });
 });
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function environment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    PAYKIT_FILES_BASE_URL: fx.mock.restUrl,
-    PAYKIT_FILES_CERT_FILE: fx.certificates.clientPfxPath,
-    PAYKIT_FILES_CERT_PASSWORD: fx.certificates.clientPfxPassword,
-    PAYKIT_FILES_CA_FILE: fx.certificates.caCertPath,
-    PAYKIT_FILES_RETRY_INTERVAL: '0.02',
-    PAYKIT_FILES_RETRY_FOR: '0.1',
-    PAYKIT_FILES_LEDGER: join(dir, 'ledger.txt'),
-    ...extra,
-  };
-}
-
-/** Runs the built CLI; `stdin` is piped to it, or `stdinFile` is its standard input as a shell's `< file` makes it. */
-function cli(args: string[], options: { stdin?: Buffer | string | AsyncIterable<Buffer>; stdinFile?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const stdinFd = options.stdinFile === undefined ? undefined : openSync(options.stdinFile, 'r');
-    const child = spawn(process.execPath, [bin, ...args], { env: options.env ?? environment(), cwd: dir, stdio: [stdinFd ?? 'pipe', 'pipe', 'pipe'] });
-    if (stdinFd !== undefined) closeSync(stdinFd);
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() }));
-    const input = options.stdin ?? '';
-    if (typeof input === 'string' || Buffer.isBuffer(input)) child.stdin?.end(input);
-    else if (child.stdin) Readable.from(input).pipe(child.stdin);
-  });
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The process id of a process that has exited (so, free unless the system reuses it at once). */
 async function exitedProcessId(): Promise<number> {
@@ -237,7 +192,7 @@ describe('paykit-files retry lines', () => {
     const result = await cli(['upload', 'CLI_RETRY_001.csv'], { stdin: 'x', env: environment({ PAYKIT_FILES_RETRY_FOR: '30' }) });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
-      /^paykit-files: uploadFile CLI_RETRY_001\.csv: the service answered 500 \(internal error\)\. Try 1 failed; next try at \d\d:\d\d:\d\d \(in 20 ms\), retrying until \d\d:\d\d:\d\d\.\n/,
+      /^paykit-files: upload CLI_RETRY_001\.csv started \(pid \d+\)\npaykit-files: uploadFile CLI_RETRY_001\.csv: the service answered 500 \(internal error\)\. Try 1 failed; next try at \d\d:\d\d:\d\d \(in 20 ms\), retrying until \d\d:\d\d:\d\d\.\n/,
     );
     expect(result.stderr).not.toContain('\r');
   });
@@ -316,10 +271,10 @@ describe('paykit-files download', () => {
     expect(fx.mock.store.pendingDownloads()).toEqual([long]);
   });
 
-  it('exits 1 and keeps a file whose processing failed, naming it on stderr', async () => {
+  it('exits 3 and keeps a file whose processing failed, naming it on stderr', async () => {
     enqueue('A.csv', 'BAD.csv', 'C.csv');
     const result = await cli(['download', '--exec', 'cat > /dev/null; test "$PAYKIT_FILE_NAME" != BAD.csv']);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/BAD\.csv failed at handler and stays in the queue: processing command exited with status 1/);
     expect(result.stderr).toContain('2 file(s) done, 1 failed');
     expect(fx.mock.store.pendingDownloads()).toEqual(['BAD.csv']);

@@ -32,6 +32,12 @@ describe('parseXmlFileList', () => {
       body: `<downloadFileList xmlns="${ns}"><!-- <fileName>ignored</fileName> --><file><fileName>A&#46;csv</fileName></file></downloadFileList>`,
       names: ['A.csv'],
     },
+    {
+      // String.fromCodePoint would throw a bare "Invalid code point": the name is kept as sent, and is then invalid.
+      title: 'a character reference beyond Unicode',
+      body: `<downloadFileList xmlns="${ns}"><file><fileName>A&#x110000;.csv</fileName><fileName>B&#1114112;</fileName></file></downloadFileList>`,
+      names: ['A&#x110000;.csv', 'B&#1114112;'],
+    },
   ])('$title', ({ body, names }) => {
     expect(parseXmlFileList(body)).toEqual(names);
   });

@@ -1,17 +1,23 @@
 import { fstatSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Readable } from 'node:stream';
 import { isatty } from 'node:tty';
 import type { FileExchangeClient } from '../client.js';
 import type { TransferProgress } from '../transfer-options.js';
 import type { UploadContent } from '../upload-content.js';
 import { isValidFileName } from '../core/file-name.js';
-import { defaultLedgerPath, FileLedger } from '../ledger.js';
-import type { FileOutcome } from '../process-all.js';
-import { environmentVariables as envVars, UsageError } from './config.js';
-import { printableName } from './printable-name.js';
-import { runProcessingCommand } from './processing-command.js';
+import { defaultLedgerPath, FileLedger, type ProcessedFileLedger } from '../ledger.js';
+import type { FileOutcome, ProcessAllReport } from '../process-all.js';
+import { holdTemporaryFolder } from '../temporary-files.js';
+import { environmentVariables as envVars, seconds, UsageError } from './config.js';
+import { exitStatus } from './exit-status.js';
+import { printableName } from './printable.js';
+import { ProcessingCommandError, runProcessingCommand } from './processing-command.js';
 import { formatBytes, type Reporter } from './reporter.js';
+import { RunLock } from './run-lock.js';
 import { saveToFolder } from './save-to-folder.js';
+import { undoOnSignal } from './signals.js';
 
 export interface CliIo {
   /** Standard input, opened only when it is read as a stream. */
@@ -27,10 +33,13 @@ export interface CliIo {
 export interface CommandOptions {
   'content-type'?: string | undefined;
   size?: string | undefined;
+  'allow-empty'?: boolean | undefined;
   xml?: boolean | undefined;
   exec?: string | undefined;
   out?: string | undefined;
   ledger?: string | undefined;
+  reprocess?: string[] | undefined;
+  'wait-lock'?: string | undefined;
 }
 
 export interface CommandContext {
@@ -47,24 +56,57 @@ function parseSize(size: string | undefined): number | undefined {
   return bytes;
 }
 
+const emptyRefused = 'Standard input is empty: nothing to upload. An empty file is usually a mistake upstream (a failed export); give --allow-empty to send one.';
+
+/**
+ * The first piece of a stream, put back: the stream is read as before, and a stream that ends without a byte is
+ * known before anything is sent.
+ */
+function isEmptyStream(stream: Readable): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const done = (empty: boolean) => {
+      stream.off('readable', onReadable).off('end', onEnd).off('error', reject);
+      resolve(empty);
+    };
+    const onReadable = () => {
+      const piece = stream.read() as Buffer | null;
+      if (piece === null) return;
+      stream.unshift(piece);
+      done(piece.length === 0);
+    };
+    const onEnd = () => done(true);
+    stream.on('readable', onReadable).once('end', onEnd).once('error', reject);
+  });
+}
+
 /**
  * What to upload from standard input without copying it first, when possible: a file redirected to it (`< file`) is
  * read in place (its size is known, and a resend reads it again); a pipe is read as a stream, sent as it comes when
- * --size gives its length, read to its end first (into a temporary file) otherwise.
+ * --size gives its length, read to its end first (into a temporary file) otherwise. A directory is refused, and so
+ * is empty input unless --allow-empty: both are far more often a mistake than a file meant to be empty.
  */
-function standardInput(io: CliIo): { content: UploadContent; interactive: boolean } {
+async function standardInput(io: CliIo, reporter: Reporter, name: string, allowEmpty: boolean, announced: number | undefined): Promise<UploadContent> {
+  if (announced === 0 && !allowEmpty) throw new UsageError(emptyRefused);
+  let interactive: boolean;
   if (io.stdinFd !== undefined) {
-    if (fstatSync(io.stdinFd).isFile()) return { content: { fd: io.stdinFd }, interactive: false };
-    return { content: io.stdin() as NodeJS.ReadableStream & AsyncIterable<Uint8Array>, interactive: isatty(io.stdinFd) };
-  }
-  const stream = io.stdin();
-  return { content: stream as NodeJS.ReadableStream & AsyncIterable<Uint8Array>, interactive: (stream as { isTTY?: boolean }).isTTY === true };
+    const info = fstatSync(io.stdinFd);
+    if (info.isDirectory()) throw new UsageError('Standard input is a directory: redirect the file to upload (upload NAME < FILE).');
+    if (info.isFile()) {
+      if (info.size === 0 && !allowEmpty) throw new UsageError(emptyRefused);
+      return { fd: io.stdinFd };
+    }
+    interactive = isatty(io.stdinFd);
+  } else interactive = (io.stdin() as { isTTY?: boolean }).isTTY === true;
+  if (interactive) reporter.info(`reading the content of ${name} from standard input (end with Ctrl-D)`);
+  const stream = io.stdin() as Readable;
+  // Only a stream of unknown length is looked at first: with --size, a wrong length already stops the upload.
+  if (announced === undefined && !allowEmpty && (await isEmptyStream(stream))) throw new UsageError(emptyRefused);
+  return stream;
 }
 
 export async function uploadCommand({ client, options, io, reporter }: CommandContext, name: string): Promise<number> {
   const contentLength = parseSize(options.size);
-  const { content, interactive } = standardInput(io);
-  if (interactive) reporter.info(`reading the content of ${name} from standard input (end with Ctrl-D)`);
+  const content = await standardInput(io, reporter, name, options['allow-empty'] === true, contentLength);
   const started = Date.now();
   let size = 0;
   await client.upload(name, content, {
@@ -76,7 +118,7 @@ export async function uploadCommand({ client, options, io, reporter }: CommandCo
     },
   });
   reporter.info(`uploaded ${name} (${formatBytes(size)} in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  return 0;
+  return exitStatus.ok;
 }
 
 export async function listCommand({ client, options, io, reporter }: CommandContext): Promise<number> {
@@ -87,36 +129,95 @@ export async function listCommand({ client, options, io, reporter }: CommandCont
     const are = invalid === 1 ? 'name from the service is not a valid file name' : 'names from the service are not valid file names';
     reporter.error(`${invalid} ${are} (printed with escapes); they cannot be downloaded.`);
   }
-  return 0;
+  if (reporter.logs) reporter.info(`${names.length} file(s) waiting for download`);
+  return exitStatus.ok;
 }
 
-function describeOutcome(outcome: FileOutcome): string {
+function describeOutcome(outcome: FileOutcome, ledgerPath: string): string {
   const name = printableName(outcome.name);
   if (outcome.result === 'processed') return `${name} processed and deleted`;
-  if (outcome.result === 'already-processed') return `${name} was already processed; deleted`;
+  if (outcome.result === 'already-processed') {
+    return (
+      `${name} is in the ledger ${ledgerPath} as processed already: deleted from the queue without processing it again ` +
+      `(if the operator resent it under the same name, run again with --reprocess ${name} before it is deleted)`
+    );
+  }
   const reason = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
   return `${name} failed at ${outcome.stage} and stays in the queue: ${reason}`;
 }
 
+/**
+ * The ledger, except for the names given with --reprocess: those are handled again although an earlier run processed
+ * a file of that name (an operator's resend under the same name).
+ */
+function ledgerWithExceptions(ledger: FileLedger, reprocess: string[]): ProcessedFileLedger {
+  for (const name of reprocess) {
+    if (!isValidFileName(name)) throw new UsageError(`--reprocess takes a file name, not ${JSON.stringify(name)}.`);
+  }
+  const again = new Set(reprocess);
+  return { has: async (name) => !again.has(name) && (await ledger.has(name)), record: (name) => ledger.record(name) };
+}
+
+/** 0 when every file was done; 3 when a processing command failed (it comes first: the operator's to fix), else 1. */
+function downloadExitStatus(report: ProcessAllReport): number {
+  if (report.failed.length === 0) return exitStatus.ok;
+  if (report.failed.some((failure) => failure.error instanceof ProcessingCommandError)) return exitStatus.processingCommandFailed;
+  return exitStatus.failed;
+}
+
 export async function downloadCommand({ client, options, io, reporter }: CommandContext): Promise<number> {
-  const ledger = new FileLedger(options.ledger ?? io.env[envVars.ledger] ?? defaultLedgerPath);
-  const out = options.out;
-  // Downloads saved with --out are made in that folder, so that putting them in place is a rename, not a copy.
-  if (out !== undefined) await mkdir(out, { recursive: true });
-  const report = await client.processAll(
-    async (file) => {
-      if (out !== undefined) await saveToFolder(out, file, { link: options.exec === undefined });
-      if (options.exec !== undefined) await runProcessingCommand(options.exec, file, io.env);
-    },
-    {
-      ledger,
-      ...(out === undefined ? {} : { workDir: out }),
-      ...(reporter.drawsProgress ? { onProgress: (progress: TransferProgress) => reporter.progress(progress) } : {}),
-      onFile: (outcome) => (outcome.result === 'failed' ? reporter.error(describeOutcome(outcome)) : reporter.info(describeOutcome(outcome))),
-    },
-  );
-  const summary = `${report.processed.length + report.alreadyProcessed.length} file(s) done, ${report.failed.length} failed`;
-  if (report.failed.length === 0) reporter.info(summary);
-  else reporter.error(summary);
-  return report.failed.length === 0 ? 0 : 1;
+  const ledgerPath = options.ledger ?? io.env[envVars.ledger] ?? defaultLedgerPath;
+  const fileLedger = new FileLedger(ledgerPath);
+  const ledger = ledgerWithExceptions(fileLedger, options.reprocess ?? []);
+  const waitMs = seconds(options['wait-lock'], '--wait-lock') ?? 0;
+  const lock = await RunLock.acquire(ledgerPath, {
+    waitMs,
+    onWait: (holder) => reporter.info(`another run (${holder}) is processing the ledger ${ledgerPath}; waiting up to ${waitMs / 1000} s`),
+  });
+  const forgetLock = undoOnSignal(() => lock.release());
+  try {
+    const out = options.out;
+    // Downloads saved with --out are made in that folder, so that putting them in place is a rename, not a copy.
+    if (out !== undefined) await mkdir(out, { recursive: true });
+    const exec = options.exec;
+    const report = await client.processAll(
+      async (file) => {
+        if (out !== undefined) await saveToFolder(out, file, { link: exec === undefined });
+        if (exec === undefined) return;
+        reporter.doing(`processing command for ${printableName(file.name)} running`);
+        try {
+          await runProcessingCommand(exec, file, {
+            env: io.env,
+            hold: async (leader) => {
+              const forgetGroup = lock.holdForGroup(leader);
+              const forgetFolder = await holdTemporaryFolder(dirname(file.path), leader);
+              return async () => {
+                forgetGroup();
+                await forgetFolder();
+              };
+            },
+          });
+        } finally {
+          reporter.doing(undefined);
+        }
+      },
+      {
+        ledger,
+        ...(out === undefined ? {} : { workDir: out }),
+        ...(reporter.wantsProgress ? { onProgress: (progress: TransferProgress) => reporter.progress(progress) } : {}),
+        onFile: (outcome) => {
+          reporter.doing(undefined);
+          if (outcome.result === 'failed') reporter.error(describeOutcome(outcome, ledgerPath));
+          else reporter.info(describeOutcome(outcome, ledgerPath));
+        },
+      },
+    );
+    const summary = `${report.processed.length + report.alreadyProcessed.length} file(s) done, ${report.failed.length} failed`;
+    if (report.failed.length === 0) reporter.info(summary);
+    else reporter.error(summary);
+    return downloadExitStatus(report);
+  } finally {
+    lock.release();
+    forgetLock();
+  }
 }

@@ -19,6 +19,7 @@ export interface ConnectionFlags {
   proxy?: string | undefined;
   'retry-interval'?: string | undefined;
   'retry-for'?: string | undefined;
+  'stall-timeout'?: string | undefined;
 }
 
 export const environmentVariables = {
@@ -31,18 +32,27 @@ export const environmentVariables = {
   proxy: 'PAYKIT_FILES_PROXY',
   'retry-interval': 'PAYKIT_FILES_RETRY_INTERVAL',
   'retry-for': 'PAYKIT_FILES_RETRY_FOR',
+  'stall-timeout': 'PAYKIT_FILES_STALL_TIMEOUT',
+  'log-interval': 'PAYKIT_FILES_LOG_INTERVAL',
   ledger: 'PAYKIT_FILES_LEDGER',
 } as const;
 
-function pick(flags: ConnectionFlags, env: NodeJS.ProcessEnv, name: keyof ConnectionFlags): string | undefined {
+export function pick<Flags extends Partial<Record<keyof typeof environmentVariables, string | undefined>>>(
+  flags: Flags,
+  env: NodeJS.ProcessEnv,
+  name: keyof Flags & keyof typeof environmentVariables,
+): string | undefined {
   const value = flags[name] ?? env[environmentVariables[name]];
   return value === undefined || value === '' ? undefined : value;
 }
 
-function seconds(value: string | undefined, what: string): number | undefined {
+/** Seconds given on the command line or in the environment, in milliseconds; `positive` refuses 0. */
+export function seconds(value: string | undefined, what: string, positive = false): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!Number.isFinite(number) || number < 0) throw new UsageError(`${what} must be a number of seconds, not ${JSON.stringify(value)}.`);
+  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || (positive && number === 0)) {
+    throw new UsageError(`${what} must be a number of seconds${positive ? ' greater than 0' : ''}, not ${JSON.stringify(value)}.`);
+  }
   return Math.round(number * 1000);
 }
 
@@ -115,5 +125,8 @@ export async function clientOptionsFrom(flags: ConnectionFlags, env: NodeJS.Proc
     // reference's minimum wait.
     options.retry = { ...(intervalMs === undefined ? {} : { intervalMs, allowShortIntervals: true }), ...(maxDurationMs === undefined ? {} : { maxDurationMs }) };
   }
+  // No byte for this long on a transfer (or no answer) is a network failure, retried under the retry rule.
+  const stallMs = seconds(pick(flags, env, 'stall-timeout'), '--stall-timeout', true);
+  if (stallMs !== undefined) options.stallTimeoutMs = stallMs;
   return options;
 }

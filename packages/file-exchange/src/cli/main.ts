@@ -9,8 +9,11 @@ import { ClientOptionsError, FileExchangeError, InvalidFileNameError, InvalidUpl
 import { defaultLedgerPath } from '../ledger.js';
 import type { RetryEvent } from '../retry-policy.js';
 import { downloadCommand, listCommand, uploadCommand, type CliIo } from './commands.js';
-import { clientOptionsFrom, environmentVariables as envVars, UsageError, type ConnectionFlags } from './config.js';
-import { Reporter } from './reporter.js';
+import { clientOptionsFrom, environmentVariables as envVars, pick, seconds, UsageError, type ConnectionFlags } from './config.js';
+import { describeLocalFailure } from './describe-failure.js';
+import { exitStatus } from './exit-status.js';
+import { defaultLogIntervalMs, Reporter } from './reporter.js';
+import { RunLockedError } from './run-lock.js';
 import { exitCleanlyOnSignals } from './signals.js';
 
 export type { CliIo };
@@ -21,8 +24,9 @@ Commands:
   upload NAME       send standard input to the service as file NAME
   list              print the names of the files waiting for download, one per line
   download          download every waiting file, process it, then delete it from the queue;
-                    process with --exec CMD (content on its standard input, PAYKIT_FILE_NAME and
-                    PAYKIT_FILE_PATH set) and/or --out DIR (saved under its name)
+                    process with --exec CMD and/or --out DIR (saved under its name). CMD starts once
+                    the file is complete: its standard input is the downloaded file itself, and
+                    PAYKIT_FILE_NAME, PAYKIT_FILE_PATH, PAYKIT_FILE_SIZE, PAYKIT_FILE_SHA256 are set
 
 Connection (each option falls back to the environment variable shown):
   --base-url URL             ${envVars['base-url']}  ends with /services/messaging/rest
@@ -34,22 +38,32 @@ Connection (each option falls back to the environment variable shown):
   --proxy URL                ${envVars.proxy}  http://[user:password@]host:port
   --retry-interval SECONDS   ${envVars['retry-interval']}  wait between retries (default ${referenceRetryPolicy.intervalMs / 1000})
   --retry-for SECONDS        ${envVars['retry-for']}  give up after (default ${referenceRetryPolicy.maxDurationMs / 1000})
+  --stall-timeout SECONDS    ${envVars['stall-timeout']}  no byte for that long is a network failure (retried)
 
 Options:
   --content-type TYPE        upload: Content-Type to send (default application/octet-stream)
   --size BYTES               upload: length of standard input when it is a pipe: sent as it is read
                              (without it, a pipe is read to its end first); a redirected file needs none
+  --allow-empty              upload: send empty input (refused without it: usually a mistake upstream)
   --xml                      list: ask for the XML list instead of plain text
   --exec CMD                 download: processing command, run through the shell
   --out DIR                  download: folder to save files into
-  --ledger FILE              download: processed-files record (${envVars.ledger}, default ${defaultLedgerPath})
+  --ledger FILE              download: processed-files record (${envVars.ledger}, default ${defaultLedgerPath});
+                             one download at a time per ledger (lock: FILE.lock)
+  --wait-lock SECONDS        download: wait that long for another run on the same ledger (default: refuse)
+  --reprocess NAME           download: process NAME although the ledger has it (an operator's resend under
+                             the same name; without it, such a file is deleted unprocessed); repeatable
+  --log-interval SECONDS     ${envVars['log-interval']}  without a terminal, say what is going on at least this
+                             often (default ${defaultLogIntervalMs / 1000})
   -q, --quiet                say nothing but errors: no progress, no retry lines, no summary
 
 Standard output carries only list's names and the processing command's output. Standard error says what happens:
-a line per retry (what failed, when the next try is) and, on a terminal, the progress of each transfer.
+a line per retry (what failed, when the next try is) and, on a terminal, the progress of each transfer; without a
+terminal (cron), a line at the start, then at least every --log-interval, and a summary.
 
-Exit status: 0 success; 1 the service or a file failed (details on standard error); 2 bad usage or configuration;
-128 + N stopped by signal N (130 for Ctrl-C).`;
+Exit status: 0 success; 1 the service or a file failed (details on standard error); 2 bad usage or configuration,
+or input refused; 3 a processing command failed or was killed (its file stays queued); 75 another run holds the
+ledger's lock (nothing done); 128 + N stopped by signal N (130 for Ctrl-C).`;
 
 function parse(argv: string[]) {
   try {
@@ -66,12 +80,17 @@ function parse(argv: string[]) {
         proxy: { type: 'string' },
         'retry-interval': { type: 'string' },
         'retry-for': { type: 'string' },
+        'stall-timeout': { type: 'string' },
         'content-type': { type: 'string' },
         size: { type: 'string' },
+        'allow-empty': { type: 'boolean' },
         xml: { type: 'boolean' },
         exec: { type: 'string' },
         out: { type: 'string' },
         ledger: { type: 'string' },
+        'wait-lock': { type: 'string' },
+        reprocess: { type: 'string', multiple: true },
+        'log-interval': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -96,44 +115,53 @@ function checkCommand(positionals: string[], values: ReturnType<typeof parse>['v
   return { command, name: rest[0] };
 }
 
-/** The exit status for an error, after saying what it is: 2 for usage and configuration, 1 for the rest. */
-function exitStatusFor(error: unknown, reporter: Reporter): number {
+/** The exit status for an error, after saying what it is: 2 for usage and configuration, 75 for a held lock, else 1. */
+function exitStatusFor(error: unknown, command: string | undefined, reporter: Reporter): number {
   if (error instanceof UsageError) {
     reporter.error(`${error.message}\n\n${usage}`);
-    return 2;
+    return exitStatus.usage;
+  }
+  if (error instanceof RunLockedError) {
+    reporter.error(error.message);
+    return exitStatus.locked;
   }
   const configuration = [TlsConfigurationError, ClientOptionsError, InvalidFileNameError, InvalidUploadContentError];
   if (configuration.some((type) => error instanceof type)) {
     reporter.error((error as Error).message);
-    return 2;
+    return exitStatus.usage;
   }
-  const kind = error instanceof FileExchangeError ? `${error.name}: ` : '';
-  reporter.error(`${kind}${error instanceof Error ? error.message : String(error)}`);
-  return 1;
+  if (error instanceof FileExchangeError) reporter.error(`${error.name}: ${error.message}`);
+  else reporter.error(`${command ?? 'paykit-files'} stopped: ${describeLocalFailure(error)}`);
+  return exitStatus.failed;
 }
 
 /** Runs one CLI invocation and returns its exit status; the bin wrapper below only wires it to the process. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let reporter = new Reporter(io.stderr, false);
   let client: FileExchangeClient | undefined;
+  let command: string | undefined;
   try {
     const { values, positionals } = parse(argv);
-    reporter = new Reporter(io.stderr, values.quiet === true);
+    const logIntervalMs = seconds(pick(values, io.env, 'log-interval'), '--log-interval', true) ?? defaultLogIntervalMs;
+    reporter = new Reporter(io.stderr, values.quiet === true, logIntervalMs);
     if (values.help || positionals.length === 0) {
       (values.help ? io.stdout : io.stderr).write(`${usage}\n`);
-      return values.help ? 0 : 2;
+      return values.help ? exitStatus.ok : exitStatus.usage;
     }
-    const { command, name } = checkCommand(positionals, values);
+    const checked = checkCommand(positionals, values);
+    command = checked.command;
     const clientOptions = await clientOptionsFrom(values as ConnectionFlags, io.env);
+    reporter.start(`${command}${checked.name === undefined ? '' : ` ${checked.name}`} started (pid ${process.pid})`);
     const onRetry = (event: RetryEvent) => reporter.retry(event);
     client = await FileExchangeClient.create({ ...clientOptions, retry: { ...clientOptions.retry, onRetry } });
     const context = { client, options: values, io, reporter };
-    if (command === 'upload') return await uploadCommand(context, name!);
+    if (command === 'upload') return await uploadCommand(context, checked.name!);
     if (command === 'list') return await listCommand(context);
     return await downloadCommand(context);
   } catch (error) {
-    return exitStatusFor(error, reporter);
+    return exitStatusFor(error, command, reporter);
   } finally {
+    reporter.stop();
     await client?.close();
   }
 }

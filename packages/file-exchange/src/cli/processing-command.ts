@@ -1,38 +1,127 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import { identify, type ProcessIdentity } from '../process-liveness.js';
 import type { ReceivedFile } from '../process-all.js';
 
-/** The processing command exited with a failure or could not start; the file stays in the queue. */
+/** The processing command exited with a failure, was killed or could not start; the file stays in the queue. */
 export class ProcessingCommandError extends Error {
   override readonly name = 'ProcessingCommandError';
 }
 
-const running = new Set<ChildProcess>();
+export interface ProcessingCommandOptions {
+  env: NodeJS.ProcessEnv;
+  /**
+   * Called once the command's process group exists and before the command runs: records it where the next run looks
+   * (the run lock, the folder of the file), so that a run after this one was killed leaves its file alone while it
+   * runs. Resolves with the function that forgets it.
+   */
+  hold(leader: ProcessIdentity): Promise<() => Promise<void>>;
+}
 
-/** Passes a signal that stops this process on to the processing commands still running. */
+/** Process groups of the commands running, and the promises of their ends. */
+const running = new Map<number, Promise<unknown>>();
+let stopping: NodeJS.Signals | undefined;
+
+/**
+ * Passes a signal that stops this process on to the whole process group of each processing command (the command and
+ * whatever it started), and starts no command after it.
+ */
 export function stopProcessingCommands(signal: NodeJS.Signals): void {
-  for (const child of running) child.kill(signal);
+  stopping ??= signal;
+  for (const group of running.keys()) {
+    try {
+      process.kill(-group, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Resolves once no processing command runs. */
+export async function processingCommandsEnded(): Promise<void> {
+  while (running.size > 0) await Promise.allSettled(running.values());
 }
 
 /**
- * Runs the user's processing command through the shell for one file: the content arrives on standard input, and
- * PAYKIT_FILE_NAME / PAYKIT_FILE_PATH name it. Exit status 0 means processed; its output goes to ours.
+ * The shell that starts the command waits until told on descriptor 3: its process group is recorded (hold) before
+ * the command runs, and if this process dies before telling it (SIGKILL), the descriptor reads end-of-file and the
+ * command never starts.
  */
-export function runProcessingCommand(command: string, file: ReceivedFile, env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, {
-      shell: true,
-      stdio: ['pipe', 'inherit', 'inherit'],
-      env: { ...env, PAYKIT_FILE_NAME: file.name, PAYKIT_FILE_PATH: file.path },
+const startWhenTold = 'IFS= read -r go <&3 || exit 125; exec 3<&-; exec /bin/sh -c "$1"';
+
+/** The size on disk is the size received (a copy is never handed over short), and its SHA-256 for the command. */
+async function checkedCopy(file: ReceivedFile): Promise<string> {
+  const handle = await open(file.path, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size !== file.size) throw new ProcessingCommandError(`processing command not started: the downloaded copy holds ${size} bytes, not the ${file.size} received`);
+    const hash = createHash('sha256');
+    await pipeline(handle.createReadStream({ start: 0, autoClose: false }), hash);
+    return hash.digest('hex');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Runs the user's processing command through the shell for one complete, checked file: its standard input is the
+ * downloaded file itself (not a pipe), and PAYKIT_FILE_NAME, PAYKIT_FILE_PATH, PAYKIT_FILE_SIZE and PAYKIT_FILE_SHA256
+ * describe it. It runs in a process group of its own, so that a signal to paykit-files reaches all of it through
+ * stopProcessingCommands (and a terminal's Ctrl-C does not reach it first). Exit status 0 means processed; its output
+ * goes to ours.
+ */
+export async function runProcessingCommand(command: string, file: ReceivedFile, options: ProcessingCommandOptions): Promise<void> {
+  if (stopping) throw new ProcessingCommandError(`processing command not started: paykit-files is stopping (${stopping})`);
+  const sha256 = await checkedCopy(file);
+  const input = await open(file.path, 'r');
+  let child;
+  try {
+    child = spawn('/bin/sh', ['-c', startWhenTold, 'paykit-files', command], {
+      detached: true,
+      stdio: [input.fd, 'inherit', 'inherit', 'pipe'],
+      env: { ...options.env, PAYKIT_FILE_NAME: file.name, PAYKIT_FILE_PATH: file.path, PAYKIT_FILE_SIZE: String(file.size), PAYKIT_FILE_SHA256: sha256 },
     });
-    running.add(child);
-    child.once('error', (error) => reject(new ProcessingCommandError(`processing command could not start: ${error.message}`)));
-    child.once('close', (code, signal) => {
-      running.delete(child);
-      if (code === 0) resolve();
-      else reject(new ProcessingCommandError(`processing command ${signal ? `was killed by ${signal}` : `exited with status ${code}`}`));
-    });
-    // A command that does not read its input closes the pipe early; that is its choice, not a failure.
-    child.stdin!.on('error', () => undefined);
-    file.open().on('error', (error) => child.stdin!.destroy(error)).pipe(child.stdin!);
+  } finally {
+    // The child has its own copy of the descriptor (spawn duplicates it before returning).
+    await input.close();
+  }
+  const closed = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
+  const failedToStart = once(child, 'error').then(([error]: Error[]) => {
+    throw new ProcessingCommandError(`processing command could not start: ${error!.message}`);
   });
+  // Told through the race below; never an unhandled rejection once the command has ended.
+  failedToStart.catch(() => undefined);
+  if (child.pid === undefined) return failedToStart;
+  const group = child.pid;
+  const task = (async () => {
+    const forget = await options.hold(identify(group)).catch(async (error: unknown) => {
+      process.kill(-group, 'SIGKILL');
+      throw new ProcessingCommandError(`processing command not started: its process could not be recorded (${(error as Error).message})`);
+    });
+    try {
+      const go = child.stdio[3] as NodeJS.WritableStream;
+      go.on('error', () => undefined);
+      // Stopped between spawn and here: the group was signalled already; do not let the command start.
+      if (stopping) process.kill(-group, stopping);
+      else go.end('go\n');
+      const [code, signal] = await Promise.race([closed, failedToStart]);
+      if (code === 0) return;
+      throw new ProcessingCommandError(`processing command ${signal ? `was killed by ${signal}` : `exited with status ${code}`}`);
+    } finally {
+      await forget();
+    }
+  })();
+  // Removed from the map once all of it is over (its records forgotten), before processingCommandsEnded looks again.
+  running.set(
+    group,
+    task.then(
+      () => undefined,
+      () => undefined,
+    ).finally(() => running.delete(group)),
+  );
+  return task;
 }

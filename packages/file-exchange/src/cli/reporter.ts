@@ -1,6 +1,6 @@
 import type { TransferProgress } from '../transfer-options.js';
 import type { RetryEvent } from '../retry-policy.js';
-import { printableName } from './printable-name.js';
+import { printableName, printableText } from './printable.js';
 
 /** Where the CLI writes what it says; `isTTY` decides whether live progress is drawn. */
 export interface ReporterStream {
@@ -10,6 +10,12 @@ export interface ReporterStream {
 
 /** Redraws of the progress line at most this often: a terminal needs no more, and each costs a write. */
 const redrawMs = 250;
+
+/**
+ * Without a terminal, a line at least this often (`--log-interval`): a log that stays silent longer than a minute
+ * cannot be told from a hung job.
+ */
+export const defaultLogIntervalMs = 30_000;
 
 const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 export function formatBytes(bytes: number): string {
@@ -33,20 +39,49 @@ function duration(ms: number): string {
 }
 
 /**
- * Everything the CLI says on standard error. Messages and retry lines are plain lines (retry lines also when standard
- * error is not a terminal, since a wait may last minutes); live progress (file, bytes, rate) is a line redrawn in place,
- * only on a terminal. `quiet` keeps errors only.
+ * Everything the CLI says on standard error, every line escaped (printableText). Messages and retry lines are plain
+ * lines. On a terminal, live progress (file, bytes, rate) is a line redrawn in place. Without one (cron, a log file),
+ * what is going on (a transfer's progress, a retry wait, a processing command) is written as a line whenever nothing
+ * was written for `logIntervalMs`. `quiet` keeps errors only.
  */
 export class Reporter {
   private progressShown = false;
   private lastDraw = 0;
+  private lastLine: number;
   private transfer: { key: string; started: number } | undefined;
+  private activity: { text: string; since: number } | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly stderr: ReporterStream,
     private readonly quiet: boolean,
+    private readonly logIntervalMs: number = defaultLogIntervalMs,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.lastLine = now();
+  }
+
+  /** Whether this run writes a log rather than a terminal display: standard error is not a terminal, and not --quiet. */
+  get logs(): boolean {
+    return !this.quiet && this.stderr.isTTY !== true;
+  }
+
+  /** Says that a run starts and, in a log, keeps it from going silent until stop(). */
+  start(text: string): void {
+    if (!this.logs) return;
+    this.line(text);
+    this.scheduleHeartbeat();
+  }
+
+  stop(): void {
+    clearTimeout(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+
+  /** What the run is doing now, for the log's periodic line (undefined: between steps). */
+  doing(text: string | undefined): void {
+    this.activity = text === undefined ? undefined : { text, since: this.now() };
+  }
 
   /** A line of information ("uploaded …"); not with --quiet. */
   info(text: string): void {
@@ -65,35 +100,58 @@ export class Reporter {
       `${event.failure.message} Try ${event.attempt} failed; next try at ${clockTime(event.nextAttemptAt)} ` +
         `(in ${duration(event.waitMs)}), retrying until ${clockTime(event.giveUpAt)}.`,
     );
+    const subject = event.fileName === undefined ? event.operation : `${event.operation} ${printableName(event.fileName)}`;
+    this.doing(`waiting to try ${subject} again at ${clockTime(event.nextAttemptAt)} (try ${event.attempt + 1})`);
     this.transfer = undefined;
   }
 
-  /** Whether progress is drawn (a terminal, not --quiet): when not, nothing need be told about it. */
-  get drawsProgress(): boolean {
-    return !this.quiet && this.stderr.isTTY === true;
+  /** Whether progress is wanted: drawn on a terminal, or written now and then to a log. */
+  get wantsProgress(): boolean {
+    return !this.quiet;
   }
 
-  /** Live progress of one transfer; drawn on a terminal only. */
+  /** Progress of one transfer: drawn live on a terminal; in a log, the text of the next periodic line. */
   progress(progress: TransferProgress): void {
-    if (!this.drawsProgress) return;
+    if (this.quiet) return;
     const now = this.now();
     const key = `${progress.operation} ${progress.fileName}`;
     if (this.transfer?.key !== key || progress.bytes === 0) this.transfer = { key, started: now };
-    const finished = progress.totalBytes !== undefined && progress.bytes >= progress.totalBytes;
-    // The first piece and the last are always drawn; those between, at most every redrawMs.
-    if (this.progressShown && !finished && now - this.lastDraw < redrawMs) return;
-    this.lastDraw = now;
     const seconds = (now - this.transfer.started) / 1000;
     const rate = seconds > 0 ? `, ${formatBytes(progress.bytes / seconds)}/s` : '';
     const of = progress.totalBytes === undefined ? '' : ` of ${formatBytes(progress.totalBytes)}`;
     const verb = progress.operation === 'uploadFile' ? 'uploading' : 'downloading';
-    this.stderr.write(`\r\x1b[K${verb} ${printableName(progress.fileName)}: ${formatBytes(progress.bytes)}${of}${rate}`);
+    const text = `${verb} ${printableName(progress.fileName)}: ${formatBytes(progress.bytes)}${of}${rate}`;
+    if (this.stderr.isTTY !== true) {
+      this.activity = { text, since: this.transfer.started };
+      return;
+    }
+    const finished = progress.totalBytes !== undefined && progress.bytes >= progress.totalBytes;
+    // The first piece and the last are always drawn; those between, at most every redrawMs.
+    if (this.progressShown && !finished && now - this.lastDraw < redrawMs) return;
+    this.lastDraw = now;
+    this.stderr.write(`\r\x1b[K${text}`);
     this.progressShown = true;
+  }
+
+  private scheduleHeartbeat(): void {
+    const due = Math.max(0, this.lastLine + this.logIntervalMs - this.now());
+    this.heartbeat = setTimeout(() => {
+      if (this.now() - this.lastLine >= this.logIntervalMs) this.line(this.status());
+      this.scheduleHeartbeat();
+    }, due);
+    // The run's own work keeps the process alive; this timer must not.
+    this.heartbeat.unref();
+  }
+
+  private status(): string {
+    if (this.activity === undefined) return 'still working';
+    return `${this.activity.text} (${duration(this.now() - this.activity.since)} so far)`;
   }
 
   private line(text: string): void {
     // A line replaces the progress line being drawn; the next progress update draws it again below.
-    this.stderr.write(`${this.progressShown ? '\r\x1b[K' : ''}paykit-files: ${text}\n`);
+    this.stderr.write(`${this.progressShown ? '\r\x1b[K' : ''}paykit-files: ${printableText(text)}\n`);
     this.progressShown = false;
+    this.lastLine = this.now();
   }
 }
