@@ -292,7 +292,10 @@ describe.each(packages.map((pkg) => [pkg.name, pkg] as const))('%s', (_, pkg) =>
       const [command, args] = yarn(['node', 'import-entries.mjs', JSON.stringify(entries)]);
       const result = await run(command, args, { cwd: project.dir, env: cleanEnvironment(), timeoutMs: 120_000 });
       expect(result.code, describeResult(`${flavour} node import-entries.mjs`, result)).toBe(0);
-      const results = JSON.parse(result.stdout.trim().split('\n').pop()!) as { specifier: string; ok: boolean; detail: string }[];
+      // Yarn 1 wraps the script's output in its own lines (`yarn node v1.22.22`, `Done in 0.25s.`).
+      const line = result.stdout.split('\n').findLast((text) => text.startsWith('['));
+      expect(line, describeResult(`${flavour} node import-entries.mjs`, result)).toBeDefined();
+      const results = JSON.parse(line!) as { specifier: string; ok: boolean; detail: string }[];
       expect(results.map((r) => r.specifier)).toEqual(entries.map((e) => e.specifier));
       report.push(`${flavour} ${pkg.name} entries: ${results.map((r) => `${r.specifier} (${r.detail})`).join(', ')}`);
       expectKnown(`imports ${pkg.name}`, results.filter((r) => !r.ok).map((r) => `${r.specifier}: ${r.detail}`));
