@@ -71,7 +71,8 @@ describe('payments sandbox: idempotency (Limits section)', () => {
 
 describe('payments sandbox: concurrency (Limits section)', () => {
   it('answers 429 to the requests beyond the limit in flight at once', async () => {
-    await env.sandbox.control.changeSettings({ processingDelayMs: 300 });
+    // Long enough that every request is in flight at once even on a busy machine (300 ms was not, under load).
+    await env.sandbox.control.changeSettings({ processingDelayMs: 2000 });
     const limit = rules.concurrency.maxInFlight;
     const responses = await Promise.all(Array.from({ length: limit + 2 }, () => call(env.sandbox, 'GET', '/transactions')));
     const statuses = responses.map((r) => r.status).sort();
