@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleOpenApi, openApiContracts } from '@paykit/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { contractAssumptions, renderConfirmPage } from '../scripts/confirm-page.mjs';
 import { readGuides } from '../scripts/guides.mjs';
 import { assumptionAnchor, confirmPage, findMarks, readAssumptions, type Assumption, type Mark } from '../scripts/reference/assumptions.mjs';
 import { paths } from '../scripts/site-paths.mjs';
@@ -80,6 +81,19 @@ describe(`the "${confirmPage.title}" page`, () => {
       }
     }
     expect(html.match(/<section class="assumption"/g)?.length).toBe(listed);
+  });
+
+  it('gives the layout its headings: a section per contract, an entry per assumption, each an id of the page', async () => {
+    const bundled = [];
+    for (const c of contracts) {
+      const doc = (await bundleOpenApi(c.root)) as Record<string, unknown>;
+      bundled.push(contractAssumptions({ title: c.name, page: c.page, doc }));
+    }
+    const { html, headings } = renderConfirmPage(bundled);
+    const withAssumptions = contracts.filter((c) => c.assumptions.length > 0);
+    expect(headings.filter((h) => h.level === 2).map((h) => h.title)).toEqual(withAssumptions.map((c) => c.name));
+    expect(headings.filter((h) => h.level === 3).map((h) => h.id)).toEqual(withAssumptions.flatMap((c) => c.assumptions.map((a) => assumptionAnchor(a.key))));
+    for (const heading of headings) expect(html).toContain(`id="${heading.id}"`);
   });
 
   it('is linked from the landing page, the navigation of every page and the going-live guide', () => {
