@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { fromRoot, openApiContracts, readSoapContract, soapContracts } from '@paykit/contracts';
 import { buildChangelogPage, changelogPage } from './changelog-page.mjs';
+import { addConfirmPage, buildConfirmPage } from './confirm-page.mjs';
 import { readGuides } from './guides.mjs';
 import { renderLanding } from './landing.mjs';
 import { renderPage } from './layout.mjs';
@@ -13,6 +14,7 @@ import { loadHighlighter } from './highlight.mjs';
 import { createMarkdownRenderer, renderGuide } from './markdown.mjs';
 import { publishedPackages } from './package-versions.mjs';
 import { buildReferencePages } from './reference-pages.mjs';
+import { confirmPage } from './reference/assumptions.mjs';
 import { loadReferenceOperations } from './reference/operation-index.mjs';
 import { soapSamples } from './reference/soap-samples.mjs';
 import { buildSearchIndex } from './search-index.mjs';
@@ -27,7 +29,7 @@ const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, clientPackage: c.clientPa
 const guides = readGuides();
 
 // Every page lives in one folder: a guide named like a reference page would silently replace it.
-const taken = new Map([['index.html', 'the landing page'], ...[...rest, ...soap].map((c) => /** @type {[string, string]} */ ([c.page, c.title]))]);
+const taken = new Map([['index.html', 'the landing page'], [confirmPage.page, confirmPage.title], ...[...rest, ...soap].map((c) => /** @type {[string, string]} */ ([c.page, c.title]))]);
 for (const guide of guides) {
   const owner = taken.get(guide.page);
   if (owner) throw new Error(`guides/${guide.source} would be built as ${guide.page}, which is ${owner}: rename the guide`);
@@ -45,8 +47,10 @@ if (existsSync(paths.dist)) for (const entry of readdirSync(paths.dist)) rmSync(
 mkdirSync(paths.dist, { recursive: true });
 site.script = writeSiteScript(paths.dist);
 await buildChangelogPage(site);
+addConfirmPage(site);
 
 await buildReferencePages(rest, site);
+await buildConfirmPage(site, rest);
 
 for (const contract of soap) {
   const related = site.references.find((p) => p.page === contract.related);
@@ -70,11 +74,13 @@ for (const guide of guides) {
   writeFileSync(join(paths.dist, guide.page), renderPage({ site, current: guide.page, title: guide.title, body: html, headings }));
 }
 
-// The changelog sits in the navigation's list of guides, but the landing page gives it a section of its own.
+// The changelog and the list of assumptions sit in the navigation's list of guides, but the landing page gives them
+// sections of their own.
 const landing = renderLanding({
   references: site.references,
-  guides: site.guides.filter((page) => page.page !== changelogPage.page),
+  guides: site.guides.filter((page) => page.page !== changelogPage.page && page.page !== confirmPage.page),
   changelog: changelogPage,
+  confirm: confirmPage,
   packages: publishedPackages(),
 });
 writeFileSync(join(paths.dist, 'index.html'), renderPage({ site, current: 'index.html', title: 'Home', body: landing }));

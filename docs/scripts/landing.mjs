@@ -3,9 +3,9 @@ import { escapeHtml } from './html.mjs';
 
 /**
  * @param {{ references: (import('./layout.mjs').SitePage)[], guides: (import('./layout.mjs').SitePage)[],
- *   changelog: import('./layout.mjs').SitePage, packages: { name: string, version: string, description: string }[] }} content
+ *   changelog: import('./layout.mjs').SitePage, confirm: import('./layout.mjs').SitePage, packages: { name: string, version: string, description: string }[] }} content
  */
-export function renderLanding({ references, guides, changelog, packages }) {
+export function renderLanding({ references, guides, changelog, confirm, packages }) {
   const list = (/** @type {import('./layout.mjs').SitePage[]} */ pages) =>
     `<ul>${pages.map((p) => `<li><a href="${escapeHtml(p.page)}">${escapeHtml(p.title)}</a>${p.summary ? `: ${escapeHtml(p.summary)}` : ''}</li>`).join('\n')}</ul>`;
   return `<h1>paykit docs</h1>
@@ -16,6 +16,9 @@ code sample in the guides is type-checked against the packages listed below.</p>
 ${list(references)}
 <h2 id="guides">Guides</h2>
 ${list(guides)}
+<h2 id="assumptions">Before you go live</h2>
+<p><a href="${escapeHtml(confirm.page)}">${escapeHtml(confirm.title)}</a>: where our contracts, clients and mocks go
+beyond the service's reference, what we assume there, and what to ask the operator.</p>
 <h2 id="changes">Changes</h2>
 <p><a href="${escapeHtml(changelog.page)}">${escapeHtml(changelog.title)}</a>: what changed in the packages, and what the
 service changed within v1 with the compatibility gate's verdict on each change.</p>

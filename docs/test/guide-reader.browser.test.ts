@@ -3,13 +3,16 @@
 // on every sample, the site-wide search (a guide's section and a reference operation, served and from the folder),
 // and the links from a guide to the operations it names (its weight: reference-weight.browser.test.ts). Screenshots go to
 // test-results/screenshots/ (guide-light.png, guide-dark.png, guide-phone.png, guide-phone-dark.png, search-*.png).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openApiContracts } from '@paykit/contracts';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { extractCodeSamples } from '../scripts/code-samples.mjs';
 import { readGuides } from '../scripts/guides.mjs';
+import { confirmPage } from '../scripts/reference/assumptions.mjs';
 import { paths } from '../scripts/site-paths.mjs';
 import { builtDefinition, builtOperations } from './support/built-reference.js';
 import { skipBrowserTests } from './support/chromium.js';
@@ -193,6 +196,19 @@ describe.skipIf(skipBrowserTests)(`a guide in Chromium (${guide.page})`, () => {
       const heading = page.locator('h2').filter({ hasText: operation.summary }).first();
       await heading.waitFor({ timeout: 15_000 });
       expect(problems).toEqual([]);
+    }, site.browser);
+  });
+
+  it(`search finds the "${confirmPage.title}" page by the title of an assumption`, async () => {
+    const title = (parse(readFileSync(join(paths.repoRoot, 'specs/payments/assumptions.yaml'), 'utf8')) as Record<string, { title: string }>)[
+      'webhook-redelivery'
+    ]!.title;
+    await withContext(desktop, async (context) => {
+      const page = await context.newPage();
+      await page.goto(new URL(guide.page, site.url).href);
+      const links = await searchFor(page, title);
+      const target = new URL(confirmPage.page, site.url).href;
+      expect(links.some((href) => href.startsWith(target)), `a link to ${confirmPage.page} among ${links.join(', ')}`).toBe(true);
     }, site.browser);
   });
 

@@ -9,6 +9,7 @@ import { openApiContracts, soapContracts } from '@paykit/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { changelogPage } from '../scripts/changelog-page.mjs';
+import { confirmPage } from '../scripts/reference/assumptions.mjs';
 import { readGuides } from '../scripts/guides.mjs';
 import { paths } from '../scripts/site-paths.mjs';
 import { installHint, skipBrowserTests } from './support/chromium.js';
@@ -98,8 +99,24 @@ async function expectSiteBar(page: Page): Promise<void> {
 describe.skipIf(skipBrowserTests)('docs site in Chromium, offline', () => {
   const site = useBuiltSite();
 
-  it('builds exactly the landing page, one page per contract, one per guide and the changelog', () => {
-    expect(builtPages).toEqual(['index.html', ...referencePages, ...guides.map((g) => g.page), changelogPage.page].sort());
+  it('builds exactly the landing page, one page per contract, one per guide, the changelog and the assumptions', () => {
+    expect(builtPages).toEqual(['index.html', ...referencePages, ...guides.map((g) => g.page), changelogPage.page, confirmPage.page].sort());
+  });
+
+  it('the "Confirm with the operator" page is clean offline, with working links, and current in the navigation', async () => {
+    const opened = await openOffline(site.browser, site.url, confirmPage.page);
+    const { page } = opened;
+    try {
+      await screenshot(page, confirmPage.page.replace('.html', ''), true);
+      await expectClean(opened);
+      await expectSiteBar(page);
+      await expectLinksResolve(page, confirmPage.page);
+      expect(await page.locator('main h1').textContent()).toBe(confirmPage.title);
+      expect(await page.locator(`nav.guides a[href="${confirmPage.page}"][aria-current="page"]`).count()).toBe(1);
+      expect(await page.locator('main section.assumption').count()).toBeGreaterThan(0);
+    } finally {
+      await opened.context.close();
+    }
   });
 
   it('the changelog page is clean offline, with working links, and current in the navigation', async () => {

@@ -3,6 +3,7 @@ import errorResponsesUseErrorBody from './rules/error-responses-use-error-body.j
 import postsTakeIdempotencyKey from './rules/posts-take-idempotency-key.js';
 import oneSecurityRequirement from './rules/one-security-requirement.js';
 import clientRulesPresent from './rules/client-rules-present.js';
+import assumptionsDeclared from './rules/assumptions-declared.js';
 
 export default function paykitRules() {
   return {
@@ -13,6 +14,7 @@ export default function paykitRules() {
         'posts-take-idempotency-key': postsTakeIdempotencyKey,
         'one-security-requirement': oneSecurityRequirement,
         'client-rules-present': clientRulesPresent,
+        'assumptions-declared': assumptionsDeclared,
       },
     },
   };

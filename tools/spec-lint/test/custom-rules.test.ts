@@ -15,6 +15,12 @@ const messages = {
   rulesObject: 'The contract must carry its rules in a root `x-paykit-rules` object.',
   ruleMissing: (name: string) => `\`x-paykit-rules\` must hold the rule \`${name}\`.`,
   ruleUndescribed: (name: string) => `The rule \`${name}\` needs a description.`,
+  assumptionUnused: (key: string) => `The assumption \`${key}\` is marked nowhere: add \`x-paykit-assumption: ${key}\` where it applies.`,
+  assumptionKey: (key: string) => `The assumption key \`${key}\` must be kebab-case.`,
+  assumptionText: (key: string, field: string) => `The assumption \`${key}\` needs a \`${field}\` text.`,
+  assumptionKeywords: (key: string) => `The assumption \`${key}\` needs \`keywords\`: a list of phrases that name what it assumes.`,
+  assumptionUnknown: (key: string) => `\`x-paykit-assumption\` names \`${key}\`, which the root \`x-paykit-assumptions\` does not hold.`,
+  assumptionMalformed: '`x-paykit-assumption` must be an assumption key or a list of them.',
 };
 
 interface Case {
@@ -77,6 +83,21 @@ const cases: Case[] = [
   },
   { rule: 'paykit/client-rules-present', fixture: 'client-rules-absent.yaml', config: pluginRules, expected: [['#/', messages.rulesObject]] },
   { rule: 'paykit/client-rules-present', fixture: 'client-rules-complies.yaml', config: pluginRules, expected: [] },
+  {
+    rule: 'paykit/assumptions-declared',
+    fixture: 'assumptions-violates.yaml',
+    config: pluginRules,
+    expected: [
+      ['#/x-paykit-assumptions/unused', messages.assumptionUnused('unused')],
+      ['#/x-paykit-assumptions/Bad_Key', messages.assumptionKey('Bad_Key')],
+      ['#/x-paykit-assumptions/incomplete', messages.assumptionText('incomplete', 'assume')],
+      ['#/x-paykit-assumptions/incomplete', messages.assumptionText('incomplete', 'confirm')],
+      ['#/x-paykit-assumptions/incomplete', messages.assumptionKeywords('incomplete')],
+      ['#/paths/~1things/get/x-paykit-assumption', messages.assumptionUnknown('missing')],
+      ['#/paths/~1things/get/parameters/0/x-paykit-assumption', messages.assumptionMalformed],
+    ],
+  },
+  { rule: 'paykit/assumptions-declared', fixture: 'assumptions-complies.yaml', config: pluginRules, expected: [] },
   {
     rule: 'rule/operation-id-verb-first-camel-case',
     fixture: 'operation-id-violates.yaml',

@@ -2048,7 +2048,8 @@ export interface components {
             ipAddress?: string;
             /**
              * @description How the payment details were obtained. Required. `STORED_CREDENTIAL` is the only published value; with it,
-             *     `usage` may be required too.
+             *     `usage` may be required too. The value for a payment from a card the payer has just entered is not published.
+             * @example STORED_CREDENTIAL
              */
             entryMode: string;
             /** @description How a stored credential is used; may be required when `entryMode` is `STORED_CREDENTIAL`. Its shape is not published. */

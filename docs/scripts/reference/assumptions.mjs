@@ -1,0 +1,112 @@
+// Where a contract goes beyond the reference: its root `x-paykit-assumptions` (what we assume and what to confirm,
+// by key) and the `x-paykit-assumption: <key>` marks on the operations, parameters, webhooks and schemas concerned.
+// The reference pages show each mark as a note in the marked object's description (in the docs bundle only), and
+// the "Confirm with the operator" page lists them all. The lint rule `paykit/assumptions-declared` keeps both halves
+// consistent in the specs; this module only reads them.
+
+export const catalogueExtension = 'x-paykit-assumptions';
+export const markExtension = 'x-paykit-assumption';
+export const confirmPage = { page: 'confirm-with-the-operator.html', title: 'Confirm with the operator' };
+
+/**
+ * @typedef {{ title: string, assume: string, confirm: string, keywords: string[] }} AssumptionText
+ * @typedef {AssumptionText & { key: string }} Assumption
+ * @typedef {{ keys: string[], where: string, node: Record<string, unknown> }} Mark
+ */
+
+const methods = new Set(['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace']);
+
+/** @param {unknown} value @returns {value is Record<string, unknown>} */
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The assumptions of a bundled contract, in the order the contract lists them.
+ * @param {Record<string, unknown>} doc
+ * @returns {Assumption[]}
+ */
+export function readAssumptions(doc) {
+  const entries = doc[catalogueExtension];
+  if (!isObject(entries)) return [];
+  return Object.entries(entries).map(([key, entry]) => {
+    const { title, assume, confirm, keywords } = /** @type {AssumptionText} */ (entry);
+    return { key, title: title.trim(), assume: assume.trim(), confirm: confirm.trim(), keywords };
+  });
+}
+
+/**
+ * What a path in the bundled document is, in a reader's words: the operation, webhook, parameter or schema.
+ * @param {string[]} path
+ * @param {Record<string, unknown>} doc
+ */
+function describe(path, doc) {
+  const [top, name, third] = path;
+  if (top === 'info') return 'the API as a whole';
+  if ((top === 'paths' || top === 'webhooks') && name && third && methods.has(third)) {
+    const operation = /** @type {Record<string, unknown>} */ (/** @type {any} */ (doc)[top][name][third]);
+    const id = typeof operation.operationId === 'string' ? ` (\`${operation.operationId}\`)` : '';
+    const what = top === 'paths' ? `\`${third.toUpperCase()} ${name}\`` : `the webhook \`${name}\``;
+    const rest = path.slice(3);
+    return rest.length === 0 ? `${what}${id}` : `${what}${id}, ${rest.join(' ')}`;
+  }
+  if (top === 'components' && name && third) {
+    const kind = { parameters: 'the parameter', schemas: 'the schema', responses: 'the response', headers: 'the header' }[name] ?? name;
+    const inner = path.slice(3).filter((p) => p !== 'properties' && p !== 'allOf' && !/^\d+$/.test(p));
+    return `${kind} \`${third}\`${inner.length > 0 ? `, field \`${inner.join('.')}\`` : ''}`;
+  }
+  return path.join(' ');
+}
+
+/**
+ * Every marked object of a bundled contract, with the keys it names and where it is.
+ * @param {Record<string, unknown>} doc
+ * @returns {Mark[]}
+ */
+export function findMarks(doc) {
+  /** @type {Mark[]} */
+  const marks = [];
+  /** @param {unknown} node @param {string[]} path */
+  const walk = (node, path) => {
+    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, [...path, String(i)]));
+    if (!isObject(node)) return;
+    const value = node[markExtension];
+    if (value !== undefined) marks.push({ keys: typeof value === 'string' ? [value] : /** @type {string[]} */ (value), where: describe(path, doc), node });
+    for (const [key, child] of Object.entries(node)) if (key !== catalogueExtension && key !== markExtension) walk(child, [...path, key]);
+  };
+  walk(doc, []);
+  return marks;
+}
+
+/** @param {string} key */
+export const assumptionAnchor = (key) => `assumption-${key}`;
+
+/**
+ * The note a marked object's description gets on the reference page: what we assume, what to confirm, and the link
+ * to the full list.
+ * @param {Assumption} assumption
+ */
+export function assumptionNote(assumption) {
+  const oneLine = (/** @type {string} */ text) => text.replace(/\s*\n\s*/g, ' ');
+  return [
+    `> **Our assumption, not the reference's: ${assumption.title}.** ${oneLine(assumption.assume)}`,
+    '>',
+    `> **Confirm with the operator:** ${oneLine(assumption.confirm)} ([all assumptions](${confirmPage.page}#${assumptionAnchor(assumption.key)}))`,
+  ].join('\n');
+}
+
+/**
+ * Adds the note of every mark to the description of the marked object. Only for the docs bundle: the specs and the
+ * packages' copies keep the marks and nothing else.
+ * @param {Record<string, unknown>} doc a bundled contract, changed in place
+ */
+export function addAssumptionNotes(doc) {
+  const byKey = new Map(readAssumptions(doc).map((a) => [a.key, a]));
+  for (const mark of findMarks(doc)) {
+    const notes = mark.keys.map((key) => {
+      const assumption = byKey.get(key);
+      if (!assumption) throw new Error(`${mark.where} is marked with the assumption "${key}", which the contract does not hold`);
+      return assumptionNote(assumption);
+    });
+    const description = typeof mark.node.description === 'string' ? mark.node.description.trimEnd() : '';
+    mark.node.description = [description, ...notes].filter(Boolean).join('\n\n');
+  }
+}

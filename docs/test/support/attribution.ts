@@ -1,0 +1,75 @@
+// Finds guide sentences that attribute to the reference a fact the contracts mark as our own assumption: a clause
+// that says "the reference says / names / requires / lists..." (or "the reference's rule") and also names one of an
+// assumption's keywords. A clause that denies ("the reference publishes no...") or another clause of the same sentence
+// ("... but it does not publish the algorithm") is not an attribution.
+
+export interface KeywordedAssumption {
+  key: string;
+  keywords: string[];
+}
+
+export interface Attribution {
+  guide: string;
+  key: string;
+  keyword: string;
+  sentence: string;
+}
+
+const verbs = [
+  'says', 'said', 'names', 'requires', 'lists', 'states', 'defines', 'documents', 'publishes', 'gives', 'shows',
+  'sets', 'calls', 'describes', 'specifies', 'promises', 'expects', 'treats', 'tells', 'guarantees', 'recommends',
+];
+const attribution = new RegExp(
+  String.raw`\bthe reference(?:'s\s+(?:rules?|words|answer)\b|\s+(?:also\s+|clearly\s+)?(?:${verbs.join('|')})\b(?!\s+(?:no|neither|nothing|none|only)\b))`,
+  'i',
+);
+// Clauses of one sentence: a denial after "but" or in brackets belongs to its own clause.
+const clauseBreak = /\s*(?:[;()]|,?\s+\b(?:but|while|whereas|although|though)\b)\s*/i;
+
+/** The prose of a Markdown guide as units: paragraphs, table rows and list items (wrapped lines joined), code dropped. */
+export function unitsOf(markdown: string): string[] {
+  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1\s*$/gm, '').replace(/<!--[\s\S]*?-->/g, '');
+  const units: string[] = [];
+  for (const block of prose.split(/\n\s*\n/)) {
+    const lines = block.split('\n');
+    const itemised = lines.some((line) => /^\s*(?:\||[-*] |\d+\. |> )/.test(line));
+    if (!itemised) units.push(lines.join(' '));
+    else {
+      // A list item or quote may wrap onto indented or `>` lines: join those to their item.
+      for (const line of lines) {
+        if (/^\s*(?:\||[-*] |\d+\. )/.test(line) || units.length === 0) units.push(line);
+        else units[units.length - 1] += ` ${line.replace(/^\s*>\s?/, '')}`;
+      }
+    }
+  }
+  return units.map((unit) => unit.replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim()).filter(Boolean);
+}
+
+/** The prose of a Markdown guide as sentences (of its paragraphs, table rows and list items). */
+export function sentencesOf(markdown: string): string[] {
+  return unitsOf(markdown)
+    .flatMap((unit) => unit.split(/(?<=[.!?])\s+(?=[A-Z"(])/))
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// A keyword matches at the start of a word and may end inside one: "redeliver" finds "redelivered".
+const phrase = (keyword: string) => new RegExp(`(?<!\\w)${escape(keyword).replace(/\s+/g, '\\s+')}`, 'i');
+
+/** Every clause of the guides that attributes one of the assumptions' keywords to the reference. */
+export function findAttributions(guides: { source: string; markdown: string }[], assumptions: KeywordedAssumption[]): Attribution[] {
+  const found: Attribution[] = [];
+  for (const guide of guides) {
+    for (const sentence of sentencesOf(guide.markdown)) {
+      for (const clause of sentence.split(clauseBreak)) {
+        if (!attribution.test(clause)) continue;
+        for (const { key, keywords } of assumptions) {
+          const keyword = keywords.find((k) => phrase(k).test(clause));
+          if (keyword) found.push({ guide: guide.source, key, keyword, sentence });
+        }
+      }
+    }
+  }
+  return found;
+}
