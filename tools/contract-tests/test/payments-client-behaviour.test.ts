@@ -87,22 +87,20 @@ describe('publishable-key operations against Prism', () => {
 });
 
 describe('pagination against Prism', () => {
-  // Prism answers every list request with the spec's static example, whose next link always names page 2: the
-  // client follows it once, re-based on the configured address, then sees it lead back to a page already read.
-  it('follows the next link on the configured address, and stops when it leads back to a page already read', async () => {
+  // Prism answers every list request with the spec's static example. That example is a last page (no next link): a
+  // next link there would lead the iterator back to the same items on every page. Following and re-basing links is
+  // covered against the sandbox and by the client's own tests.
+  it('walks the example list to its end: its items once, one request, no cycle', async () => {
     const seen: string[] = [];
     const paged = secretClient(mock.url, { onRequest: (r) => seen.push(r.url) });
     const first = await paged.transactions.list();
-    expect(first.hasNextPage).toBe(true);
-    const perPage = first.items.length;
-    expect(perPage).toBeGreaterThan(0);
+    expect(first.hasNextPage).toBe(false);
+    expect(first.items.length).toBeGreaterThan(0);
     const items: unknown[] = [];
-    const error = await (async () => {
-      for await (const item of first.all({ limit: perPage * 5 })) items.push(item);
-    })().catch((e: unknown) => e);
-    expect(isPaymentsError(error) && error.kind).toBe('protocol');
-    expect(items).toHaveLength(perPage * 2);
-    expect(seen).toEqual([`${mock.url}/transactions`, `${mock.url}/transactions?page=2`]);
+    for await (const item of first.all({ limit: 100 })) items.push(item);
+    expect(items).toEqual(first.items);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([`${mock.url}/transactions`]);
   });
 });
 
