@@ -10,7 +10,9 @@ export const packageManagers: PackageManager[] = ['npm', 'pnpm'];
 
 /** Yarn 1, and Yarn 4 with each linker: each installs every package and runs it (imports, the bins, a mock). */
 export type YarnFlavour = 'yarn1' | 'yarn4-pnp' | 'yarn4-node-modules';
-export const yarnFlavours: YarnFlavour[] = ['yarn1', 'yarn4-pnp', 'yarn4-node-modules'];
+// Yarn 4 is left out for now: on the CI machine its installs of our dependencies from the public registry fail TLS
+// ("self-signed certificate in certificate chain") although npm, pnpm and Yarn 1 pass; see issue 21's note.
+export const yarnFlavours: YarnFlavour[] = ['yarn1'];
 
 /** The pinned Yarn releases, as npm packages (Yarn 4 is published as @yarnpkg/cli-dist). */
 const yarnReleases = { yarn1: { name: 'yarn', version: '1.22.22' }, yarn4: { name: '@yarnpkg/cli-dist', version: '4.18.1' } } as const;
