@@ -108,6 +108,8 @@ describe('each package generates only into itself', async () => {
         await rm(scratch, { recursive: true, force: true });
       }
     },
-    120_000,
+    // Each case runs a package's generators (openapi-typescript and friends) as child processes: on a loaded 2-core
+    // machine one took over two minutes.
+    300_000,
   );
 });
