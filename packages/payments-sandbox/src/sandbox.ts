@@ -17,6 +17,7 @@ import { IdempotencyKeys } from './http/idempotency.js';
 import { Links } from './http/links.js';
 import { operationClaims, operationHandlers } from './resources/operations.js';
 import { openStateStore } from './state/open.js';
+import type { SandboxState } from './state/state.js';
 import { notificationProblems, responseProblems } from './contract/response-check.js';
 import { SchemaValidator } from './contract/schema-validator.js';
 import { settle } from './resources/transactions.js';
@@ -67,6 +68,10 @@ export interface PaymentsSandbox {
   /** Resolves once no webhook delivery attempt is in flight. */
   webhooksIdle(): Promise<void>;
 }
+
+/** The state a running sandbox holds in memory: for tests that compare it with what its store read back. */
+const states = new WeakMap<PaymentsSandbox, () => SandboxState>();
+export const stateOf = (sandbox: PaymentsSandbox): SandboxState | undefined => states.get(sandbox)?.();
 
 /**
  * Starts the payments sandbox: a local, stateful stand-in for the payments API that behaves as the reference says,
@@ -152,7 +157,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   clock.runDue(); // what fell due while a saved sandbox was down
 
-  return {
+  const sandbox: PaymentsSandbox = {
     url: origin + contract.basePath,
     origin,
     controlUrl: origin + controlPrefix,
@@ -171,4 +176,6 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
       await store.close();
     },
   };
+  states.set(sandbox, () => core.state);
+  return sandbox;
 }

@@ -30,10 +30,12 @@ const storeFormat = 'paykit-payments-sandbox-store';
 const storeVersion = 2;
 const sqliteHeader = 'SQLite format 3\0';
 
+// Rowid tables: rows read back in the order they were first written, which is the order of the maps in memory
+// (records created in the same millisecond keep their order in lists).
 const schema = `
   CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-  CREATE TABLE IF NOT EXISTS records (collection TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, key)) WITHOUT ROWID;
-  CREATE TABLE IF NOT EXISTS idempotency_keys (key TEXT PRIMARY KEY, created_at INTEGER NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS records (collection TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (collection, key));
+  CREATE TABLE IF NOT EXISTS idempotency_keys (key TEXT PRIMARY KEY, created_at INTEGER NOT NULL, value TEXT NOT NULL);
 `;
 
 const statements = {
@@ -254,12 +256,21 @@ class SqliteStore implements StateStore {
     this.state.clockOffsetMs = Number(meta.clockOffsetMs) || 0;
     this.state.sequence = Number(meta.sequence) || 0;
     this.tracker.savedMeta({ clockOffsetMs: this.state.clockOffsetMs, sequence: this.state.sequence });
-    for (const row of this.db.prepare('SELECT collection, key, value FROM records').iterate()) {
+    this.each('SELECT collection, key, value FROM records ORDER BY rowid', (row) => {
       const map = this.state[row.collection as CollectionName] as TrackedMap<unknown> | undefined;
       map?.load(String(row.key), JSON.parse(String(row.value)));
-    }
-    for (const row of this.db.prepare('SELECT key, value FROM idempotency_keys').iterate()) {
+    });
+    this.each('SELECT key, value FROM idempotency_keys ORDER BY rowid', (row) => {
       (this.state.idempotency as TrackedMap<unknown>).load(String(row.key), JSON.parse(String(row.value)));
+    });
+  }
+
+  private each(sql: string, use: (row: Record<string, unknown>) => void): void {
+    const statement = this.db.prepare(sql);
+    try {
+      for (const row of statement.iterate()) use(row);
+    } finally {
+      statement.finalize();
     }
   }
 
