@@ -116,8 +116,14 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   const idempotency = new IdempotencyKeys(() => core.state, clock);
   const statuses = [...contract.operations.values()].map((o) => new Set([...o.responses.keys()].map(Number).filter((s) => s >= 429)));
   const faults = new FaultInjector(new Set([...(statuses[0] ?? [])].filter((s) => statuses.every((set) => set.has(s)))));
-  // Handlers change the records they look up in place: the store counts those lookups as changes.
-  const handlers = Object.fromEntries(Object.entries(operationHandlers).map(([id, handler]) => [id, (context: HandlerContext) => store.track(() => handler(context))]));
+  // Handlers of writes change the records they look up in place: the store counts those lookups as changes (and
+  // only theirs: a search that looks up every transaction must not make the next write carry them all).
+  const handlers = Object.fromEntries(
+    Object.entries(operationHandlers).map(([id, handler]) => [
+      id,
+      (context: HandlerContext) => (context.operation.method === 'GET' ? handler(context) : store.track(() => handler(context))),
+    ]),
+  );
   const api = createApiHandler({
     core,
     auth: new Authenticator(keys, clock.now()),
