@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPaymentsSandbox } from '../dist/index.js';
-import { stateOf } from '../dist/sandbox.js';
+import { storeOf } from '../dist/sandbox.js';
 import { openSqliteStore } from '../dist/state/sqlite-store.js';
 
 const stored = Number(process.env.PAYKIT_BENCH_TRANSACTIONS ?? 50_000);
@@ -119,7 +119,7 @@ try {
   results.push(
     await measure('in memory', async () => {
       const sandbox = await startPaymentsSandbox({ keys });
-      fill(stateOf(sandbox));
+      fill(storeOf(sandbox).state);
       return sandbox;
     }),
   );

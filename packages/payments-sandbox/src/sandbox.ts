@@ -17,7 +17,7 @@ import { IdempotencyKeys } from './http/idempotency.js';
 import { Links } from './http/links.js';
 import { operationClaims, operationHandlers } from './resources/operations.js';
 import { openStateStore } from './state/open.js';
-import type { SandboxState } from './state/state.js';
+import type { StateStore } from './state/store.js';
 import { notificationProblems, responseProblems } from './contract/response-check.js';
 import { SchemaValidator } from './contract/schema-validator.js';
 import { settle } from './resources/transactions.js';
@@ -69,9 +69,9 @@ export interface PaymentsSandbox {
   webhooksIdle(): Promise<void>;
 }
 
-/** The state a running sandbox holds in memory: for tests that compare it with what its store read back. */
-const states = new WeakMap<PaymentsSandbox, () => SandboxState>();
-export const stateOf = (sandbox: PaymentsSandbox): SandboxState | undefined => states.get(sandbox)?.();
+/** The store of a running sandbox (its state in memory, what it wrote): for tests and benchmarks, not exported. */
+const stores = new WeakMap<PaymentsSandbox, StateStore>();
+export const storeOf = (sandbox: PaymentsSandbox): StateStore | undefined => stores.get(sandbox);
 
 /**
  * Starts the payments sandbox: a local, stateful stand-in for the payments API that behaves as the reference says,
@@ -182,6 +182,6 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
       await store.close();
     },
   };
-  states.set(sandbox, () => core.state);
+  stores.set(sandbox, store);
   return sandbox;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createPublishableClient, createSecretClient } from '@paykit/payments';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPaymentsSandbox } from '../src/index.js';
-import { stateOf } from '../src/sandbox.js';
+import { storeOf } from '../src/sandbox.js';
 import { parseState, serialiseState } from '../src/state/persistence.js';
 import { openSqliteStore } from '../src/state/sqlite-store.js';
 import { emptyState } from '../src/state/state.js';
@@ -90,7 +90,7 @@ describe('payments sandbox: --state FILE (SQLite store)', () => {
       await secret.mandateAgreements.update(agreement.agreementToken, { reference: 'R2' } as never);
       await sandbox.control.advanceClock(5_000);
       await sandbox.webhooksIdle();
-      const inMemory = serialiseState(stateOf(sandbox)!);
+      const inMemory = serialiseState(storeOf(sandbox)!.state);
       expect(JSON.parse(inMemory).collections.deliveries.some((d: { attempts: unknown[] }) => d.attempts.length > 0)).toBe(true);
       await sandbox.close();
 
@@ -100,6 +100,32 @@ describe('payments sandbox: --state FILE (SQLite store)', () => {
       } finally {
         await store.close();
       }
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('a write after a search over every transaction writes its own rows only, not the records the search read', async () => {
+    const seed = openSqliteStore(file);
+    for (let n = 1; n <= 2_000; n++) {
+      const receiptNumber = String(1_000_000_000 + n);
+      seed.state.transactions.set(receiptNumber, {
+        receiptNumber, createdAt: 1_700_000_000_000 + n, transactionType: 'PAYMENT', status: 'Approved', principal: 1000, surcharge: 0, currency: 'AUD',
+        supplierBusinessCode: 'TEST_BUSINESS', refunded: 0, ipAddress: null, comment: null, request: { note: 'x'.repeat(500) },
+      });
+    }
+    seed.state.sequence = 2_000;
+    await seed.commit();
+    await seed.close();
+    const sandbox = await startPaymentsSandbox({ stateFile: file, keys: { secret: [keys.secret] } });
+    try {
+      const search = await fetch(`${sandbox.url}/transactions/for-settlement-date?settlementDate=2023-11-14`, { headers });
+      expect(search.status).toBe(200);
+      const before = storeOf(sandbox)!.rowsWritten;
+      const created = await fetch(`${sandbox.url}/customers`, { method: 'POST', headers, body: JSON.stringify({ customerNumber: 'AFTER', customerName: 'After' }) });
+      expect(created.status).toBe(201);
+      // The customer, the sequence and the clock offset: not the 2000 transactions the search looked up.
+      expect(storeOf(sandbox)!.rowsWritten - before).toBeLessThanOrEqual(3);
     } finally {
       await sandbox.close();
     }

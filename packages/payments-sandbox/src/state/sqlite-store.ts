@@ -239,6 +239,7 @@ class SqliteStore implements StateStore {
   private scheduled: Promise<void> | undefined;
   private failure: Error | undefined;
   private closed = false;
+  rowsWritten = 0;
 
   constructor(
     readonly location: string,
@@ -305,6 +306,7 @@ class SqliteStore implements StateStore {
       this.failure = new StateStoreError(`cannot write the sandbox state to ${this.location}: ${(error as Error).message}`);
       throw this.failure;
     }
+    this.rowsWritten += batch.rows.length + (batch.meta ? 2 : 0);
     crashPoint('commit:after');
   }
 

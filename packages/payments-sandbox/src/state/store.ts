@@ -9,6 +9,8 @@ export interface StateStore {
   readonly state: SandboxState;
   /** Where the state is kept (the database file), or undefined in memory. */
   readonly location: string | undefined;
+  /** Rows written since the store was opened (records, idempotency records, counters). */
+  readonly rowsWritten: number;
   /** Runs `work`, counting every record it looks up as changed (handlers change records in place). */
   track<T>(work: () => T): T;
   /** Resolves once every change made so far is durable; rejects when the write failed. */
@@ -28,6 +30,7 @@ export function memoryStore(): StateStore {
   return {
     state,
     location: undefined,
+    rowsWritten: 0,
     track: (work) => work(),
     commit: () => Promise.resolve(),
     reset() {
