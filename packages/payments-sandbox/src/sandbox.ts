@@ -9,17 +9,17 @@ import { InFlightRequests } from './http/concurrency.js';
 import { loadPaymentsContract } from './contract/contract.js';
 import { controlPrefix, createControlHandler } from './http/control.js';
 import { createSandboxControl, type SandboxControl } from './http/control-client.js';
-import { defaultSettings, type SandboxBusiness, type SandboxCore, type SandboxSettings } from './core.js';
+import { defaultSettings, type HandlerContext, type SandboxBusiness, type SandboxCore, type SandboxSettings } from './core.js';
 import { concurrentCreation } from './resources/customers.js';
 import { createFacility } from './resources/facility.js';
 import { FaultInjector } from './http/faults.js';
 import { IdempotencyKeys } from './http/idempotency.js';
 import { Links } from './http/links.js';
 import { operationClaims, operationHandlers } from './resources/operations.js';
-import { StateFile } from './state/persistence.js';
+import { openStateStore } from './state/open.js';
+import type { StateStore } from './state/store.js';
 import { notificationProblems, responseProblems } from './contract/response-check.js';
 import { SchemaValidator } from './contract/schema-validator.js';
-import { emptyState } from './state/state.js';
 import { settle } from './resources/transactions.js';
 import { WebhookDispatcher } from './http/webhooks.js';
 
@@ -36,7 +36,11 @@ export interface PaymentsSandboxOptions {
   /** The payment methods `GET /methods` lists (default: the contract's example list). */
   methods?: Record<string, unknown>[];
   settings?: Partial<SandboxSettings>;
-  /** Keep the state in this file across restarts (written atomically); in memory only when not given. */
+  /**
+   * Keep the state in this database file across restarts (SQLite; every answer is sent once its change is on disk).
+   * A state file of an earlier version (JSON) is migrated on first open and kept as `FILE.v1.json`. In memory only
+   * when not given.
+   */
   stateFile?: string;
   /**
    * Check every answer and webhook notification against the contract. `true` collects the problems
@@ -65,6 +69,10 @@ export interface PaymentsSandbox {
   webhooksIdle(): Promise<void>;
 }
 
+/** The store of a running sandbox (its state in memory, what it wrote): for tests and benchmarks, not exported. */
+const stores = new WeakMap<PaymentsSandbox, StateStore>();
+export const storeOf = (sandbox: PaymentsSandbox): StateStore | undefined => stores.get(sandbox);
+
 /**
  * Starts the payments sandbox: a local, stateful stand-in for the payments API that behaves as the reference says,
  * driven by the bundled contract, with a control interface for tests under `/__sandbox`.
@@ -82,47 +90,47 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   };
 
   let origin = '';
-  let stateFile: StateFile | undefined;
+  const store = await openStateStore(options.stateFile);
   const core: SandboxCore = {
     contract,
     validator,
-    state: emptyState(),
+    state: store.state,
     clock: undefined as unknown as SandboxClock,
     settings: { ...initialSettings, webhookRetryDelaysMs: [...initialSettings.webhookRetryDelaysMs] },
     facility: createFacility(contract, options),
     events: undefined as unknown as WebhookDispatcher,
     links: () => new Links(origin + contract.basePath),
   };
-  const changed = () => void stateFile?.commit().catch((error: unknown) => console.error(`payments sandbox: cannot save ${options.stateFile}: ${String(error)}`));
-  const clock = new SandboxClock(() => core.state);
+  const commit = () => store.commit();
+  const changed = () => commit().catch((error: unknown) => console.error(`payments sandbox: cannot save ${options.stateFile}: ${String(error)}`));
+  const clock = new SandboxClock(() => core.state, store, changed);
   core.clock = clock;
-  if (options.stateFile) {
-    stateFile = new StateFile(options.stateFile, () => core.state);
-    core.state = stateFile.load() ?? core.state;
-  }
   const webhooks = new WebhookDispatcher(() => core.state, clock, core.settings, changed, (eventType, body) =>
     report(notificationProblems(validator, contract, eventType, body)),
   );
   core.events = webhooks;
-  const runAndSave = (run: (ref: string) => void) => (task: { ref: string }) => {
-    run(task.ref);
-    changed();
-  };
-  clock.on('alias.complete-registration', runAndSave((ref) => completeRegistration(core, ref)));
-  clock.on('alias.complete-deregistration', runAndSave((ref) => completeDeregistration(core, ref)));
-  clock.on('transaction.settle', runAndSave((ref) => settle(core, ref)));
+  clock.on('alias.complete-registration', (task) => completeRegistration(core, task.ref));
+  clock.on('alias.complete-deregistration', (task) => completeDeregistration(core, task.ref));
+  clock.on('transaction.settle', (task) => settle(core, task.ref));
 
   const idempotency = new IdempotencyKeys(() => core.state, clock);
   const statuses = [...contract.operations.values()].map((o) => new Set([...o.responses.keys()].map(Number).filter((s) => s >= 429)));
   const faults = new FaultInjector(new Set([...(statuses[0] ?? [])].filter((s) => statuses.every((set) => set.has(s)))));
-  const commit = () => stateFile?.commit() ?? Promise.resolve();
+  // Handlers of writes change the records they look up in place: the store counts those lookups as changes (and
+  // only theirs: a search that looks up every transaction must not make the next write carry them all).
+  const handlers = Object.fromEntries(
+    Object.entries(operationHandlers).map(([id, handler]) => [
+      id,
+      (context: HandlerContext) => (context.operation.method === 'GET' ? handler(context) : store.track(() => handler(context))),
+    ]),
+  );
   const api = createApiHandler({
     core,
     auth: new Authenticator(keys, clock.now()),
     idempotency,
     inFlight: new InFlightRequests(),
     faults,
-    handlers: operationHandlers,
+    handlers,
     claims: operationClaims,
     conflict: concurrentCreation,
     commit,
@@ -133,9 +141,10 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     faults,
     webhooks,
     commit,
+    track: (work) => store.track(work),
     violations: () => [...problems],
     reset: () => {
-      core.state = emptyState();
+      store.reset();
       Object.assign(core.settings, initialSettings, { webhookRetryDelaysMs: [...initialSettings.webhookRetryDelaysMs] });
       idempotency.reset();
       faults.clear();
@@ -154,14 +163,14 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   clock.runDue(); // what fell due while a saved sandbox was down
 
-  return {
+  const sandbox: PaymentsSandbox = {
     url: origin + contract.basePath,
     origin,
     controlUrl: origin + controlPrefix,
     keys: { secret: keys.secret.map((k) => k.key), publishable: [...keys.publishable] },
     generatedKeys: keys.generated,
     control: createSandboxControl(origin),
-    ...(options.stateFile ? { stateFile: options.stateFile } : {}),
+    ...(store.location ? { stateFile: store.location } : {}),
     violations: () => [...problems],
     webhooksIdle: () => webhooks.idle(),
     close: async () => {
@@ -170,7 +179,9 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
       server.closeAllConnections();
       await closed;
       await webhooks.idle();
-      await stateFile?.flush();
+      await store.close();
     },
   };
+  stores.set(sandbox, store);
+  return sandbox;
 }

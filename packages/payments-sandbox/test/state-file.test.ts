@@ -1,13 +1,16 @@
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, watch } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createPublishableClient, createSecretClient } from '@paykit/payments';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPaymentsSandbox } from '../src/index.js';
-import { parseState } from '../src/state/persistence.js';
-import { basic } from './support.js';
+import { storeOf } from '../src/sandbox.js';
+import { parseState, serialiseState } from '../src/state/persistence.js';
+import { openSqliteStore } from '../src/state/sqlite-store.js';
+import { emptyState } from '../src/state/state.js';
+import { basic, cardTokenRequest, paymentRequest } from './support.js';
+import { startSandboxProcess } from './support/state-process.js';
 
 const keys = { secret: 'sk_state_test', publishable: 'pk_state_test' };
 
@@ -21,79 +24,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const processScript = fileURLToPath(new URL('./support/sandbox-process.mjs', import.meta.url));
-
-/** The built sandbox with `stateFile: file` as a real process, and its base address once it listens. */
-async function startProcess() {
-  const child = spawn(process.execPath, [processScript, file, keys.secret, keys.publishable], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /payments-sandbox ready: (\S+)/.exec(output);
-      if (ready) resolve(ready[1]!);
-    });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', () => reject(new Error(`the sandbox process exited early:\n${output}`)));
-  });
-  return { child, url, exited };
-}
-
 const headers = { authorization: basic(keys.secret), accept: 'application/json', 'content-type': 'application/json' };
-// A long name makes each write of the state take a while, so that the kill can land in the middle of one.
-const filler = 'x'.repeat(10_000);
 
-describe('payments sandbox: --state FILE', () => {
-  it('survives SIGKILL in the middle of a write: the file is whole, and every acknowledged change is in it', async () => {
-    const acknowledged: string[] = [];
-    let killedMidWrite = 0;
-    for (let round = 1; round <= 3; round++) {
-      const { child, url, exited } = await startProcess();
-      let stop = false;
-      let armed = false;
-      // Kill -9 the moment the sandbox starts writing a new version of the state.
-      const watcher = watch(dir, (_event, name) => {
-        // The event of the temporary file's creation: the write has just begun.
-        if (armed && name?.endsWith('.tmp') && !stop && existsSync(join(dir, name))) {
-          stop = true;
-          child.kill('SIGKILL');
-        }
-      });
-      const writer = async (worker: number) => {
-        for (let n = 0; !stop; n++) {
-          const response = await fetch(`${url}/customers`, {
-            method: 'POST',
-            headers,
-            body: JSON.stringify({ customerNumber: `R${round}-W${worker}-${n}`, customerName: filler }),
-          }).catch(() => undefined);
-          if (response?.status === 201) acknowledged.push(((await response.json()) as { customerId: string }).customerId);
-          if (acknowledged.length >= 25 * round) armed = true;
-        }
-      };
-      await Promise.all([1, 2, 3, 4].map(writer));
-      await exited;
-      watcher.close();
-      expect(child.signalCode).toBe('SIGKILL');
-      if (readdirSync(dir).some((name) => name.endsWith('.tmp'))) killedMidWrite += 1;
-
-      const saved = parseState(readFileSync(file, 'utf8'), file);
-      const missing = acknowledged.filter((id) => !saved.customers.has(id));
-      expect(missing, `round ${round}: acknowledged customers missing from the file`).toEqual([]);
-    }
-    console.log(`state file: 3 SIGKILLs, ${killedMidWrite} of them in the middle of a write; ${acknowledged.length} acknowledged customers, none lost`);
-    expect(killedMidWrite, 'rounds in which the kill cut a write short').toBeGreaterThan(0);
-
-    const { child, url, exited } = await startProcess();
-    try {
-      expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
-      for (const id of acknowledged) expect((await fetch(`${url}/customers/${id}`, { headers })).status).toBe(200);
-    } finally {
-      child.kill('SIGTERM');
-      await exited;
-    }
-  }, 120_000); // four starts of a real process and three crash rounds, each flushing its writes to disk
-
+describe('payments sandbox: --state FILE (SQLite store)', () => {
   it('keeps the clock, scheduled work, subscriptions and idempotency records across a restart', async () => {
     const settings = { aliasRegistrationDelayMs: 60_000 };
     const first = await startPaymentsSandbox({ stateFile: file, keys: { secret: [keys.secret] }, settings });
@@ -127,9 +60,147 @@ describe('payments sandbox: --state FILE', () => {
     }
   });
 
+  it('refuses a postgres:// state before anything is created', async () => {
+    await expect(startPaymentsSandbox({ stateFile: 'postgres://sandbox@127.0.0.1/paykit' })).rejects.toThrow(/PostgreSQL state .* is not supported yet/);
+    expect(existsSync('postgres:')).toBe(false);
+  });
+
   it('refuses to start from a file that is not a sandbox state', async () => {
     const { writeFile } = await import('node:fs/promises');
     await writeFile(file, '{"customers": []}');
     await expect(startPaymentsSandbox({ stateFile: file })).rejects.toThrow(/not a version 1 sandbox state file/);
+  });
+
+  it('writes every change the requests, the clock and webhook deliveries make: the store reads back the state in memory', async () => {
+    const sandbox = await startPaymentsSandbox({ stateFile: file, keys: { secret: [keys.secret], publishable: [keys.publishable] }, settings: { aliasRegistrationDelayMs: 1_000, webhookRetryDelaysMs: [60_000] } });
+    try {
+      const secret = createSecretClient({ apiKey: keys.secret, baseUrl: sandbox.url, retry: { delayMs: 5 } });
+      const publishable = createPublishableClient({ apiKey: keys.publishable, baseUrl: sandbox.url, retry: { delayMs: 5 } });
+      const token = async () => ((await publishable.singleUseTokens.create(cardTokenRequest() as never)).data as { singleUseTokenId: string }).singleUseTokenId;
+      await sandbox.control.subscribeWebhooks({ url: 'http://127.0.0.1:9/hooks', secret: 'whsec' });
+      const pay = async (amount: number) => (await secret.transactions.create(paymentRequest(await token(), amount) as never)).data as { receiptNumber: string };
+      const refunded = await pay(20);
+      await secret.transactions.create({ transactionType: 'REFUND', originalReceiptNumber: refunded.receiptNumber, principalAmount: 5, entryMode: 'ECOMMERCE', supplierBusinessCode: 'TEST_BUSINESS' } as never);
+      await secret.transactions.void((await pay(30)).receiptNumber);
+      await pay(10.52); // pending: settles on the clock
+      const customer = (await secret.customers.create({ customerNumber: 'C1', customerName: 'First' } as never)).data as { customerId: string };
+      await secret.customers.update(customer.customerId, { customerName: 'Changed' } as never);
+      await secret.aliases.register({ aliasAddress: 'eq@pay.example.com', type: 'STATIC', supplierBusinessCode: 'TEST_BUSINESS' } as never);
+      const agreement = (await secret.mandateAgreements.create({ reference: 'R1' } as never)).data as { agreementToken: string };
+      await secret.mandateAgreements.update(agreement.agreementToken, { reference: 'R2' } as never);
+      await sandbox.control.advanceClock(5_000);
+      await sandbox.webhooksIdle();
+      const inMemory = serialiseState(storeOf(sandbox)!.state);
+      expect(JSON.parse(inMemory).collections.deliveries.some((d: { attempts: unknown[] }) => d.attempts.length > 0)).toBe(true);
+      await sandbox.close();
+
+      const store = openSqliteStore(file);
+      try {
+        expect(JSON.parse(serialiseState(store.state))).toEqual(JSON.parse(inMemory));
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('a write after a search over every transaction writes its own rows only, not the records the search read', async () => {
+    const seed = openSqliteStore(file);
+    for (let n = 1; n <= 2_000; n++) {
+      const receiptNumber = String(1_000_000_000 + n);
+      seed.state.transactions.set(receiptNumber, {
+        receiptNumber, createdAt: 1_700_000_000_000 + n, transactionType: 'PAYMENT', status: 'Approved', principal: 1000, surcharge: 0, currency: 'AUD',
+        supplierBusinessCode: 'TEST_BUSINESS', refunded: 0, ipAddress: null, comment: null, request: { note: 'x'.repeat(500) },
+      });
+    }
+    seed.state.sequence = 2_000;
+    await seed.commit();
+    await seed.close();
+    const sandbox = await startPaymentsSandbox({ stateFile: file, keys: { secret: [keys.secret] } });
+    try {
+      const search = await fetch(`${sandbox.url}/transactions/for-settlement-date?settlementDate=2023-11-14`, { headers });
+      expect(search.status).toBe(200);
+      const before = storeOf(sandbox)!.rowsWritten;
+      const created = await fetch(`${sandbox.url}/customers`, { method: 'POST', headers, body: JSON.stringify({ customerNumber: 'AFTER', customerName: 'After' }) });
+      expect(created.status).toBe(201);
+      // The customer, the sequence and the clock offset: not the 2000 transactions the search looked up.
+      expect(storeOf(sandbox)!.rowsWritten - before).toBeLessThanOrEqual(3);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('migrates a state file of version 1 on first open and keeps the old file beside the database', async () => {
+    const old = emptyState();
+    old.sequence = 41;
+    old.clockOffsetMs = 5_000;
+    old.customers.set('1000000041', { customerId: '1000000041', createdAt: 1, fields: { customerNumber: 'OLD-1' } });
+    await writeFile(file, serialiseState(old));
+
+    const sandbox = await startPaymentsSandbox({ stateFile: file, keys: { secret: [keys.secret] } });
+    try {
+      expect((await fetch(`${sandbox.url}/customers/1000000041`, { headers })).status).toBe(200);
+      const created = await fetch(`${sandbox.url}/customers`, { method: 'POST', headers, body: JSON.stringify({ customerNumber: 'NEW-1', customerName: 'New' }) });
+      expect(((await created.json()) as { customerId: string }).customerId, 'numbers go on from the old file').toBe('1000000042');
+    } finally {
+      await sandbox.close();
+    }
+    expect(readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
+    expect(parseState(await readFile(`${file}.v1.json`, 'utf8'), file).customers.has('1000000041'), 'the old file is kept').toBe(true);
+    expect(existsSync(`${file}.migrating`)).toBe(false);
+  });
+
+  it('finishes a migration cut short after the old file was set aside', async () => {
+    const old = emptyState();
+    old.customers.set('1000000001', { customerId: '1000000001', createdAt: 1, fields: {} });
+    await writeFile(file, serialiseState(old));
+    await openSqliteStore(file).close();
+    // As if killed between the two renames: the database is still under its temporary name.
+    await rename(file, `${file}.migrating`);
+    const store = openSqliteStore(file);
+    try {
+      expect(store.state.customers.has('1000000001')).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('the database refuses a second answer under an Idempotency-Key within its lifetime, and a number sequence that goes back', async () => {
+    const store = openSqliteStore(file);
+    try {
+      const response = { status: 201, headers: {} };
+      store.state.idempotency.set('key-1', { key: 'key-1', createdAt: 1_000, response });
+      store.state.sequence = 10;
+      await store.commit();
+      // A second record under the key, as a process that had not seen the first would write it.
+      store.state.idempotency.set('key-1', { key: 'key-1', createdAt: 2_000, response: { status: 202, headers: {} } });
+      await expect(store.commit()).rejects.toThrow(/already holds an answer under this Idempotency-Key/);
+    } finally {
+      await store.close();
+    }
+    const again = openSqliteStore(file);
+    try {
+      expect(again.state.idempotency.get('key-1')?.response.status).toBe(201);
+      again.state.sequence = 9;
+      await expect(again.commit()).rejects.toThrow(/sequence would go back/);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('refuses a second process on the same file, and takes over the file of a killed one', async () => {
+    const owner = await startSandboxProcess(file, keys, { PAYKIT_SANDBOX_CRASH_AT: 'commit:after' });
+    await expect(startPaymentsSandbox({ stateFile: file })).rejects.toThrow(/is in use by process \d+/);
+    await fetch(`${owner.url}/customers`, { method: 'POST', headers, body: JSON.stringify({ customerNumber: 'K1', customerName: 'Killed' }) }).catch(() => undefined);
+    expect(await owner.exited).toBe('SIGKILL');
+    expect(existsSync(`${file}.lock`), 'the lock the killed process left').toBe(true);
+    const next = await startPaymentsSandbox({ stateFile: file, keys: { secret: [keys.secret] } });
+    try {
+      const list = await fetch(`${next.url}/customers?customerNumber=K1`, { headers });
+      expect(list.status).toBe(200);
+    } finally {
+      await next.close();
+    }
   });
 });

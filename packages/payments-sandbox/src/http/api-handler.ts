@@ -9,6 +9,7 @@ import type { FaultInjector } from './faults.js';
 import type { IdempotencyKeys } from './idempotency.js';
 import { Links } from './links.js';
 import { checkBody, checkParameters, negotiate, parseBody, readBody, refuseQueryOnWrite } from '../contract/request-checks.js';
+import { crashPoint } from '../state/crash-points.js';
 import type { StoredResponse } from '../state/state.js';
 
 export interface ApiHandlerParts {
@@ -112,6 +113,9 @@ export function createApiHandler(parts: ApiHandlerParts) {
       if (known.kind === 'replay') {
         idempotencyKey = undefined;
         response = known.response;
+        // The original's change may not be on disk yet: the replay is answered once it is, like the original.
+        await parts.commit();
+        res.once('finish', () => crashPoint('replay:answered'));
       } else {
         try {
           checkParameters(validator, operation, { path: match.params, query: url.searchParams, headers: req.headers }, (p) => p.name !== header);

@@ -25,6 +25,8 @@ export interface ControlTarget {
   reset(): void;
   violations(): string[];
   commit(): Promise<void>;
+  /** Runs a change, counting the records it looks up as changed (see `state/tracking.ts`). */
+  track<T>(work: () => T): T;
 }
 
 class ControlError extends Error {
@@ -132,7 +134,7 @@ export function createControlHandler(target: ControlTarget) {
       const route = candidates.find(([method]) => method === req.method);
       if (!route) throw new ControlError(405, `${req.method} is not supported by ${controlPrefix}${path}`);
       const params = route[1].exec(path)!.slice(1).map(decodeURIComponent);
-      const { status, json } = route[2](target, body, params);
+      const { status, json } = req.method === 'GET' ? route[2](target, body, params) : target.track(() => route[2](target, body, params));
       if (req.method !== 'GET') await target.commit();
       answer(res, status, json);
     } catch (error) {

@@ -32,7 +32,8 @@ export class WebhookDispatcher implements EventSink {
     private readonly state: () => SandboxState,
     private readonly clock: SandboxClock,
     private readonly settings: SandboxSettings,
-    private readonly changed: () => void,
+    /** Saves what changed; resolves once it is durable (and never rejects). */
+    private readonly changed: () => Promise<void>,
     /** Called with every notification body before it is sent (the response checks of tests). */
     private readonly inspect: (eventType: string, body: unknown) => void = () => {},
   ) {
@@ -87,9 +88,12 @@ export class WebhookDispatcher implements EventSink {
         attempts: [],
       };
       this.state().deliveries.set(delivery.id, delivery);
-      // The redelivery is scheduled before the first attempt, so that a crash during the attempt does not lose it.
+      // The redelivery is scheduled before the first attempt, so that a crash during the attempt does not lose it,
+      // and the first attempt waits until the event is durable: a notification reports what a crash cannot undo.
       this.clock.schedule('webhook.deliver', delivery.id, this.delayAfter(1));
-      this.attempt(delivery.id);
+      const saved = this.changed().then(() => this.attempt(delivery.id));
+      this.inFlight.add(saved);
+      void saved.finally(() => this.inFlight.delete(saved));
     }
   }
 
@@ -123,11 +127,13 @@ export class WebhookDispatcher implements EventSink {
     } catch (error) {
       delivery.attempts.push({ at, error: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error) });
     }
+    // Changed in place outside a request: set again, so that the store writes it.
+    if (this.state().deliveries.get(delivery.id) === delivery) this.state().deliveries.set(delivery.id, delivery);
     if (delivery.delivered) this.clock.cancel('webhook.deliver', delivery.id);
     else if (this.state().deliveries.get(delivery.id) === delivery && !this.clock.has('webhook.deliver', delivery.id)) {
       this.clock.schedule('webhook.deliver', delivery.id, this.delayAfter(delivery.attempts.length));
     }
-    this.changed();
+    void this.changed();
   }
 
   /** The wait before the next attempt after `attempts` attempts: the last configured wait repeats. */

@@ -14,7 +14,13 @@ export class SandboxClock {
   private runners = new Map<TaskKind, TaskRunner>();
   private stopped = false;
 
-  constructor(private readonly state: () => SandboxState) {}
+  constructor(
+    private readonly state: () => SandboxState,
+    /** Counts the records a task looks up as changed (tasks change records in place). */
+    private readonly store: { track<T>(work: () => T): T } = { track: (work) => work() },
+    /** Called after tasks ran, so that what they changed is saved. */
+    private readonly changed: () => void = () => {},
+  ) {}
 
   now(): number {
     return Date.now() + this.state().clockOffsetMs;
@@ -53,14 +59,18 @@ export class SandboxClock {
   runDue(): void {
     if (this.stopped) return;
     const tasks = this.state().tasks;
+    let ran = false;
     for (;;) {
       const now = this.now();
       let next: ScheduledTask | undefined;
       for (const task of tasks.values()) if (task.dueAt <= now && (!next || task.dueAt < next.dueAt)) next = task;
       if (!next) break;
-      tasks.delete(next.id);
-      this.runners.get(next.kind)?.(next);
+      const task = next;
+      tasks.delete(task.id);
+      this.store.track(() => this.runners.get(task.kind)?.(task));
+      ran = true;
     }
+    if (ran) this.changed();
     this.arm();
   }
 

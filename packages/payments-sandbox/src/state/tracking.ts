@@ -1,0 +1,132 @@
+import { collectionNames, type Collections, type SandboxState } from './state.js';
+
+/**
+ * Which records changed since the last write to the store, so that a write carries only those rows and does not grow
+ * with the state. A record counts as changed when it is `set` or `delete`d, and, inside `track(work)`, when it is
+ * read with `get`: handlers change records in place after looking them up (a token consumed, a refund counted on
+ * its payment), and every such lookup runs inside a tracked stretch of work (a request's handler, a control
+ * endpoint, a task of the clock). A record changed in place outside such a stretch must be `set` again to be saved.
+ */
+
+export type CollectionName = keyof Collections;
+
+/** The rows to write: each changed record as its JSON, or null when it is gone. */
+export interface ChangeBatch {
+  /** Everything was removed first (a reset of the sandbox). */
+  cleared: boolean;
+  rows: { collection: CollectionName; key: string; value: unknown }[];
+  meta: { clockOffsetMs: number; sequence: number } | undefined;
+}
+
+export class ChangeTracker {
+  private dirty = new Map<CollectionName, Set<string>>();
+  private cleared = false;
+  private depth = 0;
+  private saved = { clockOffsetMs: 0, sequence: 0 };
+
+  constructor(private readonly state: () => SandboxState) {}
+
+  get tracking(): boolean {
+    return this.depth > 0;
+  }
+
+  /** Runs `work`, counting the records it looks up as changed. */
+  track<T>(work: () => T): T {
+    this.depth += 1;
+    try {
+      return work();
+    } finally {
+      this.depth -= 1;
+    }
+  }
+
+  mark(collection: CollectionName, key: string): void {
+    let keys = this.dirty.get(collection);
+    if (!keys) this.dirty.set(collection, (keys = new Set()));
+    keys.add(key);
+  }
+
+  markCleared(): void {
+    this.cleared = true;
+    this.dirty.clear();
+  }
+
+  /** What the store holds now, for scalars read back at open. */
+  savedMeta(meta: { clockOffsetMs: number; sequence: number }): void {
+    this.saved = { ...meta };
+  }
+
+  pending(): boolean {
+    const state = this.state();
+    return this.cleared || this.dirty.size > 0 || state.clockOffsetMs !== this.saved.clockOffsetMs || state.sequence !== this.saved.sequence;
+  }
+
+  /** The changes since the last call, read from the state as it is now; forgets them. */
+  take(): ChangeBatch {
+    const state = this.state();
+    const rows: ChangeBatch['rows'] = [];
+    for (const [collection, keys] of this.dirty) {
+      const map = state[collection] as Map<string, unknown>;
+      for (const key of keys) rows.push({ collection, key, value: Map.prototype.get.call(map, key) ?? null });
+    }
+    const meta = state.clockOffsetMs !== this.saved.clockOffsetMs || state.sequence !== this.saved.sequence || this.cleared
+      ? { clockOffsetMs: state.clockOffsetMs, sequence: state.sequence }
+      : undefined;
+    const batch = { cleared: this.cleared, rows, meta };
+    this.dirty = new Map();
+    this.cleared = false;
+    if (meta) this.saved = { ...meta };
+    return batch;
+  }
+}
+
+/** A collection of the state that reports its changes to a tracker. */
+export class TrackedMap<V> extends Map<string, V> {
+  private tracker: ChangeTracker | undefined;
+  private name: CollectionName | undefined;
+
+  static create<V>(name: CollectionName, tracker: ChangeTracker): TrackedMap<V> {
+    const map = new TrackedMap<V>();
+    map.name = name;
+    map.tracker = tracker;
+    return map;
+  }
+
+  override get(key: string): V | undefined {
+    const value = super.get(key);
+    if (value !== undefined && this.tracker?.tracking) this.tracker.mark(this.name!, key);
+    return value;
+  }
+
+  override set(key: string, value: V): this {
+    this.tracker?.mark(this.name!, key);
+    return super.set(key, value);
+  }
+
+  override delete(key: string): boolean {
+    const had = super.delete(key);
+    if (had) this.tracker?.mark(this.name!, key);
+    return had;
+  }
+
+  override clear(): void {
+    for (const key of this.keys()) this.tracker?.mark(this.name!, key);
+    super.clear();
+  }
+
+  /** Puts a record read from the store, without counting it as a change. */
+  load(key: string, value: V): void {
+    super.set(key, value);
+  }
+
+  /** Removes a record without counting it as a change. */
+  unload(key: string): void {
+    super.delete(key);
+  }
+}
+
+/** A state whose collections report their changes to `tracker`. */
+export function trackedState(tracker: ChangeTracker): SandboxState {
+  const collections = Object.fromEntries(collectionNames.map((name) => [name, TrackedMap.create(name, tracker)])) as unknown as Collections;
+  return { clockOffsetMs: 0, sequence: 0, ...collections };
+}
