@@ -48,8 +48,35 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+export interface PrismProxyOptions {
+  contract: RestContract;
+  /** Where Prism forwards what it validated, e.g. `http://127.0.0.1:4012` (Prism appends the request's whole path). */
+  upstream: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /**
+   * Prism's `--errors`: a request that breaks the contract is answered 422 (401 for security) and never forwarded,
+   * and an answer that breaks it becomes a problem answer.
+   */
+  errors?: boolean;
+  onLog?: (line: string) => void;
+}
+
 /** Starts the real Prism CLI on one REST contract and resolves once it listens. */
-export async function startPrismMock(options: PrismMockOptions): Promise<RunningMock> {
+export function startPrismMock(options: PrismMockOptions): Promise<RunningMock> {
+  return startPrism(options, ['mock', ...(options.dynamic ? ['-d'] : [])], []);
+}
+
+/**
+ * Starts Prism's proxy mode on one REST contract: every request and answer crossing it is validated, the violations
+ * named in each answer's `sl-violations` header (JSON: `location`, `code`, `message`, `severity`).
+ */
+export function startPrismProxy(options: PrismProxyOptions): Promise<RunningMock> {
+  return startPrism(options, ['proxy', ...(options.errors ? ['--errors'] : [])], [options.upstream]);
+}
+
+async function startPrism(options: PrismMockOptions | PrismProxyOptions, command: string[], after: string[]): Promise<RunningMock> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port || (await freePort(host));
   const specPath = mockSpecPath(options.contract);
@@ -57,7 +84,7 @@ export async function startPrismMock(options: PrismMockOptions): Promise<Running
   const basePath = (JSON.parse(await readFile(specPath, 'utf8')) as { 'x-paykit-mock-base-path'?: string })[
     'x-paykit-mock-base-path'
   ];
-  const args = [prismBin(), 'mock', '-h', host, '-p', String(port), ...(options.dynamic ? ['-d'] : []), specPath];
+  const args = [prismBin(), ...command, '-h', host, '-p', String(port), specPath, ...after];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCARF_ANALYTICS: 'false' } });
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
