@@ -24,6 +24,8 @@ export function prismViolations(header: string | undefined, operation: string): 
     return [{ rule: 'openapi:too-many', side: 'answer', operation, location: '', message: 'Prism found more violations than its header holds' }];
   }
   if (!Array.isArray(entries)) return [];
+  // Prism repeats a violation once per branch of a oneOf it tried: each is named once.
+  const seen = new Set<string>();
   return entries
     .filter((entry) => entry.severity === 'Error' || entry.severity === 'Warning')
     .map((entry) => {
@@ -35,5 +37,9 @@ export function prismViolations(header: string | undefined, operation: string): 
         location: path.join('.'),
         message: String(entry.message ?? ''),
       };
+    })
+    .filter((violation) => {
+      const key = `${violation.rule}\n${violation.location}\n${violation.message}`;
+      return !seen.has(key) && Boolean(seen.add(key));
     });
 }

@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { answerViolations } from './answer-rules.js';
 import { endToEnd, exchange, readAll, type Answer, type UpstreamTls } from './http-exchange.js';
 import { HarRecorder, type Har } from './har.js';
 import { matchOperation, type MatchedOperation } from './operations.js';
@@ -180,6 +181,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
           delivered = problem(response, 502, { title: 'The contract proxy could not reach the service', detail: String(item.networkError) });
         } else if (item.answer) {
           violations.push(...found);
+          if (operation) violations.push(...answerViolations(operation, item.answer.status, item.answer.body));
           delivered = deliver(response, item.answer);
         } else if (strict && found.some((v) => v.side === 'request')) {
           // Prism's --errors: an invalid request is answered by Prism and never forwarded.

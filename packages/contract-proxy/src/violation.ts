@@ -22,6 +22,7 @@ export const ruleNames = {
   decimalPlaces: 'decimal-places',
   retryWait: 'retry-wait',
   resendAfterUnknownOutcome: 'resend-after-500',
+  errorBody: 'error-body',
 } as const;
 
 /** The live line of one violation, e.g. `[answer] openapi:required getTransaction body.status: must have ...`. */
