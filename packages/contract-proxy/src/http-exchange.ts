@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import { Agent, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { request as httpsRequest, type AgentOptions } from 'node:https';
 
 /** A message read whole: the proxy buffers bodies, which suits API messages (no streaming endpoints in the contract). */
@@ -28,6 +28,9 @@ export async function readAll(stream: AsyncIterable<Buffer | string>): Promise<B
 /** TLS settings towards an HTTPS upstream: the client certificate to present and the authorities to trust. */
 export type UpstreamTls = Pick<AgentOptions, 'pfx' | 'passphrase' | 'cert' | 'key' | 'ca'>;
 
+// Connections to Prism and to a plain-HTTP service are kept open between exchanges (Node 20's global agent closes them).
+const keepAlive = new Agent({ keepAlive: true });
+
 /** Sends one request and reads the whole answer; rejects on a network error or when `signal` aborts. */
 export function exchange(
   url: URL,
@@ -44,7 +47,7 @@ export function exchange(
         .then((buffer) => resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', headers: response.headers, body: buffer }))
         .catch(reject);
     };
-    const outgoing = url.protocol === 'https:' ? httpsRequest(url, { ...options, ...tls }, callback) : httpRequest(url, options, callback);
+    const outgoing = url.protocol === 'https:' ? httpsRequest(url, { ...options, ...tls }, callback) : httpRequest(url, { ...options, agent: keepAlive }, callback);
     outgoing.once('error', reject);
     outgoing.end(body);
   });

@@ -89,16 +89,21 @@ async function startPrism(options: PrismMockOptions | PrismProxyOptions, command
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   await new Promise<void>((resolve, reject) => {
-    let output = '';
+    let output: string | undefined = '';
     const onData = (chunk: Buffer) => {
       const text = chunk.toString();
-      output += text;
       for (const line of text.split('\n')) if (line.trim()) options.onLog?.(line);
-      if (output.includes('Prism is listening')) resolve();
+      // Prism logs every request (a proxy, several lines each): once it listens, nothing more is kept.
+      if (output === undefined) return;
+      output += text;
+      if (output.includes('Prism is listening')) {
+        output = undefined;
+        resolve();
+      }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`Prism exited (code ${code}) before listening:\n${output.slice(-2000)}`)));
+    child.once('exit', (code) => reject(new Error(`Prism exited (code ${code}) before listening:\n${(output ?? '').slice(-2000)}`)));
     child.once('error', reject);
   });
 
