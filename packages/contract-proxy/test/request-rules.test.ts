@@ -8,7 +8,7 @@ function request(method: string, headers: Record<string, string>, json?: unknown
   return { method, headers, query: new URLSearchParams(), json };
 }
 
-const payment = { transactionType: 'PAYMENT', singleUseTokenId: 't', supplierBusinessCode: 'B', principalAmount: 10, currency: 'AUD', entryMode: 'ECOMMERCE' };
+const payment = { transactionType: 'PAYMENT', singleUseTokenId: 't', supplierBusinessCode: 'B', principalAmount: 10, currency: 'AUD', entryMode: 'STORED_CREDENTIAL' };
 const good = { accept: 'application/json', authorization: basic('sk_1'), 'idempotency-key': 'k-1' };
 
 describe('operation matching from the generated operation tables', () => {

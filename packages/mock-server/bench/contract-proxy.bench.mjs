@@ -70,7 +70,7 @@ try {
   });
   const { customerId } = await post(sandbox.address, '/customers', secretKey, { customerNumber: 'BENCH-PROXY', customerName: 'Bench' });
   await post(sandbox.address, `/customers/${customerId}/accounts`, secretKey, { singleUseTokenId: token.singleUseTokenId });
-  const payment = { transactionType: 'PAYMENT', customerId, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 10, currency: 'AUD', entryMode: 'ECOMMERCE' };
+  const payment = { transactionType: 'PAYMENT', customerId, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 10, currency: 'AUD', entryMode: 'STORED_CREDENTIAL' };
   const { receiptNumber } = await post(sandbox.address, '/transactions', secretKey, payment);
 
   let key = 0;

@@ -29,7 +29,7 @@ async function recordFlow(): Promise<HarEntry[]> {
       supplierBusinessCode: 'TEST_BUSINESS',
       principalAmount: 20,
       currency: 'AUD',
-      entryMode: 'ECOMMERCE',
+      entryMode: 'STORED_CREDENTIAL',
     } as never);
     await payments.transactions.get((payment as { receiptNumber: string }).receiptNumber as never);
     expect(proxy.report().totals).toEqual({ request: 0, answer: 0 });

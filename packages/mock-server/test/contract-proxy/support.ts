@@ -23,7 +23,7 @@ export function paymentRequest(singleUseTokenId: string, principalAmount = 10) {
     principalAmount,
     currency: 'AUD',
     eci: 'INTERNET',
-    entryMode: 'ECOMMERCE',
+    entryMode: 'STORED_CREDENTIAL',
   };
 }
 
