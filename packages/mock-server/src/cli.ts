@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { runProxyCommand, runReplayCommand } from '@paykit/contract-proxy';
+import { prismValidator } from './contract-proxy.js';
 import { services, type StartedMock } from './services.js';
 
 const describePorts = (service: (typeof services)[number]) =>
@@ -7,6 +9,9 @@ const describePorts = (service: (typeof services)[number]) =>
 
 const help = `usage: paykit-mock [service ...] [--host 127.0.0.1] [--port-<service>[-<role>] N] [--dynamic]
                    [--state FILE] [--secret-key KEY ...] [--publishable-key KEY ...] [--inbox DIR]
+
+       paykit-mock proxy --upstream URL [...]     (paykit-mock proxy --help)
+       paykit-mock replay FILE.har --target URL   (paykit-mock replay --help)
 
 Starts the local mocks (all of them when no service is named) and prints their base addresses.
 Services:
@@ -30,6 +35,13 @@ function strings(value: unknown): string[] {
 }
 
 async function main(): Promise<void> {
+  // The validating proxy and the replay of its recordings are commands of @paykit/contract-proxy.
+  const [command, ...rest] = process.argv.slice(2);
+  if (command === 'proxy') return runProxyCommand(rest, { validator: prismValidator });
+  if (command === 'replay') {
+    process.exitCode = await runReplayCommand(rest);
+    return;
+  }
   const { values, tokens } = parseArgs({
     options: {
       host: { type: 'string', default: '127.0.0.1' },

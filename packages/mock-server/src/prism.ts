@@ -48,8 +48,35 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+export interface PrismProxyOptions {
+  contract: RestContract;
+  /** Where Prism forwards what it validated, e.g. `http://127.0.0.1:4012` (Prism appends the request's whole path). */
+  upstream: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /**
+   * Prism's `--errors`: a request that breaks the contract is answered 422 (401 for security) and never forwarded,
+   * and an answer that breaks it becomes a problem answer.
+   */
+  errors?: boolean;
+  onLog?: (line: string) => void;
+}
+
 /** Starts the real Prism CLI on one REST contract and resolves once it listens. */
-export async function startPrismMock(options: PrismMockOptions): Promise<RunningMock> {
+export function startPrismMock(options: PrismMockOptions): Promise<RunningMock> {
+  return startPrism(options, ['mock', ...(options.dynamic ? ['-d'] : [])], []);
+}
+
+/**
+ * Starts Prism's proxy mode on one REST contract: every request and answer crossing it is validated, the violations
+ * named in each answer's `sl-violations` header (JSON: `location`, `code`, `message`, `severity`).
+ */
+export function startPrismProxy(options: PrismProxyOptions): Promise<RunningMock> {
+  return startPrism(options, ['proxy', ...(options.errors ? ['--errors'] : [])], [options.upstream]);
+}
+
+async function startPrism(options: PrismMockOptions | PrismProxyOptions, command: string[], after: string[]): Promise<RunningMock> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port || (await freePort(host));
   const specPath = mockSpecPath(options.contract);
@@ -57,21 +84,26 @@ export async function startPrismMock(options: PrismMockOptions): Promise<Running
   const basePath = (JSON.parse(await readFile(specPath, 'utf8')) as { 'x-paykit-mock-base-path'?: string })[
     'x-paykit-mock-base-path'
   ];
-  const args = [prismBin(), 'mock', '-h', host, '-p', String(port), ...(options.dynamic ? ['-d'] : []), specPath];
+  const args = [prismBin(), ...command, '-h', host, '-p', String(port), specPath, ...after];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCARF_ANALYTICS: 'false' } });
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   await new Promise<void>((resolve, reject) => {
-    let output = '';
+    let output: string | undefined = '';
     const onData = (chunk: Buffer) => {
       const text = chunk.toString();
-      output += text;
       for (const line of text.split('\n')) if (line.trim()) options.onLog?.(line);
-      if (output.includes('Prism is listening')) resolve();
+      // Prism logs every request (a proxy, several lines each): once it listens, nothing more is kept.
+      if (output === undefined) return;
+      output += text;
+      if (output.includes('Prism is listening')) {
+        output = undefined;
+        resolve();
+      }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`Prism exited (code ${code}) before listening:\n${output.slice(-2000)}`)));
+    child.once('exit', (code) => reject(new Error(`Prism exited (code ${code}) before listening:\n${(output ?? '').slice(-2000)}`)));
     child.once('error', reject);
   });
 
