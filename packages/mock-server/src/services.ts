@@ -1,7 +1,7 @@
-import { mockSettings as fileExchangeSoap } from './generated/file-exchange-soap/mock-settings.js';
-import { mockSettings as fileExchange } from './generated/file-exchange/mock-settings.js';
-import { mockSettings as payments } from './generated/payments/mock-settings.js';
 import type { InboxEvent } from '@paykit/file-exchange-mock';
+// The light entry point: the CLI prints the default ports without loading the mock (node-soap) it may not start.
+import { mockSettings as fileExchangeMocks } from '@paykit/file-exchange-mock/mock-settings';
+import { mockSettings as payments } from './generated/payments/mock-settings.js';
 import { startPrismMock, type RunningMock } from './prism.js';
 
 /** A started mock; `notes` are extra lines the CLI prints under its address (other ports, credentials' paths). */
@@ -48,7 +48,7 @@ export const services: MockService[] = [
   {
     name: 'file-exchange',
     description: 'file exchange REST API (Prism, contract examples, plain HTTP)',
-    defaultPort: fileExchange.ports.prism,
+    defaultPort: fileExchangeMocks['file-exchange'].ports.prism,
     start: ({ host, port, dynamic }) => startPrismMock({ contract: 'file-exchange', host, port, dynamic }),
   },
   {
@@ -81,14 +81,14 @@ export const services: MockService[] = [
   {
     name: 'file-exchange-stateful',
     description: 'stateful file exchange, REST and SOAP over client-certificate TLS',
-    defaultPort: fileExchange.ports.stateful,
-    extraPorts: { soap: fileExchangeSoap.ports.stateful },
+    defaultPort: fileExchangeMocks['file-exchange'].ports.stateful,
+    extraPorts: { soap: fileExchangeMocks['file-exchange-soap'].ports.stateful },
     start: async ({ host, port, extraPorts, inbox, log = () => {} }) => {
       const { INBOX_QUEUED, soapPortUrls, startFileExchangeMock } = await import('@paykit/file-exchange-mock');
       const mock = await startFileExchangeMock({
         host,
         restPort: port,
-        soapPort: extraPorts.soap ?? fileExchangeSoap.ports.stateful,
+        soapPort: extraPorts.soap ?? fileExchangeMocks['file-exchange-soap'].ports.stateful,
         ...(inbox === undefined ? {} : { inbox: { dir: inbox, onEvent: (event) => log(`file-exchange-stateful inbox: ${describeInboxEvent(event)}`) } }),
       });
       const certificates = mock.certificates;

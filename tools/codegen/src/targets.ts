@@ -75,13 +75,11 @@ export const targets: Record<string, Target> = {
       },
     ],
   },
-  // The launcher: the default ports it prints and the base paths Prism serves under.
+  // The launcher: the default ports of the payments mocks it prints. The file exchange's settings have one owner,
+  // the package that serves them, and reach the launcher through @paykit/file-exchange-mock/mock-settings.
   'mock-server': {
     package: mockServerPackage,
-    generatedDirs: [`src/generated/${paymentsContract.name}`, `src/generated/${fileExchangeContract.name}`],
-    sources: [
-      { contract: paymentsContract, generators: [mockSettings(paymentsContract)] },
-      { contract: fileExchangeContract, generators: [mockSettings(fileExchangeContract)] },
-    ],
+    generatedDirs: [`src/generated/${paymentsContract.name}`],
+    sources: [{ contract: paymentsContract, generators: [mockSettings(paymentsContract)] }],
   },
 };

@@ -2,14 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileExchangeSoapContract, readSoapContract } from '@paykit/contracts';
+// The descriptors of the WSDL's messages the client encodes by (its public API): what each message holds.
+import { complexTypes, elements, operations, type FieldDescriptor } from '@paykit/file-exchange-soap';
 import { validateXML } from 'xmllint-wasm';
-// The generated descriptors of the WSDL's messages (not exported by the package): what each message holds.
-import {
-  complexTypes,
-  elements,
-  operations,
-  type FieldDescriptor,
-} from '../../../packages/file-exchange-soap/src/generated/contract.js';
 
 export type SoapOperationName = keyof typeof operations;
 export const soapOperationNames = Object.keys(operations) as SoapOperationName[];

@@ -10,20 +10,24 @@ export const packageManagers: PackageManager[] = ['npm', 'pnpm'];
 
 /** Yarn 1, and Yarn 4 with each linker: each installs every package and runs it (imports, the bins, a mock). */
 export type YarnFlavour = 'yarn1' | 'yarn4-pnp' | 'yarn4-node-modules';
-// Yarn 4 is left out for now: on the CI machine its installs of our dependencies from the public registry fail TLS
-// ("self-signed certificate in certificate chain") although npm, pnpm and Yarn 1 pass; see issue 21's note.
-export const yarnFlavours: YarnFlavour[] = ['yarn1'];
+export const yarnFlavours: YarnFlavour[] = ['yarn1', 'yarn4-pnp', 'yarn4-node-modules'];
 
 /** The pinned Yarn releases, as npm packages (Yarn 4 is published as @yarnpkg/cli-dist). */
 const yarnReleases = { yarn1: { name: 'yarn', version: '1.22.22' }, yarn4: { name: '@yarnpkg/cli-dist', version: '4.18.1' } } as const;
 
-/** Where `installYarns` put each release: the path of its `bin/yarn.js`. */
-export type YarnBins = Record<keyof typeof yarnReleases, string>;
+/** Where `installYarns` put each release (the path of its `bin/yarn.js`), and the registry Yarn 4 is sent to. */
+export interface YarnBins extends Record<keyof typeof yarnReleases, string> {
+  upstream: PublicRegistry;
+}
 
-/** Installs the pinned Yarn releases under `dir` with npm (one folder each: both name their bin `yarn`). */
+/**
+ * Installs the pinned Yarn releases under `dir` with npm (one folder each: both name their bin `yarn`) and reads
+ * npm's registry configuration for Yarn 4's projects.
+ */
 export async function installYarns(dir: string): Promise<YarnBins> {
-  const bins = {} as YarnBins;
-  for (const [key, { name, version }] of Object.entries(yarnReleases) as [keyof YarnBins, (typeof yarnReleases)[keyof YarnBins]][]) {
+  await mkdir(dir, { recursive: true });
+  const bins = { upstream: await publicRegistry(dir) } as YarnBins;
+  for (const [key, { name, version }] of Object.entries(yarnReleases) as [keyof typeof yarnReleases, (typeof yarnReleases)[keyof typeof yarnReleases]][]) {
     const prefix = join(dir, key);
     await mkdir(prefix, { recursive: true });
     const result = await run('npm', ['install', '--prefix', prefix, `${name}@${version}`, '--no-audit', '--no-fund', '--loglevel=error'], {
@@ -35,6 +39,52 @@ export async function installYarns(dir: string): Promise<YarnBins> {
     bins[key] = join(prefix, 'node_modules', ...name.split('/'), 'bin', 'yarn.js');
   }
   return bins;
+}
+
+/** Where third-party packages come from on this machine, as npm is configured to fetch them. */
+export interface PublicRegistry {
+  url: string;
+  /** The certificate authorities npm trusts for it (npm's `cafile`, else NODE_EXTRA_CA_CERTS); none when unset. */
+  caFile?: string;
+}
+
+/**
+ * Reads the registry and certificate file npm uses (`npm config get`), for Yarn 4, which reads neither npm's
+ * configuration nor, under turbo (which passes only the variables it is told to), NODE_EXTRA_CA_CERTS: left to its
+ * defaults it asks registry.yarnpkg.com with Node's built-in authorities, and fails TLS on a machine whose traffic
+ * goes through a proxy with its own authority ("self-signed certificate in certificate chain").
+ */
+export async function publicRegistry(cwd: string, env: NodeJS.ProcessEnv = cleanEnvironment()): Promise<PublicRegistry> {
+  const get = async (key: string) => {
+    const result = await run('npm', ['config', 'get', key], { cwd, env, timeoutMs: 60_000 });
+    if (result.code !== 0) throw new Error(`npm config get ${key} exited ${result.code}: ${result.stderr.slice(-2000)}`);
+    const value = result.stdout.trim();
+    return value === '' || value === 'null' || value === 'undefined' ? undefined : value;
+  };
+  const url = await get('registry');
+  if (url === undefined) throw new Error('npm config get registry printed nothing');
+  const caFile = (await get('cafile')) ?? (env.NODE_EXTRA_CA_CERTS || undefined);
+  return caFile === undefined ? { url } : { url, caFile };
+}
+
+/**
+ * The `.yarnrc.yml` of a Yarn 4 project: the linker; third-party packages from the registry npm uses, trusting the
+ * authorities npm trusts; our scope from the local registry, over plain HTTP (allowed for its host only), and
+ * pre-approved (Yarn 4 otherwise refuses a version published minutes ago as quarantined).
+ */
+export function yarnrc(flavour: Exclude<YarnFlavour, 'yarn1'>, localRegistryUrl: string, upstream: PublicRegistry): string {
+  return [
+    `nodeLinker: ${flavour === 'yarn4-pnp' ? 'pnp' : 'node-modules'}`,
+    'enableTelemetry: false',
+    `npmRegistryServer: ${JSON.stringify(upstream.url)}`,
+    ...(upstream.caFile === undefined ? [] : [`httpsCaFilePath: ${JSON.stringify(upstream.caFile)}`]),
+    `unsafeHttpWhitelist: [${JSON.stringify(new URL(localRegistryUrl).hostname)}]`,
+    `npmPreapprovedPackages: ["${scope}/*"]`,
+    'npmScopes:',
+    `  ${scope.slice(1)}:`,
+    `    npmRegistryServer: ${JSON.stringify(localRegistryUrl)}`,
+    '',
+  ].join('\n');
 }
 
 /** The command that runs `args` with the project's own package manager (`yarn node`, `yarn paykit-mock`...). */
@@ -90,28 +140,11 @@ export async function installInNewProject(
 
 /**
  * `yarn add` as a merchant runs it, with no flag: Yarn 1 reads our scope's registry from `.npmrc`; Yarn 4 from
- * `.yarnrc.yml`, which also chooses the linker, allows plain HTTP to the local registry and pre-approves our scope
- * (Yarn 4 otherwise refuses a version published minutes ago as quarantined). An empty yarn.lock makes the folder a
- * project of its own.
+ * `.yarnrc.yml` (see `yarnrc`). An empty yarn.lock makes the folder a project of its own.
  */
 async function yarnAdd(dir: string, flavour: YarnFlavour, spec: string, registryUrl: string, bins: YarnBins): Promise<CommandResult> {
   await writeFile(join(dir, 'yarn.lock'), '');
-  if (flavour !== 'yarn1') {
-    const host = new URL(registryUrl).hostname;
-    await writeFile(
-      join(dir, '.yarnrc.yml'),
-      [
-        `nodeLinker: ${flavour === 'yarn4-pnp' ? 'pnp' : 'node-modules'}`,
-        'enableTelemetry: false',
-        `unsafeHttpWhitelist: [${JSON.stringify(host)}]`,
-        `npmPreapprovedPackages: ["${scope}/*"]`,
-        'npmScopes:',
-        `  ${scope.slice(1)}:`,
-        `    npmRegistryServer: ${JSON.stringify(registryUrl)}`,
-        '',
-      ].join('\n'),
-    );
-  }
+  if (flavour !== 'yarn1') await writeFile(join(dir, '.yarnrc.yml'), yarnrc(flavour, registryUrl, bins.upstream));
   const [command, args] = yarnCommand(bins, flavour, ['add', spec]);
   return run(command, args, { cwd: dir, env: cleanEnvironment({ YARN_ENABLE_TELEMETRY: '0' }), timeoutMs: 300_000 });
 }

@@ -22,7 +22,7 @@ export interface PublishedPackage extends PublicPackage {
 }
 
 /** The folders pnpm-workspace.yaml names as packages (`dir/*` globs and plain folders). */
-function workspaceFolders(root: string): string[] {
+export function workspaceFolders(root: string): string[] {
   const yaml = readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8');
   const list = /^packages:\n((?:\s+-\s+.*\n)+)/m.exec(yaml)?.[1] ?? '';
   return [...list.matchAll(/-\s+['"]?([^'"\n]+?)['"]?\s*$/gm)].flatMap(([, pattern]) =>

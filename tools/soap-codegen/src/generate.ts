@@ -4,7 +4,6 @@ import {
   ContractError,
   fileExchangeMockPackage,
   fileExchangeSoapContract,
-  mockServerPackage,
   readSoapContract,
   repoRoot,
   type SoapContractModel,
@@ -63,7 +62,7 @@ export const targets = {
       ...(await contractCopies(wsdlDir, view.sources)),
     ],
   },
-  // The stateful SOAP mock: what it serves and where.
+  // The stateful SOAP mock: what it serves and where (the launcher reads where through @paykit/file-exchange-mock).
   'file-exchange-mock': {
     packageDir: fileExchangeMockPackage.dir,
     generatedDirs: [`src/generated/${contract.name}`],
@@ -71,12 +70,6 @@ export const targets = {
       emitMockContract(contract, view, header),
       emitMockSettings(contract, model, header),
     ],
-  },
-  // The launcher: the default port it prints for the SOAP mock.
-  'mock-server': {
-    packageDir: mockServerPackage.dir,
-    generatedDirs: [`src/generated/${contract.name}`],
-    files: async ({ model, header }: TargetInput): Promise<GeneratedFile[]> => [emitMockSettings(contract, model, header)],
   },
 } satisfies Record<string, Target>;
 

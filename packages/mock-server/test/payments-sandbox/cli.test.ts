@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mockSettings } from '../../src/generated/payments/mock-settings.js';
 import { services } from '../../src/index.js';
@@ -46,5 +49,67 @@ describe('paykit-mock payments-sandbox', () => {
     expect(output).not.toContain('sk_given_secret');
     expect(output).not.toContain('pk_given_key');
     expect(output).toContain('secret key: 1 given (not printed)');
+  });
+
+  it('--state FILE: a payment made through the sandbox is still there after the CLI is stopped and started again', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'paykit-mock-state-'));
+    const state = join(dir, 'sandbox-state');
+    // Given keys, so that both runs accept the same ones whatever the state keeps of generated keys.
+    const inMemory = ['payments-sandbox', '--port-payments-sandbox', '0', '--secret-key', 'sk_state_cli', '--publishable-key', 'pk_state_cli'];
+    const args = [...inMemory, '--state', state];
+    const json = { accept: 'application/json', 'content-type': 'application/json' };
+    const sandboxUrl = (printed: string) => /payments-sandbox mock: (http:\/\/127\.0\.0\.1:\d+\/rest\/v1)/.exec(printed)![1]!;
+    try {
+      let receiptNumber = '';
+      const first = await runUntilReady(args, async (printed) => {
+        const url = sandboxUrl(printed);
+        const token = await fetch(`${url}/single-use-tokens`, {
+          method: 'POST',
+          headers: { ...json, authorization: basic('pk_state_cli') },
+          body: JSON.stringify({
+            supplierBusinessCode: 'TEST_BUSINESS',
+            accountType: 'CREDIT_CARD',
+            cardholderName: 'Test Cardholder',
+            cardNumber: '4111111111111111',
+            expiryDateMonth: '12',
+            expiryDateYear: String(new Date().getUTCFullYear() + 3),
+          }),
+        });
+        expect(token.status).toBe(200);
+        const { singleUseTokenId } = (await token.json()) as { singleUseTokenId: string };
+        const payment = await fetch(`${url}/transactions`, {
+          method: 'POST',
+          headers: { ...json, authorization: basic('sk_state_cli'), 'idempotency-key': 'cli-state-payment-1' },
+          body: JSON.stringify({
+            transactionType: 'PAYMENT',
+            singleUseTokenId,
+            supplierBusinessCode: 'TEST_BUSINESS',
+            principalAmount: 12.5,
+            currency: 'AUD',
+            eci: 'INTERNET',
+            entryMode: 'ECOMMERCE',
+          }),
+        });
+        expect(payment.status).toBe(201);
+        ({ receiptNumber } = (await payment.json()) as { receiptNumber: string });
+      });
+      expect(first).toContain(`state: ${state}`);
+      expect(receiptNumber).not.toBe('');
+
+      const second = await runUntilReady(args, async (printed) => {
+        const response = await fetch(`${sandboxUrl(printed)}/transactions/${receiptNumber}`, { headers: { ...json, authorization: basic('sk_state_cli') } });
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({ receiptNumber, status: 'Approved', principalAmount: { amount: 12.5, currency: 'AUD' } });
+      });
+      expect(second).toContain(`state: ${state}`);
+
+      // And without the state file the same receipt is unknown: the payment came back from the state, not by chance.
+      await runUntilReady(inMemory, async (printed) => {
+        const response = await fetch(`${sandboxUrl(printed)}/transactions/${receiptNumber}`, { headers: { ...json, authorization: basic('sk_state_cli') } });
+        expect(response.status).toBe(404);
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
