@@ -50,9 +50,9 @@ describe('payments sandbox: idempotency (Limits section)', () => {
 
   it('forgets a key after the lifetime of the contract rules, on the sandbox clock', async () => {
     const first = await call(env.sandbox, 'POST', '/customers', { body: customer('5'), headers: { [header]: 'key-5' } });
-    await env.sandbox.control.advanceClock(rules.idempotencyKey.lifetimeMs / 2);
+    await env.sandbox.control.advanceClock({ ms: rules.idempotencyKey.lifetimeMs / 2 });
     expect((await call(env.sandbox, 'POST', '/customers', { body: customer('6'), headers: { [header]: 'key-5' } })).text).toBe(first.text);
-    await env.sandbox.control.advanceClock(rules.idempotencyKey.lifetimeMs / 2);
+    await env.sandbox.control.advanceClock({ ms: rules.idempotencyKey.lifetimeMs / 2 });
     const later = await call(env.sandbox, 'POST', '/customers', { body: customer('6'), headers: { [header]: 'key-5' } });
     expect(later.status).toBe(201);
     expect(later.json.customerNumber).toBe('CUST-6');

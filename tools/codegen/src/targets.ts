@@ -3,12 +3,15 @@ import {
   fileExchangeMockPackage,
   mockServerPackage,
   paymentsContract,
+  paymentsSandboxControlContract,
   paymentsSandboxPackage,
+  type ControlContract,
   type OpenApiContract,
   type PackageRef,
 } from '@paykit/contracts';
 import type { Generator } from './generator.js';
 import { bundledSpecGenerator } from './generators/bundled-spec.js';
+import { controlClientGenerator } from './generators/control-client.js';
 import { fileExchangeRulesGenerator } from './generators/file-exchange-rules.js';
 import { mockSettingsGenerator } from './generators/mock-settings.js';
 import { paymentsClientGenerators } from './generators/payments-client.js';
@@ -18,7 +21,7 @@ import { typesGenerator } from './generators/types.js';
 
 /** What one contract contributes to a package's generated files. */
 export interface Source {
-  contract: OpenApiContract;
+  contract: OpenApiContract | ControlContract;
   generators: Generator[];
 }
 
@@ -62,6 +65,8 @@ export const targets: Record<string, Target> = {
           stateMachinesGenerator(paymentsContract.name, 'src/generated/state-machines.ts'),
         ],
       },
+      // Its control interface: the client it ships and the contract its server routes by.
+      { contract: paymentsSandboxControlContract, generators: [controlClientGenerator('src/generated/control')] },
     ],
   },
   // The REST half of the stateful file exchange; soap-codegen writes the SOAP half into src/generated/file-exchange-soap.
