@@ -3,7 +3,7 @@
 // served or opened from the folder (file://).
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fromRoot, openApiContracts, readSoapContract, soapContracts } from '@paykit/contracts';
+import { controlContracts, fromRoot, openApiContracts, readSoapContract, soapContracts } from '@paykit/contracts';
 import { buildChangelogPage, changelogPage } from './changelog-page.mjs';
 import { addConfirmPage, buildConfirmPage } from './confirm-page.mjs';
 import { readGuides } from './guides.mjs';
@@ -24,7 +24,11 @@ import { paths } from './site-paths.mjs';
 
 // Every contract of the registry gets a reference page: Redocly renders the OpenAPI ones from their redocly.yaml API
 // name, our own renderer the SOAP one from the WSDL and the XSD it imports.
-const rest = openApiContracts.map((c) => ({ name: c.name, root: c.root, clientPackage: c.clientPackage.name, ...c.docs }));
+const rest = [
+  ...openApiContracts.map((c) => ({ name: c.name, root: c.root, clientPackage: c.clientPackage.name, ...c.docs })),
+  // The mocks' own control interfaces are contracts too, with their generated clients.
+  ...controlContracts.map((c) => ({ name: c.name, root: c.root, clientPackage: c.package.name, ...c.docs })),
+];
 const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, clientPackage: c.clientPackage.name, ...c.docs }));
 const guides = readGuides();
 

@@ -200,8 +200,33 @@ const fileExchangeClient = {
   curlAuth: () => ['--cert-type P12', '--cert "$PAYKIT_FILES_CERT_FILE:$PAYKIT_FILES_CERT_PASSWORD"'],
 };
 
-/** The client of each OpenAPI contract of the registry, by contract name. */
-export const clientSamples = /** @type {Record<string, ClientSamples>} */ ({ payments: paymentsClient, 'file-exchange': fileExchangeClient });
+/**
+ * The payments sandbox's control client: generated from its contract, one method per operationId, taking the path
+ * parameters in path order and then the JSON body.
+ * @type {ClientSamples}
+ */
+const sandboxControlClient = {
+  packageName: '@paykit/payments-sandbox',
+  baseUrlVariable: 'PAYKIT_SANDBOX_CONTROL_URL',
+  typescript: (op, values) => {
+    const pathParams = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => tsLiteral(values.path[m[1] ?? '']));
+    const args = [...pathParams, ...(values.body ? [tsLiteral(values.body.value)] : [])];
+    return [
+      "import { createSandboxControl } from '@paykit/payments-sandbox';",
+      '',
+      "const control = createSandboxControl('http://127.0.0.1:4012', { token: process.env.PAYKIT_SANDBOX_CONTROL_TOKEN! });",
+      `console.log(await control.${op.operationId}(${args.join(', ')}));`,
+    ].join('\n');
+  },
+  curlAuth: () => ['-H "Authorization: Bearer $PAYKIT_SANDBOX_CONTROL_TOKEN"'],
+};
+
+/** The client of each OpenAPI contract of the registry (and of each mock's control interface), by contract name. */
+export const clientSamples = /** @type {Record<string, ClientSamples>} */ ({
+  payments: paymentsClient,
+  'file-exchange': fileExchangeClient,
+  'payments-sandbox-control': sandboxControlClient,
+});
 
 /**
  * The samples of every operation of a bundled contract, by operationId.
