@@ -7,6 +7,13 @@ export { generateTestCertificates, type TestCertificates } from './certificates.
 export { INBOX_QUEUED, INBOX_REFUSED, type InboxEvent } from './inbox.js';
 export { startFileExchangeMock, type FileExchangeMock, type FileExchangeMockOptions } from './mock.js';
 export { soapPortUrls } from './soap-service.js';
+export { controlPrefix } from './control.js';
+export {
+  createFileExchangeMockControl,
+  MockControlError,
+  type FileExchangeMockControl,
+  type FileExchangeMockControlOptions,
+} from './control-client.js';
 export {
   FILE_NAME_PATTERN,
   type DownloadFileInput,

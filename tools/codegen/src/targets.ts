@@ -1,5 +1,6 @@
 import {
   fileExchangeContract,
+  fileExchangeMockControlContract,
   fileExchangeMockPackage,
   mockServerPackage,
   paymentsContract,
@@ -72,12 +73,14 @@ export const targets: Record<string, Target> = {
   // The REST half of the stateful file exchange; soap-codegen writes the SOAP half into src/generated/file-exchange-soap.
   'file-exchange-mock': {
     package: fileExchangeMockPackage,
-    generatedDirs: [`src/generated/${fileExchangeContract.name}`],
+    generatedDirs: [`src/generated/${fileExchangeContract.name}`, 'src/generated/control'],
     sources: [
       {
         contract: fileExchangeContract,
         generators: [fileExchangeRulesGenerator(`src/generated/${fileExchangeContract.name}/rules.ts`), mockSettings(fileExchangeContract)],
       },
+      // Its control interface (fault injection): the client it ships and the contract its server routes by.
+      { contract: fileExchangeMockControlContract, generators: [controlClientGenerator('src/generated/control')] },
     ],
   },
   // The launcher: the default ports it prints and the base paths Prism serves under.

@@ -174,8 +174,22 @@ export const paymentsSandboxControlContract: ControlContract = {
   },
 };
 
+export const fileExchangeMockControlContract: ControlContract = {
+  kind: 'openapi-control',
+  name: 'file-exchange-mock-control',
+  api: 'file-exchange-mock-control@v1',
+  root: 'specs/file-exchange-mock-control/openapi.yaml',
+  package: fileExchangeMockPackage,
+  prefix: '/__mock',
+  docs: {
+    page: 'file-exchange-mock-control.html',
+    title: 'File exchange mock control API reference',
+    summary: "The stateful file exchange mock's own interface for tests: faults injected into its REST and SOAP operations.",
+  },
+};
+
 /** Every control interface of the mock packages. */
-export const controlContracts: readonly ControlContract[] = [paymentsSandboxControlContract];
+export const controlContracts: readonly ControlContract[] = [paymentsSandboxControlContract, fileExchangeMockControlContract];
 
 /** The docs site's address, beside the mocks (our choice). */
 export const docsPort = 4000;
