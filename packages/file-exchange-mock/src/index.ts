@@ -7,7 +7,6 @@ export { generateTestCertificates, type TestCertificates } from './certificates.
 export { INBOX_QUEUED, INBOX_REFUSED, type InboxEvent } from './inbox.js';
 export { startFileExchangeMock, type FileExchangeMock, type FileExchangeMockOptions } from './mock.js';
 export { soapPortUrls } from './soap-service.js';
-export { controlPrefix } from './control.js';
 export {
   createFileExchangeMockControl,
   MockControlError,

@@ -103,6 +103,7 @@ export const services: MockService[] = [
         close: () => mock.close(),
         notes: [
           `SOAP: ${soapPortUrls(mock.soapUrl).join(' and ')}, queueID ${mock.queueId}`,
+          ...(mock.controlUrl ? [`control: ${mock.controlUrl} (with the client certificate)`] : []),
           ...(mock.inbox ? [`inbox: ${mock.inbox.dir} (files put there join the download queue, then move to ${INBOX_QUEUED}/)`] : []),
           ...(certificates
             ? [
