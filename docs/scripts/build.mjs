@@ -3,7 +3,7 @@
 // served or opened from the folder (file://).
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fromRoot, openApiContracts, readSoapContract, soapContracts } from '@paykit/contracts';
+import { controlContracts, fromRoot, openApiContracts, readSoapContract, soapContracts } from '@paykit/contracts';
 import { buildChangelogPage, changelogPage } from './changelog-page.mjs';
 import { addConfirmPage, buildConfirmPage } from './confirm-page.mjs';
 import { readGuides } from './guides.mjs';
@@ -25,11 +25,14 @@ import { paths } from './site-paths.mjs';
 // Every contract of the registry gets a reference page: Redocly renders the OpenAPI ones from their redocly.yaml API
 // name, our own renderer the SOAP one from the WSDL and the XSD it imports.
 const rest = openApiContracts.map((c) => ({ name: c.name, root: c.root, clientPackage: c.clientPackage.name, ...c.docs }));
+// The mocks' own control interfaces are contracts too, with their generated clients and reference pages; the guides'
+// operation links and the assumptions are the service's alone.
+const controls = controlContracts.map((c) => ({ name: c.name, root: c.root, clientPackage: c.package.name, ...c.docs }));
 const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, clientPackage: c.clientPackage.name, ...c.docs }));
 const guides = readGuides();
 
 // Every page lives in one folder: a guide named like a reference page would silently replace it.
-const taken = new Map([['index.html', 'the landing page'], [confirmPage.page, confirmPage.title], ...[...rest, ...soap].map((c) => /** @type {[string, string]} */ ([c.page, c.title]))]);
+const taken = new Map([['index.html', 'the landing page'], [confirmPage.page, confirmPage.title], ...[...rest, ...controls, ...soap].map((c) => /** @type {[string, string]} */ ([c.page, c.title]))]);
 for (const guide of guides) {
   const owner = taken.get(guide.page);
   if (owner) throw new Error(`guides/${guide.source} would be built as ${guide.page}, which is ${owner}: rename the guide`);
@@ -38,7 +41,7 @@ for (const guide of guides) {
 
 /** @type {import('./layout.mjs').Site} */
 const site = {
-  references: [...rest, ...soap].map(({ page, title, summary }) => ({ page, title, summary })),
+  references: [...rest, ...controls, ...soap].map(({ page, title, summary }) => ({ page, title, summary })),
   guides: guides.map(({ page, title }) => ({ page, title })),
 };
 
@@ -49,7 +52,7 @@ site.script = writeSiteScript(paths.dist);
 await buildChangelogPage(site);
 addConfirmPage(site);
 
-await buildReferencePages(rest, site);
+await buildReferencePages([...rest, ...controls], site);
 await buildConfirmPage(site, rest);
 
 for (const contract of soap) {

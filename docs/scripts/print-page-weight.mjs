@@ -2,7 +2,7 @@
 // loads), and for the Redoc reference pages what each costs once another reference page is in the browser's cache.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApiContracts } from '@paykit/contracts';
+import { controlContracts, openApiContracts } from '@paykit/contracts';
 import { GUIDE_FIRST_LOAD_BUDGET_BYTES, NEXT_REFERENCE_PAGE_BUDGET_BYTES, OWN_PAGE_BUDGET_BYTES, gzipBytesAfter, measurePageWeights } from './page-weight.mjs';
 import { readGuides } from './guides.mjs';
 import { paths } from './site-paths.mjs';
@@ -11,7 +11,7 @@ if (!existsSync(join(paths.dist, 'index.html'))) {
   console.error(`docs: nothing built in ${paths.dist}; run pnpm build first`);
   process.exit(1);
 }
-const redoclyPages = openApiContracts.map((c) => c.docs.page);
+const redoclyPages = [...openApiContracts, ...controlContracts].map((c) => c.docs.page);
 const guidePages = new Set(readGuides().map((g) => g.page));
 const rows = measurePageWeights(paths.dist);
 const width = Math.max(...rows.map((r) => r.page.length));

@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openApiContracts } from '@paykit/contracts';
+import { controlContracts, openApiContracts } from '@paykit/contracts';
 import { describe, expect, it } from 'vitest';
 import { GUIDE_FIRST_LOAD_BUDGET_BYTES, NEXT_REFERENCE_PAGE_BUDGET_BYTES, OWN_PAGE_BUDGET_BYTES, gzipBytesAfter, measurePageWeights } from '../scripts/page-weight.mjs';
 import { readGuides } from '../scripts/guides.mjs';
@@ -49,7 +49,7 @@ describe('measurePageWeights', () => {
 });
 
 describe('built site weight', () => {
-  const redoclyPages = new Set(openApiContracts.map((c) => c.docs.page));
+  const redoclyPages = new Set([...openApiContracts, ...controlContracts].map((c) => c.docs.page));
   const ownPages = () => measurePageWeights(paths.dist).filter((row) => !redoclyPages.has(row.page));
 
   it('has the landing page among the pages we render', () => {

@@ -5,7 +5,7 @@
 // (an empty cache) stays under its budget, and the site search's index is fetched only once a search starts.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openApiContracts } from '@paykit/contracts';
+import { controlContracts, openApiContracts } from '@paykit/contracts';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { GUIDE_FIRST_LOAD_BUDGET_BYTES, NEXT_REFERENCE_PAGE_BUDGET_BYTES } from '../scripts/page-weight.mjs';
@@ -15,9 +15,9 @@ import { skipBrowserTests } from './support/chromium.js';
 import { screenshots, useBuiltSite } from './support/built-site.js';
 import { readSpecSummary } from './support/spec-operations.js';
 
-const redocPages = openApiContracts.map((c) => c.docs.page);
+const redocPages = [...openApiContracts, ...controlContracts].map((c) => c.docs.page);
 /** An operation summary of each page's contract, to search for. */
-const searchTerms = new Map(openApiContracts.map((c) => [c.docs.page, readSpecSummary(join(paths.repoRoot, c.root)).operations[0]?.summary ?? '']));
+const searchTerms = new Map([...openApiContracts, ...controlContracts].map((c) => [c.docs.page, readSpecSummary(join(paths.repoRoot, c.root)).operations[0]?.summary ?? '']));
 const pairs = redocPages.flatMap((first) => redocPages.filter((second) => second !== first).map((second) => ({ first, second })));
 
 

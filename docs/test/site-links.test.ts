@@ -4,7 +4,7 @@
 // operationId or as `METHOD /path` (read from the specs, not from the generator's index), links to its entry.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApiContracts, soapContracts } from '@paykit/contracts';
+import { controlContracts, openApiContracts, soapContracts } from '@paykit/contracts';
 import { describe, expect, it } from 'vitest';
 import { readGuides } from '../scripts/guides.mjs';
 import { paths } from '../scripts/site-paths.mjs';
@@ -13,7 +13,7 @@ import { readSpecSummary } from './support/spec-operations.js';
 
 const built = existsSync(join(paths.dist, 'index.html'));
 const pages = built ? readdirSync(paths.dist).filter((f) => f.endsWith('.html')).sort() : [];
-const redocPages = openApiContracts.map((c) => c.docs.page);
+const redocPages = [...openApiContracts, ...controlContracts].map((c) => c.docs.page);
 const ownPages = pages.filter((p) => !redocPages.includes(p));
 
 const read = (page: string) => readFileSync(join(paths.dist, page), 'utf8');

@@ -116,7 +116,7 @@ async function provokePayments(): Promise<void> {
   record(await failure(wrongKey.facility.get()));
   record(await failure(wrongType.facility.get()));
   record(await failure(secret.businesses.get('OTHER_BUSINESS')));
-  await sandbox.control.injectFault({ status: 429 }, { operationId: 'getFacility' });
+  await sandbox.control.injectFault({ fault: { status: 429 }, operationId: 'getFacility' });
   record(await failure(secret.facility.get()));
   record(await failure(secret.customers.create({ customerName: '', customerNumber: 'x'.repeat(300) } as never)));
   const closed = payments.createSecretClient({ apiKey: 'any', baseUrl: 'http://127.0.0.1:9/rest/v1', retry: { maxRetries: 0 } });

@@ -200,8 +200,62 @@ const fileExchangeClient = {
   curlAuth: () => ['--cert-type P12', '--cert "$PAYKIT_FILES_CERT_FILE:$PAYKIT_FILES_CERT_PASSWORD"'],
 };
 
-/** The client of each OpenAPI contract of the registry, by contract name. */
-export const clientSamples = /** @type {Record<string, ClientSamples>} */ ({ payments: paymentsClient, 'file-exchange': fileExchangeClient });
+/**
+ * A mock's control client: generated from its contract, one method per operationId, taking the path parameters in
+ * path order and then the JSON body.
+ * @param {{ packageName: string, baseUrlVariable: string, setup: string[], curlAuth: string[] }} client
+ * @returns {ClientSamples}
+ */
+const controlClient = ({ packageName, baseUrlVariable, setup, curlAuth }) => ({
+  packageName,
+  baseUrlVariable,
+  typescript: (op, values) => {
+    const pathParams = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => tsLiteral(values.path[m[1] ?? '']));
+    const args = [...pathParams, ...(values.body ? [tsLiteral(values.body.value)] : [])];
+    return [...setup, `console.log(await control.${op.operationId}(${args.join(', ')}));`].join('\n');
+  },
+  curlAuth: () => curlAuth,
+});
+
+const sandboxControlClient = controlClient({
+  packageName: '@paykit/payments-sandbox',
+  baseUrlVariable: 'PAYKIT_SANDBOX_CONTROL_URL',
+  setup: [
+    "import { createSandboxControl } from '@paykit/payments-sandbox';",
+    '',
+    "const control = createSandboxControl('http://127.0.0.1:4012', { token: process.env.PAYKIT_SANDBOX_CONTROL_TOKEN! });",
+  ],
+  curlAuth: ['-H "Authorization: Bearer $PAYKIT_SANDBOX_CONTROL_TOKEN"'],
+});
+
+const fileExchangeMockControlClient = controlClient({
+  packageName: '@paykit/file-exchange-mock',
+  baseUrlVariable: 'PAYKIT_FILES_MOCK_CONTROL_URL',
+  setup: [
+    "import { readFile } from 'node:fs/promises';",
+    "import { Agent } from 'undici';",
+    "import { createFileExchangeMockControl } from '@paykit/file-exchange-mock';",
+    '',
+    '// The control interface takes the client certificate the mock printed at start, like its API.',
+    'const dispatcher = new Agent({',
+    '  connect: {',
+    '    ca: await readFile(process.env.PAYKIT_FILES_CA_FILE!),',
+    '    pfx: await readFile(process.env.PAYKIT_FILES_CERT_FILE!),',
+    '    passphrase: process.env.PAYKIT_FILES_CERT_PASSWORD!,',
+    '  },',
+    '});',
+    "const control = createFileExchangeMockControl('https://127.0.0.1:4020', { dispatcher });",
+  ],
+  curlAuth: ['--cacert "$PAYKIT_FILES_CA_FILE" --cert-type P12', '--cert "$PAYKIT_FILES_CERT_FILE:$PAYKIT_FILES_CERT_PASSWORD"'],
+});
+
+/** The client of each OpenAPI contract of the registry (and of each mock's control interface), by contract name. */
+export const clientSamples = /** @type {Record<string, ClientSamples>} */ ({
+  payments: paymentsClient,
+  'file-exchange': fileExchangeClient,
+  'payments-sandbox-control': sandboxControlClient,
+  'file-exchange-mock-control': fileExchangeMockControlClient,
+});
 
 /**
  * The samples of every operation of a bundled contract, by operationId.

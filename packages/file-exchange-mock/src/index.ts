@@ -8,6 +8,12 @@ export { INBOX_QUEUED, INBOX_REFUSED, type InboxEvent } from './inbox.js';
 export { startFileExchangeMock, type FileExchangeMock, type FileExchangeMockOptions } from './mock.js';
 export { soapPortUrls } from './soap-service.js';
 export {
+  createFileExchangeMockControl,
+  MockControlError,
+  type FileExchangeMockControl,
+  type FileExchangeMockControlOptions,
+} from './control-client.js';
+export {
   FILE_NAME_PATTERN,
   type DownloadFileInput,
   type FileExchangeStore,

@@ -7,6 +7,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { rules } from './generated/file-exchange/rules.js';
 import { generateTestCertificates, type TestCertificates } from './certificates.js';
 import { DownloadInbox, type InboxEvent } from './inbox.js';
+import { controlPrefix, createControlHandler } from './control.js';
 import { createRestHandler, REST_BASE_PATH } from './rest-handler.js';
 import { attachSoapService, SOAP_BASE_PATH } from './soap-service.js';
 import { FileExchangeState, type FileExchangeStore, type UploadedFileRecord } from './store.js';
@@ -41,6 +42,8 @@ export interface FileExchangeMockOptions {
 export interface FileExchangeMock {
   /** e.g. `https://127.0.0.1:4020/services/messaging/rest` */
   restUrl: string;
+  /** The control interface (fault injection), e.g. `https://127.0.0.1:4020/__mock`; only over client-certificate TLS. */
+  controlUrl?: string;
   /** e.g. `https://127.0.0.1:4021/services/messaging`; the ports are `${soapUrl}/UploadFile` and `/DownloadFiles`. */
   soapUrl: string;
   queueId: string;
@@ -102,7 +105,11 @@ export async function startFileExchangeMock(options: FileExchangeMockOptions = {
       // REST refuses a missing or foreign certificate during the handshake; SOAP lets the handshake finish so that
       // it can answer HTTP 403, as the reference says the SOAP service does.
       const tlsOptions = { key, cert, ca: certificates.caCertPem, requestCert: true, minVersion: 'TLSv1.2' as const };
-      restServer = createHttpsServer({ ...tlsOptions, rejectUnauthorized: true }, handleRest);
+      // The control interface shares the REST side and its client certificate; without TLS there is none.
+      const handleControl = createControlHandler(state);
+      restServer = createHttpsServer({ ...tlsOptions, rejectUnauthorized: true }, (req, res) =>
+        (req.url ?? '').startsWith(`${controlPrefix}/`) ? void handleControl(req, res) : handleRest(req, res),
+      );
       soapServer = createHttpsServer({ ...tlsOptions, rejectUnauthorized: false });
     } else {
       restServer = createHttpServer(handleRest);
@@ -130,6 +137,7 @@ export async function startFileExchangeMock(options: FileExchangeMockOptions = {
     }
     return {
       restUrl: origin(restPort) + REST_BASE_PATH,
+      ...(useTls ? { controlUrl: origin(restPort) + controlPrefix } : {}),
       soapUrl,
       queueId,
       certificates,

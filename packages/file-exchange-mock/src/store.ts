@@ -82,6 +82,8 @@ export class FileExchangeState implements FileExchangeStore {
   private readonly removedFromQueue = new Set<string>();
   private readonly uploaded: StoredUpload[] = [];
   private readonly failures = new Map<MockOperation, InjectedFailure[]>();
+  /** The failures applied so far, in order (the control interface counts them). */
+  readonly appliedFailures: { operation: MockOperation; failure: InjectedFailure }[] = [];
   private uploadsInProgress = 0;
   private fileIdSequence = 0;
 
@@ -123,7 +125,20 @@ export class FileExchangeState implements FileExchangeStore {
   takeFailure(operation: MockOperation, when?: (failure: InjectedFailure) => boolean): InjectedFailure | undefined {
     const queued = this.failures.get(operation);
     if (!queued?.length || (when && !when(queued[0]!))) return undefined;
-    return queued.shift();
+    const failure = queued.shift()!;
+    this.appliedFailures.push({ operation, failure });
+    return failure;
+  }
+
+  /** The failures waiting, by operation, each in the order it applies. */
+  pendingFailures(): { operation: MockOperation; failure: InjectedFailure }[] {
+    return [...this.failures].flatMap(([operation, queued]) => queued.map((failure) => ({ operation, failure })));
+  }
+
+  /** Forgets every waiting failure and the count of applied ones. */
+  clearFailures(): void {
+    this.failures.clear();
+    this.appliedFailures.length = 0;
   }
 
   /** The service takes a set number of uploads at once (one); false means that many are being received. */

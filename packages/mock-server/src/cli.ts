@@ -8,7 +8,8 @@ const describePorts = (service: (typeof services)[number]) =>
   [`port ${service.defaultPort}`, ...Object.entries(service.extraPorts ?? {}).map(([role, port]) => `${role} ${port}`)].join(', ');
 
 const help = `usage: paykit-mock [service ...] [--host 127.0.0.1] [--port-<service>[-<role>] N] [--dynamic]
-                   [--state FILE] [--secret-key KEY ...] [--publishable-key KEY ...] [--inbox DIR]
+                   [--state FILE] [--secret-key KEY ...] [--publishable-key KEY ...] [--control-token TOKEN]
+                   [--inbox DIR]
 
        paykit-mock proxy --upstream URL [...]     (paykit-mock proxy --help)
        paykit-mock replay FILE.har --target URL   (paykit-mock replay --help)
@@ -23,6 +24,8 @@ Options:
   --state FILE        keep the payments sandbox's state in FILE across restarts (written atomically)
   --secret-key KEY    a secret key the payments sandbox takes (repeatable; one is generated and printed if none)
   --publishable-key KEY  a publishable key the payments sandbox takes (repeatable; likewise)
+  --control-token TOKEN  the token the payments sandbox's control interface takes (default: the environment
+                      variable PAYKIT_SANDBOX_CONTROL_TOKEN, else one is generated and printed)
   --inbox DIR         file-exchange-stateful: files put into DIR join the download queue under their own name,
                       once they stop changing, and move to DIR/queued/ (names the service refuses: DIR/refused/);
                       names starting with a dot are left alone (write under one, then rename)`;
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
       state: { type: 'string' },
       'secret-key': { type: 'string', multiple: true },
       'publishable-key': { type: 'string', multiple: true },
+      'control-token': { type: 'string' },
       inbox: { type: 'string' },
     },
     allowPositionals: true,
@@ -85,6 +89,10 @@ async function main(): Promise<void> {
     if (!chosen.some((s) => s.name === 'file-exchange-stateful')) throw new Error('--inbox is an option of file-exchange-stateful, which is not started');
   }
 
+  const given = values['control-token'] ?? process.env.PAYKIT_SANDBOX_CONTROL_TOKEN;
+  if (given !== undefined && (typeof given !== 'string' || given === '')) throw new Error('--control-token needs a value');
+  const controlToken = given;
+
   const running: StartedMock[] = [];
   const shutdown = async () => {
     await Promise.allSettled(running.map((m) => m.close()));
@@ -106,6 +114,7 @@ async function main(): Promise<void> {
       ...(typeof values.state === 'string' ? { state: values.state } : {}),
       secretKeys: strings(values['secret-key']),
       publishableKeys: strings(values['publishable-key']),
+      ...(controlToken === undefined ? {} : { controlToken }),
       ...(typeof values.inbox === 'string' ? { inbox: values.inbox } : {}),
       log: (line) => console.log(line),
     });

@@ -32,6 +32,8 @@ export interface MockStartOptions {
   /** API keys for the payments sandbox (generated and printed when none is given). */
   secretKeys?: string[];
   publishableKeys?: string[];
+  /** The payments sandbox's control token (generated and printed when none is given). */
+  controlToken?: string;
   /** A folder whose files join the stateful file exchange's download queue. */
   inbox?: string;
   /** Where a mock reports what happens while it runs (the CLI prints it). */
@@ -55,7 +57,7 @@ export const services: MockService[] = [
     name: 'payments-sandbox',
     description: 'stateful payments API sandbox (behaves like the reference; control at /__sandbox)',
     defaultPort: payments.ports.stateful,
-    start: async ({ host, port, state, secretKeys, publishableKeys }) => {
+    start: async ({ host, port, state, secretKeys, publishableKeys, controlToken, log = console.warn }) => {
       // Loaded on demand, like the file exchange: each service pays only for what it uses at start-up.
       const { startPaymentsSandbox } = await import('@paykit/payments-sandbox');
       const sandbox = await startPaymentsSandbox({
@@ -63,6 +65,8 @@ export const services: MockService[] = [
         port,
         ...(state ? { stateFile: state } : {}),
         keys: { ...(secretKeys?.length ? { secret: secretKeys } : {}), ...(publishableKeys?.length ? { publishable: publishableKeys } : {}) },
+        ...(controlToken === undefined ? {} : { controlToken }),
+        onWarning: log,
       });
       const shown = (generated: boolean, keys: string[]) => (generated ? keys.join(', ') : `${keys.length} given (not printed)`);
       return {
@@ -73,6 +77,7 @@ export const services: MockService[] = [
           `secret key: ${shown(sandbox.generatedKeys.secret, sandbox.keys.secret)}`,
           `publishable key: ${shown(sandbox.generatedKeys.publishable, sandbox.keys.publishable)}`,
           `control: ${sandbox.controlUrl}`,
+          `control token: ${sandbox.generatedControlToken ? sandbox.controlToken : 'given (not printed)'}`,
           sandbox.stateFile ? `state: ${sandbox.stateFile}` : 'state: in memory (--state FILE keeps it)',
         ],
       };
@@ -98,6 +103,7 @@ export const services: MockService[] = [
         close: () => mock.close(),
         notes: [
           `SOAP: ${soapPortUrls(mock.soapUrl).join(' and ')}, queueID ${mock.queueId}`,
+          ...(mock.controlUrl ? [`control: ${mock.controlUrl} (with the client certificate)`] : []),
           ...(mock.inbox ? [`inbox: ${mock.inbox.dir} (files put there join the download queue, then move to ${INBOX_QUEUED}/)`] : []),
           ...(certificates
             ? [

@@ -12,6 +12,7 @@ export {
   type AliasPayment,
   type SandboxClock,
   type SandboxControl,
+  type SandboxControlOptions,
   type WebhookDeliveryInfo,
   type WebhookSubscriptionInfo,
   type WebhookSubscriptionInput,

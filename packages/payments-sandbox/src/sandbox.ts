@@ -9,6 +9,7 @@ import { InFlightRequests } from './http/concurrency.js';
 import { loadPaymentsContract } from './contract/contract.js';
 import { controlPrefix, createControlHandler } from './http/control.js';
 import { createSandboxControl, type SandboxControl } from './http/control-client.js';
+import { checkControlToken, ControlGuard, generateControlToken, isLoopback } from './http/control-guard.js';
 import { defaultSettings, type HandlerContext, type SandboxBusiness, type SandboxCore, type SandboxSettings } from './core.js';
 import { concurrentCreation } from './resources/customers.js';
 import { createFacility } from './resources/facility.js';
@@ -47,6 +48,10 @@ export interface PaymentsSandboxOptions {
    * (`violations()`, and the control interface's `contractViolations`); a function is called with each one.
    */
   checkResponses?: boolean | ((problem: string) => void);
+  /** The token the control interface takes (at least 16 printable characters); one is generated when none is given. */
+  controlToken?: string;
+  /** Where the sandbox's warnings go (listening beyond loopback); default `console.warn`. */
+  onWarning?: (message: string) => void;
 }
 
 export interface PaymentsSandbox {
@@ -58,8 +63,12 @@ export interface PaymentsSandbox {
   keys: { secret: string[]; publishable: string[] };
   /** Whether `keys` were generated at start rather than given. */
   generatedKeys: { secret: boolean; publishable: boolean };
-  /** The control interface's typed client. */
+  /** The control interface's typed client, with the control token. */
   control: SandboxControl;
+  /** The token the control interface takes (`Authorization: Bearer <token>`). */
+  controlToken: string;
+  /** Whether `controlToken` was generated at start rather than given. */
+  generatedControlToken: boolean;
   /** The control interface's address (`<origin>/__sandbox`). */
   controlUrl: string;
   stateFile?: string;
@@ -82,6 +91,8 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   const contract = loadPaymentsContract();
   const validator = new SchemaValidator(contract.document);
   const keys = resolveKeys(options.keys);
+  const controlToken = options.controlToken === undefined ? generateControlToken() : checkControlToken(options.controlToken);
+  const guard = new ControlGuard(controlToken);
   const initialSettings = { ...defaultSettings, ...options.settings };
   const problems: string[] = [];
   const report = (found: string[]) => {
@@ -140,6 +151,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     core,
     faults,
     webhooks,
+    guard,
     commit,
     track: (work) => store.track(work),
     violations: () => [...problems],
@@ -161,6 +173,13 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  guard.listening(host, port);
+  if (!isLoopback(host)) {
+    (options.onWarning ?? console.warn)(
+      `payments sandbox: listening on ${host}, so other machines can reach ${origin}. Keep its control token to ` +
+        'yourself, and listen on 127.0.0.1 unless other machines must reach the sandbox.',
+    );
+  }
   clock.runDue(); // what fell due while a saved sandbox was down
 
   const sandbox: PaymentsSandbox = {
@@ -169,7 +188,9 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     controlUrl: origin + controlPrefix,
     keys: { secret: keys.secret.map((k) => k.key), publishable: [...keys.publishable] },
     generatedKeys: keys.generated,
-    control: createSandboxControl(origin),
+    control: createSandboxControl(origin, { token: controlToken }),
+    controlToken,
+    generatedControlToken: options.controlToken === undefined,
     ...(store.location ? { stateFile: store.location } : {}),
     violations: () => [...problems],
     webhooksIdle: () => webhooks.idle(),

@@ -17,7 +17,7 @@ async function register(aliasAddress: string, extra: Record<string, unknown> = {
 const status = async (id: string) => ((await env.secret.aliases.get(id)).data as Alias).status;
 async function registered(aliasAddress: string, extra: Record<string, unknown> = {}): Promise<Alias> {
   const alias = await register(aliasAddress, extra);
-  await env.sandbox.control.advanceClock(delay);
+  await env.sandbox.control.advanceClock({ ms: delay });
   expect(await status(alias.id)).toBe('REGISTERED');
   return alias;
 }
@@ -30,9 +30,9 @@ describe('payments sandbox: alias registration', () => {
     expect(alias).toMatchObject({ status: 'PENDING', aliasAddress: 'invoice-1001@pay.example.com', type: 'STATIC' });
     expect(created.headers.get('location')).toBe(`${env.sandbox.url}/aliases/${alias.id}`);
     expect((await env.secret.customers.get(alias.customerId)).status).toBe(200);
-    await env.sandbox.control.advanceClock(delay / 2);
+    await env.sandbox.control.advanceClock({ ms: delay / 2 });
     expect(await status(alias.id)).toBe('PENDING');
-    await env.sandbox.control.advanceClock(delay / 2);
+    await env.sandbox.control.advanceClock({ ms: delay / 2 });
     expect(await status(alias.id)).toBe('REGISTERED');
   });
 
@@ -43,7 +43,7 @@ describe('payments sandbox: alias registration', () => {
 
   it(`ends REJECTED, with the reason, for a local part starting with "${rejectedAliasPrefix}" (the sandbox's convention)`, async () => {
     const alias = await register(`${rejectedAliasPrefix}-1@pay.example.com`);
-    await env.sandbox.control.advanceClock(delay);
+    await env.sandbox.control.advanceClock({ ms: delay });
     const after = (await env.secret.aliases.get(alias.id)).data as Alias;
     expect(after).toMatchObject({ status: 'REJECTED', statusDescription: expect.stringContaining(rejectedAliasPrefix) });
   });
@@ -65,7 +65,7 @@ describe('payments sandbox: alias registration', () => {
   it('registers for an existing customer, lists a customer’s aliases newest first and by status, and 404s an unknown customer', async () => {
     const { customerId } = (await env.secret.customers.create({ customerNumber: 'C-1', customerName: 'Ann' } as never)).data as { customerId: string };
     const first = (await env.secret.aliases.registerForCustomer(customerId, { aliasAddress: 'c1-a@pay.example.com', type: 'STATIC', supplierBusinessCode: 'TEST_BUSINESS' } as never)).data as Alias;
-    await env.sandbox.control.advanceClock(delay);
+    await env.sandbox.control.advanceClock({ ms: delay });
     const second = (await env.secret.aliases.registerForCustomer(customerId, { aliasAddress: 'c1-b@pay.example.com', type: 'STATIC', supplierBusinessCode: 'TEST_BUSINESS' } as never)).data as Alias;
     expect(first.customerId).toBe(customerId);
     const ids = async (query?: Record<string, string>) => (await env.secret.aliases.listForCustomer(customerId, query ? { query } : undefined)).items.map((a) => (a as Alias).id);
@@ -79,13 +79,13 @@ describe('payments sandbox: alias deregistration', () => {
   it('refuses it with 422 unless the alias is REGISTERED; then 204, PENDING_DEREGISTRATION, and DEREGISTERED after the delay', async () => {
     const alias = await register('dereg@pay.example.com');
     expect(await failureOf(env.secret.aliases.deregister(alias.id, { status: 'DEREGISTERED' }))).toMatchObject({ status: 422 });
-    await env.sandbox.control.advanceClock(delay);
+    await env.sandbox.control.advanceClock({ ms: delay });
     const response = await call(env.sandbox, 'PATCH', `/aliases/${alias.id}`, { body: { status: 'DEREGISTERED' } });
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
     expect(await status(alias.id)).toBe('PENDING_DEREGISTRATION');
     expect(await failureOf(env.secret.aliases.deregister(alias.id, { status: 'DEREGISTERED' }))).toMatchObject({ status: 422 });
-    await env.sandbox.control.advanceClock(delay);
+    await env.sandbox.control.advanceClock({ ms: delay });
     expect(await status(alias.id)).toBe('DEREGISTERED');
     expect(await failureOf(env.secret.aliases.deregister(alias.id, { status: 'DEREGISTERED' }))).toMatchObject({ status: 422 });
   });
@@ -99,8 +99,8 @@ describe('payments sandbox: alias deregistration', () => {
 describe('payments sandbox: a payer pays an alias (control interface)', () => {
   it('a STATIC alias takes many payments, each an ALIAS transaction that can be refunded but not voided', async () => {
     const alias = await registered('static@pay.example.com');
-    const first = await env.sandbox.control.payAlias(alias.id, 25.5);
-    const second = await env.sandbox.control.payAlias(alias.id, 3);
+    const first = await env.sandbox.control.payAlias(alias.id, { amount: 25.5 });
+    const second = await env.sandbox.control.payAlias(alias.id, { amount: 3 });
     expect(first.outcome).toBe('accepted');
     expect(first.transaction).toMatchObject({
       status: 'Approved',
@@ -122,25 +122,25 @@ describe('payments sandbox: a payer pays an alias (control interface)', () => {
 
   it('a SINGLE alias returns a payment of another amount, takes the exact one, then is deregistered', async () => {
     const alias = await registered('single@pay.example.com', { type: 'SINGLE', paymentAmount: '25.50' });
-    const wrong = await env.sandbox.control.payAlias(alias.id, 25);
+    const wrong = await env.sandbox.control.payAlias(alias.id, { amount: 25 });
     expect(wrong).toMatchObject({ outcome: 'returned', reason: expect.stringContaining('$25.50') });
-    expect(await env.sandbox.control.transactions()).toEqual([]);
+    expect(await env.sandbox.control.listTransactions()).toEqual([]);
     expect(await status(alias.id)).toBe('REGISTERED');
-    const right = await env.sandbox.control.payAlias(alias.id, 25.5);
+    const right = await env.sandbox.control.payAlias(alias.id, { amount: 25.5 });
     expect(right.outcome).toBe('accepted');
     expect(await status(alias.id)).toBe('DEREGISTERED');
-    await expect(env.sandbox.control.payAlias(alias.id, 25.5)).rejects.toMatchObject({ status: 422 });
+    await expect(env.sandbox.control.payAlias(alias.id, { amount: 25.5 })).rejects.toMatchObject({ status: 422 });
   });
 
   it('a SINGLE alias without an amount takes any one payment', async () => {
     const alias = await registered('single-any@pay.example.com', { type: 'SINGLE' });
-    expect((await env.sandbox.control.payAlias(alias.id, 7.25)).outcome).toBe('accepted');
+    expect((await env.sandbox.control.payAlias(alias.id, { amount: 7.25 })).outcome).toBe('accepted');
     expect(await status(alias.id)).toBe('DEREGISTERED');
   });
 
   it('an alias that is not REGISTERED accepts no payment', async () => {
     const alias = await register('pending@pay.example.com');
-    await expect(env.sandbox.control.payAlias(alias.id, 1)).rejects.toMatchObject({ status: 422 });
-    await expect(env.sandbox.control.payAlias('no-such-alias', 1)).rejects.toMatchObject({ status: 404 });
+    await expect(env.sandbox.control.payAlias(alias.id, { amount: 1 })).rejects.toMatchObject({ status: 422 });
+    await expect(env.sandbox.control.payAlias('no-such-alias', { amount: 1 })).rejects.toMatchObject({ status: 404 });
   });
 });

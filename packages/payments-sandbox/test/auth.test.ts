@@ -57,7 +57,7 @@ describe('payments sandbox: authentication', () => {
 
   it('a secret key expires after the lifetime of the contract rules, on the sandbox clock', async () => {
     expect((await call(env.sandbox, 'GET', '/', { key: keys.secret })).status).toBe(200);
-    await env.sandbox.control.advanceClock(rules.secretKeys.lifetimeMs);
+    await env.sandbox.control.advanceClock({ ms: rules.secretKeys.lifetimeMs });
     expect((await call(env.sandbox, 'GET', '/', { key: keys.secret })).status).toBe(401);
     expect((await call(env.sandbox, 'GET', '/businesses/TEST_BUSINESS/accepted-cards', { key: keys.publishable })).status).toBe(200);
   });

@@ -33,7 +33,7 @@ const budgetMs = 180_000;
 
 describe('payments sandbox: chaos', () => {
   it(`${orders} orders paid while the sandbox drops connections after the work and answers 429 and 503 at random: one transaction each`, async () => {
-    await env.sandbox.control.randomFaults({
+    await env.sandbox.control.setRandomFaults({
       seed,
       faults: [
         { fault: { drop: 'after' }, probability: 0.1 },
@@ -62,9 +62,9 @@ describe('payments sandbox: chaos', () => {
       while (next < orders) await payOrder(next++);
     }));
 
-    const faults = (await env.sandbox.control.faults()).applied;
+    const faults = (await env.sandbox.control.getFaults()).applied;
     await env.sandbox.control.clearFaults();
-    const transactions = await env.sandbox.control.transactions();
+    const transactions = await env.sandbox.control.listTransactions();
     const perOrder = new Map<string, number>();
     for (const t of transactions) {
       const order = (t.metadata as { orderId: string }).orderId;

@@ -53,7 +53,7 @@ describe('payments sandbox end to end: card payments', () => {
     expect(isPaymentsError(reused) && reused.kind).toBe('validation');
 
     const { data: fresh } = await env.publishable.singleUseTokens.create(cardTokenRequest() as never);
-    await env.sandbox.control.advanceClock(rules.singleUseTokens.lifetimeMs);
+    await env.sandbox.control.advanceClock({ ms: rules.singleUseTokens.lifetimeMs });
     const expired = await failureOf(env.secret.transactions.create(paymentRequest((fresh as { singleUseTokenId: string }).singleUseTokenId) as never));
     expect(expired).toMatchObject({ kind: 'validation', status: 422, fieldErrors: [{ fieldName: 'singleUseTokenId', messages: ['the token is expired'] }] });
   });
@@ -84,7 +84,7 @@ describe('payments sandbox end to end: alias payments with webhooks', () => {
   });
 
   it('register → signed alias.registered to createWebhookReceiver → the payer pays → signed alias.payment.received', async () => {
-    await env.sandbox.control.subscribeWebhooks({ url: endpoint, secret: 'whsec_flow', eventTypes: ['alias.registered', 'alias.payment.received'] });
+    await env.sandbox.control.createWebhookSubscription({ url: endpoint, secret: 'whsec_flow', eventTypes: ['alias.registered', 'alias.payment.received'] });
     const registered = nextEvent();
     const { data } = await env.secret.aliases.register({ aliasAddress: 'invoice-1001@pay.example.com', type: 'SINGLE', supplierBusinessCode: 'TEST_BUSINESS', paymentAmount: '25.50' } as never);
     const alias = data as { id: string; status: string };
@@ -94,13 +94,13 @@ describe('payments sandbox end to end: alias payments with webhooks', () => {
     expect(isAliasEventFor(events[0]!, alias.id)).toBe(true);
 
     const paid = nextEvent();
-    const payment = await env.sandbox.control.payAlias(alias.id, 25.5);
+    const payment = await env.sandbox.control.payAlias(alias.id, { amount: 25.5 });
     await paid;
     const event = events[1]!;
     expect(event.eventType).toBe('alias.payment.received');
     expect(isAliasEventFor(event, alias.id)).toBe(true);
     expect(event.data).toMatchObject({ receiptNumber: payment.transaction!.receiptNumber, status: 'Approved', source: 'ALIAS' });
     expect((await env.secret.aliases.get(alias.id)).data).toMatchObject({ status: 'DEREGISTERED' });
-    expect((await env.sandbox.control.webhookDeliveries()).every((d) => d.delivered && d.attempts.length === 1)).toBe(true);
+    expect((await env.sandbox.control.listWebhookDeliveries()).every((d) => d.delivered && d.attempts.length === 1)).toBe(true);
   });
 });

@@ -50,9 +50,9 @@ describe('payments sandbox: idempotency (Limits section)', () => {
 
   it('forgets a key after the lifetime of the contract rules, on the sandbox clock', async () => {
     const first = await call(env.sandbox, 'POST', '/customers', { body: customer('5'), headers: { [header]: 'key-5' } });
-    await env.sandbox.control.advanceClock(rules.idempotencyKey.lifetimeMs / 2);
+    await env.sandbox.control.advanceClock({ ms: rules.idempotencyKey.lifetimeMs / 2 });
     expect((await call(env.sandbox, 'POST', '/customers', { body: customer('6'), headers: { [header]: 'key-5' } })).text).toBe(first.text);
-    await env.sandbox.control.advanceClock(rules.idempotencyKey.lifetimeMs / 2);
+    await env.sandbox.control.advanceClock({ ms: rules.idempotencyKey.lifetimeMs / 2 });
     const later = await call(env.sandbox, 'POST', '/customers', { body: customer('6'), headers: { [header]: 'key-5' } });
     expect(later.status).toBe(201);
     expect(later.json.customerNumber).toBe('CUST-6');
@@ -86,5 +86,45 @@ describe('payments sandbox: concurrency (Limits section)', () => {
     expect([a.status, b.status].sort()).toEqual([201, 409]);
     // One after the other, the number is simply taken: invalid content.
     expect((await call(env.sandbox, 'POST', '/customers', { body: customer('8') })).status).toBe(422);
+  });
+});
+
+describe('payments sandbox: idempotency keys are scoped by the type of API key (our reading of the Limits section)', () => {
+  const tokenBody = () => ({
+    supplierBusinessCode: 'TEST_BUSINESS',
+    accountType: 'CREDIT_CARD',
+    cardholderName: 'Test Cardholder',
+    cardNumber: '4111111111111111',
+    expiryDateMonth: '12',
+    expiryDateYear: String(new Date().getUTCFullYear() + 3),
+  });
+
+  it('a publishable-key caller reusing a secret-key request’s key gets its own answer, not the stored one', async () => {
+    const secretAnswer = await call(env.sandbox, 'POST', '/customers', { body: customer('s1'), headers: { [header]: 'shared-1' } });
+    expect(secretAnswer.status).toBe(201);
+    const publishable = await call(env.sandbox, 'POST', '/single-use-tokens', { key: env.publishableKey, body: tokenBody(), headers: { [header]: 'shared-1' } });
+    expect(publishable.status).toBe(200);
+    expect(publishable.text).not.toContain('CUST-s1');
+    expect(publishable.json.singleUseTokenId).toEqual(expect.any(String));
+    // The secret side still gets its own answer back.
+    expect((await call(env.sandbox, 'POST', '/customers', { body: customer('s1'), headers: { [header]: 'shared-1' } })).text).toBe(secretAnswer.text);
+  });
+
+  it('a publishable-key caller sending a key first does not block a later secret-key request with that key', async () => {
+    const first = await call(env.sandbox, 'POST', '/single-use-tokens', { key: env.publishableKey, body: tokenBody(), headers: { [header]: 'shared-2' } });
+    expect(first.status).toBe(200);
+    const secret = await call(env.sandbox, 'POST', '/customers', { body: customer('s2'), headers: { [header]: 'shared-2' } });
+    expect(secret.status).toBe(201);
+    expect(secret.json.customerNumber).toBe('CUST-s2');
+    expect((await call(env.sandbox, 'GET', '/customers?customerNumber=CUST-s2')).json.data).toHaveLength(1);
+  });
+
+  it('a key resent while a publishable-key request with it is processing is not refused to the secret key', async () => {
+    await env.sandbox.control.changeSettings({ processingDelayMs: 300 });
+    const [token, customerAnswer] = await Promise.all([
+      call(env.sandbox, 'POST', '/single-use-tokens', { key: env.publishableKey, body: tokenBody(), headers: { [header]: 'shared-3' } }),
+      call(env.sandbox, 'POST', '/customers', { body: customer('s3'), headers: { [header]: 'shared-3' } }),
+    ]);
+    expect([token.status, customerAnswer.status]).toEqual([200, 201]);
   });
 });

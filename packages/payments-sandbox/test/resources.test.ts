@@ -82,7 +82,7 @@ describe('payments sandbox: payment files and mandate agreements', () => {
       expect((await download(id)).status).toBe(200);
     }
     expect((await env.secret.paymentFiles.list()).items).toHaveLength(1);
-    await env.sandbox.control.advanceClock(rules.paymentFiles.listWindowMs + 1);
+    await env.sandbox.control.advanceClock({ ms: rules.paymentFiles.listWindowMs + 1 });
     expect((await env.secret.paymentFiles.list()).items).toEqual([]);
     expect(data(await env.secret.paymentFiles.get(id))).toMatchObject({ paymentFileId: id });
   });

@@ -30,8 +30,8 @@ describe('payments sandbox: --state FILE (SQLite store)', () => {
   it('keeps the clock, scheduled work, subscriptions and idempotency records across a restart', async () => {
     const settings = { aliasRegistrationDelayMs: 60_000 };
     const first = await startPaymentsSandbox({ stateFile: file, keys: { secret: [keys.secret] }, settings });
-    await first.control.advanceClock(3_600_000);
-    await first.control.subscribeWebhooks({ url: 'http://127.0.0.1:9/hooks', secret: 'whsec', eventTypes: ['alias.payment.received'] });
+    await first.control.advanceClock({ ms: 3_600_000 });
+    await first.control.createWebhookSubscription({ url: 'http://127.0.0.1:9/hooks', secret: 'whsec', eventTypes: ['alias.payment.received'] });
     const created = await fetch(`${first.url}/aliases`, {
       method: 'POST',
       headers: { ...headers, 'Idempotency-Key': 'alias-1' },
@@ -44,15 +44,15 @@ describe('payments sandbox: --state FILE (SQLite store)', () => {
 
     const second = await startPaymentsSandbox({ stateFile: file, keys: { secret: [keys.secret] }, settings });
     try {
-      expect((await second.control.clock()).offsetMs).toBeGreaterThanOrEqual(3_600_000);
-      expect(await second.control.webhookSubscriptions()).toHaveLength(1);
+      expect((await second.control.getClock()).offsetMs).toBeGreaterThanOrEqual(3_600_000);
+      expect(await second.control.listWebhookSubscriptions()).toHaveLength(1);
       const replay = await fetch(`${second.url}/aliases`, {
         method: 'POST',
         headers: { ...headers, 'Idempotency-Key': 'alias-1' },
         body: JSON.stringify({ aliasAddress: 'other@pay.example.com', type: 'STATIC', supplierBusinessCode: 'TEST_BUSINESS' }),
       });
       expect(((await replay.json()) as { id: string }).id).toBe(alias.id);
-      await second.control.advanceClock(60_000);
+      await second.control.advanceClock({ ms: 60_000 });
       const after = await fetch(`${second.url}/aliases/${alias.id}`, { headers });
       expect(((await after.json()) as { status: string }).status).toBe('REGISTERED');
     } finally {

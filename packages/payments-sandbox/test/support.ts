@@ -26,7 +26,7 @@ export function sandboxPerTest(options: PaymentsSandboxOptions = {}): SandboxPer
     env.publishable = createPublishableClient({ apiKey: env.publishableKey, baseUrl: env.sandbox.url, retry: { delayMs: 5 } });
   });
   beforeEach(async () => {
-    await env.sandbox.control.reset();
+    await env.sandbox.control.resetSandbox();
   });
   afterEach(async () => {
     await env.sandbox.webhooksIdle();

@@ -35,9 +35,9 @@ describe('payments sandbox: single-use token lifetime', () => {
 
   it('expires after the lifetime of the contract rules, on the sandbox clock', async () => {
     const token = await cardToken(env, '4111111111111111', withThreeDS);
-    await env.sandbox.control.advanceClock(rules.singleUseTokens.lifetimeMs / 2);
+    await env.sandbox.control.advanceClock({ ms: rules.singleUseTokens.lifetimeMs / 2 });
     const stillUsable = await cardToken(env);
-    await env.sandbox.control.advanceClock(rules.singleUseTokens.lifetimeMs / 2);
+    await env.sandbox.control.advanceClock({ ms: rules.singleUseTokens.lifetimeMs / 2 });
     expect(await failureOf(authenticate(token))).toMatchObject({ kind: 'notFound', status: 404 });
     expect(await failureOf(pay(token))).toMatchObject({ status: 422, message: expect.stringContaining('expired') });
     expect((await pay(stillUsable)).status).toBe(201);
@@ -58,7 +58,7 @@ describe('payments sandbox: single-use token lifetime', () => {
     expect((await pay(tokens[0]!)).status).toBe(201);
     await cardToken(env);
     expect(await failureOf(cardToken(env))).toMatchObject({ status: 429 });
-    await env.sandbox.control.advanceClock(rules.singleUseTokens.lifetimeMs);
+    await env.sandbox.control.advanceClock({ ms: rules.singleUseTokens.lifetimeMs });
     await cardToken(env);
   }, 120_000); // a thousand token requests: the budget follows the quota of the contract, not a guess
 
@@ -110,15 +110,15 @@ describe('payments sandbox: 3D Secure outcomes (the sandbox cards)', () => {
   it('a challenge ends with the cardholder answer: the next call gives it, and the payment follows it', async () => {
     const passed = await cardToken(env, '4000000000003022', withThreeDS);
     expect((await authenticate(passed)).data).toEqual({ transStatus: 'C' });
-    await env.sandbox.control.completeChallenge(passed, 'Y');
+    await env.sandbox.control.completeChallenge(passed, { transStatus: 'Y' });
     expect((await authenticate(passed)).data).toEqual({ transStatus: 'Y' });
     expect((await pay(passed)).status).toBe(201);
 
     const failed = await cardToken(env, '4000000000003022', withThreeDS);
     await authenticate(failed);
-    await env.sandbox.control.completeChallenge(failed, 'N');
+    await env.sandbox.control.completeChallenge(failed, { transStatus: 'N' });
     expect(await failureOf(pay(failed))).toMatchObject({ status: 422 });
-    await expect(env.sandbox.control.completeChallenge(failed, 'Y')).rejects.toMatchObject({ status: 422 });
+    await expect(env.sandbox.control.completeChallenge(failed, { transStatus: 'Y' })).rejects.toMatchObject({ status: 422 });
   });
 
   it('a card token without 3D Secure asked needs no authentication', async () => {

@@ -47,7 +47,7 @@ describe('payments sandbox: payment outcomes (the sandbox amounts)', () => {
     expect(transactionOutcome(created as never)).toBe('pending');
     const receipt = (created.data as Transaction).receiptNumber;
     expect((await env.secret.transactions.get(receipt)).data).toMatchObject({ status: 'Pending' });
-    await env.sandbox.control.advanceClock(5_000);
+    await env.sandbox.control.advanceClock({ ms: 5_000 });
     expect((await env.secret.transactions.get(receipt)).data).toMatchObject({ status: settled });
     // The client's own settle loop sees the same, in real time.
     await env.sandbox.control.changeSettings({ pendingSettlesAfterMs: 50 });
@@ -98,7 +98,7 @@ describe('payments sandbox: refunds and voids follow refundable and voidable', (
     { situation: 'declined', make: () => paid(env, 2.51) },
     { situation: 'pending', make: () => paid(env, 2.52) },
     { situation: 'refunded', make: async () => { const p = await paid(env, 2); await refund(p.receiptNumber, 1); return p; } },
-    { situation: 'settled (a day later)', make: async () => { const p = await paid(env, 2); await env.sandbox.control.advanceClock(24 * 3_600_000); return p; } },
+    { situation: 'settled (a day later)', make: async () => { const p = await paid(env, 2); await env.sandbox.control.advanceClock({ ms: 24 * 3_600_000 }); return p; } },
   ])('refuses to void a $situation payment with 422', async ({ make }) => {
     const payment = await make();
     expect((await env.secret.transactions.get(payment.receiptNumber)).data).toMatchObject({ voidable: false });

@@ -35,28 +35,28 @@ afterEach(async () => {
 async function registeredAlias(): Promise<string> {
   const { data } = await env.secret.aliases.register({ aliasAddress: 'invoice-7@pay.example.com', type: 'STATIC', supplierBusinessCode: 'TEST_BUSINESS' } as never);
   const id = (data as { id: string }).id;
-  await env.sandbox.control.advanceClock(1_000);
+  await env.sandbox.control.advanceClock({ ms: 1_000 });
   await env.sandbox.webhooksIdle();
   return id;
 }
 
 describe('payments sandbox: webhook subscriptions (control interface; the reference does not publish their endpoints)', () => {
   it('keeps subscriptions without showing their secrets, and refuses bad ones', async () => {
-    const made = await env.sandbox.control.subscribeWebhooks({ url: endpoint.url, secret: 'whsec_1', basicAuth: { username: 'u', password: 'p' } });
+    const made = await env.sandbox.control.createWebhookSubscription({ url: endpoint.url, secret: 'whsec_1', basicAuth: { username: 'u', password: 'p' } });
     expect(made).toEqual({ id: expect.any(String), url: endpoint.url, eventTypes: ['alias.registered', 'alias.payment.received'], basicAuth: { username: 'u' } });
-    expect(await env.sandbox.control.webhookSubscriptions()).toEqual([made]);
-    await expect(env.sandbox.control.subscribeWebhooks({ url: endpoint.url, secret: 's', eventTypes: ['alias.deleted'] })).rejects.toMatchObject({ status: 400 });
-    await expect(env.sandbox.control.subscribeWebhooks({ url: 'not a url', secret: 's' })).rejects.toMatchObject({ status: 400 });
-    await expect(env.sandbox.control.subscribeWebhooks({ url: endpoint.url, secret: '' })).rejects.toMatchObject({ status: 400 });
-    await env.sandbox.control.unsubscribeWebhooks(made.id);
-    expect(await env.sandbox.control.webhookSubscriptions()).toEqual([]);
+    expect(await env.sandbox.control.listWebhookSubscriptions()).toEqual([made]);
+    await expect(env.sandbox.control.createWebhookSubscription({ url: endpoint.url, secret: 's', eventTypes: ['alias.deleted'] })).rejects.toMatchObject({ status: 400 });
+    await expect(env.sandbox.control.createWebhookSubscription({ url: 'not a url', secret: 's' })).rejects.toMatchObject({ status: 400 });
+    await expect(env.sandbox.control.createWebhookSubscription({ url: endpoint.url, secret: '' })).rejects.toMatchObject({ status: 400 });
+    await env.sandbox.control.deleteWebhookSubscription(made.id);
+    expect(await env.sandbox.control.listWebhookSubscriptions()).toEqual([]);
   });
 
   it('posts only the event types subscribed to', async () => {
-    await env.sandbox.control.subscribeWebhooks({ url: endpoint.url, secret: 'whsec_1', eventTypes: ['alias.payment.received'] });
+    await env.sandbox.control.createWebhookSubscription({ url: endpoint.url, secret: 'whsec_1', eventTypes: ['alias.payment.received'] });
     const alias = await registeredAlias();
     expect(endpoint.received).toEqual([]);
-    await env.sandbox.control.payAlias(alias, 5);
+    await env.sandbox.control.payAlias(alias, { amount: 5 });
     await env.sandbox.webhooksIdle();
     expect(endpoint.received.map((r) => JSON.parse(r.body).eventType)).toEqual(['alias.payment.received']);
   });
@@ -67,13 +67,13 @@ describe('payments sandbox: webhook deliveries', () => {
     const events: WebhookEvent[] = [];
     const receive = createWebhookReceiver({ secret: 'whsec_1', basicAuth: { username: 'shop', password: 'pw' }, onEvent: (event) => void events.push(event) });
     endpoint.respond = (req, res, body) => void receive(Object.assign(req, { rawBody: Buffer.from(body) }), res);
-    await env.sandbox.control.subscribeWebhooks({ url: endpoint.url, secret: 'whsec_1', basicAuth: { username: 'shop', password: 'pw' } });
+    await env.sandbox.control.createWebhookSubscription({ url: endpoint.url, secret: 'whsec_1', basicAuth: { username: 'shop', password: 'pw' } });
     const alias = await registeredAlias();
     expect(endpoint.received[0]!.headers['x-webhook-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(endpoint.received[0]!.headers['content-type']).toBe('application/json');
     expect(events).toHaveLength(1);
     expect(isAliasEventFor(events[0]!, alias)).toBe(true);
-    const [delivery] = await env.sandbox.control.webhookDeliveries();
+    const [delivery] = await env.sandbox.control.listWebhookDeliveries();
     expect(delivery).toMatchObject({ eventType: 'alias.registered', delivered: true, attempts: [{ status: 200 }] });
     expect(delivery!.body).toMatchObject({ eventType: 'alias.registered', data: { id: alias, status: 'REGISTERED' } });
   });
@@ -81,30 +81,30 @@ describe('payments sandbox: webhook deliveries', () => {
   it('posts again on the sandbox clock until the endpoint answers 200, and shows every attempt', async () => {
     const answers = [500, 401, 204, 200];
     endpoint.respond = (_req, res) => res.writeHead(answers.shift() ?? 200).end();
-    await env.sandbox.control.subscribeWebhooks({ url: endpoint.url, secret: 'whsec_1' });
+    await env.sandbox.control.createWebhookSubscription({ url: endpoint.url, secret: 'whsec_1' });
     await registeredAlias();
     for (const wait of [10_000, 60_000, 60_000]) {
-      await env.sandbox.control.advanceClock(wait);
+      await env.sandbox.control.advanceClock({ ms: wait });
       await env.sandbox.webhooksIdle();
     }
-    const [delivery] = await env.sandbox.control.webhookDeliveries();
+    const [delivery] = await env.sandbox.control.listWebhookDeliveries();
     expect(delivery!.attempts.map((a) => a.status)).toEqual([500, 401, 204, 200]);
     expect(delivery!.delivered).toBe(true);
     // The same notification every time: one event, one body.
     expect(new Set(endpoint.received.map((r) => r.body)).size).toBe(1);
-    await env.sandbox.control.advanceClock(600_000);
+    await env.sandbox.control.advanceClock({ ms: 600_000 });
     await env.sandbox.webhooksIdle();
     expect(endpoint.received).toHaveLength(4);
   });
 
   it('records an endpoint that cannot be reached, and stops when the subscription is removed', async () => {
-    const subscription = await env.sandbox.control.subscribeWebhooks({ url: 'http://127.0.0.1:9/nowhere', secret: 'whsec_1' });
+    const subscription = await env.sandbox.control.createWebhookSubscription({ url: 'http://127.0.0.1:9/nowhere', secret: 'whsec_1' });
     await registeredAlias();
-    const [delivery] = await env.sandbox.control.webhookDeliveries();
+    const [delivery] = await env.sandbox.control.listWebhookDeliveries();
     expect(delivery).toMatchObject({ delivered: false, attempts: [{ error: expect.any(String) }] });
-    await env.sandbox.control.unsubscribeWebhooks(subscription.id);
-    await env.sandbox.control.advanceClock(600_000);
+    await env.sandbox.control.deleteWebhookSubscription(subscription.id);
+    await env.sandbox.control.advanceClock({ ms: 600_000 });
     await env.sandbox.webhooksIdle();
-    expect((await env.sandbox.control.webhookDeliveries())[0]!.attempts).toHaveLength(1);
+    expect((await env.sandbox.control.listWebhookDeliveries())[0]!.attempts).toHaveLength(1);
   });
 });

@@ -1,14 +1,18 @@
 import {
   fileExchangeContract,
+  fileExchangeMockControlContract,
   fileExchangeMockPackage,
   mockServerPackage,
   paymentsContract,
+  paymentsSandboxControlContract,
   paymentsSandboxPackage,
+  type ControlContract,
   type OpenApiContract,
   type PackageRef,
 } from '@paykit/contracts';
 import type { Generator } from './generator.js';
 import { bundledSpecGenerator } from './generators/bundled-spec.js';
+import { controlClientGenerator } from './generators/control-client.js';
 import { fileExchangeRulesGenerator } from './generators/file-exchange-rules.js';
 import { mockSettingsGenerator } from './generators/mock-settings.js';
 import { paymentsClientGenerators } from './generators/payments-client.js';
@@ -18,7 +22,7 @@ import { typesGenerator } from './generators/types.js';
 
 /** What one contract contributes to a package's generated files. */
 export interface Source {
-  contract: OpenApiContract;
+  contract: OpenApiContract | ControlContract;
   generators: Generator[];
 }
 
@@ -62,17 +66,21 @@ export const targets: Record<string, Target> = {
           stateMachinesGenerator(paymentsContract.name, 'src/generated/state-machines.ts'),
         ],
       },
+      // Its control interface: the client it ships and the contract its server routes by.
+      { contract: paymentsSandboxControlContract, generators: [controlClientGenerator('src/generated/control')] },
     ],
   },
   // The REST half of the stateful file exchange; soap-codegen writes the SOAP half into src/generated/file-exchange-soap.
   'file-exchange-mock': {
     package: fileExchangeMockPackage,
-    generatedDirs: [`src/generated/${fileExchangeContract.name}`],
+    generatedDirs: [`src/generated/${fileExchangeContract.name}`, 'src/generated/control'],
     sources: [
       {
         contract: fileExchangeContract,
         generators: [fileExchangeRulesGenerator(`src/generated/${fileExchangeContract.name}/rules.ts`), mockSettings(fileExchangeContract)],
       },
+      // Its control interface (fault injection): the client it ships and the contract its server routes by.
+      { contract: fileExchangeMockControlContract, generators: [controlClientGenerator('src/generated/control')] },
     ],
   },
   // The launcher: the default ports of the payments mocks it prints. The file exchange's settings have one owner,

@@ -44,7 +44,7 @@ const makers: Record<string, Maker> = {
   // The alias parameter is called `id`: a REGISTERED alias, so that every alias operation can succeed on it.
   id: async (f) => {
     const alias = await f.post('/aliases', testKeys.secretKey, { aliasAddress: `fixture-${f.next()}@pay.example.com`, type: 'STATIC', supplierBusinessCode: business });
-    await f.sandbox.control.advanceClock((await f.sandbox.control.settings()).aliasRegistrationDelayMs);
+    await f.sandbox.control.advanceClock({ ms: (await f.sandbox.control.getSettings()).aliasRegistrationDelayMs });
     return alias.id as string;
   },
 };
@@ -62,7 +62,7 @@ export class SandboxFixtures {
 
   /** Empties the sandbox: the next values are made afresh. */
   async reset(): Promise<void> {
-    await this.sandbox.control.reset();
+    await this.sandbox.control.resetSandbox();
     this.made.clear();
     this.counter = 0;
   }

@@ -63,7 +63,7 @@ async function run({ operation, request, situation }: SandboxCase) {
       sent = { ...request, body: [] };
       break;
     case 'fault':
-      await sandbox.control.injectFault({ status: situation.status, when: 'before' }, { operationId: operation.operationId });
+      await sandbox.control.injectFault({ fault: { status: situation.status, when: 'before' }, operationId: operation.operationId });
       break;
   }
   using.recorder.clear();

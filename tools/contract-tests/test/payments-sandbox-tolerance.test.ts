@@ -77,7 +77,7 @@ describe('payments tolerance suite against the payments sandbox', () => {
     const accept = situation.kind === 'success' && situation.mediaType ? { accept: situation.mediaType } : {};
     const call = async (plan: ProxyPlan, extra: { request?: ExampleRequest; extraQuery?: Record<string, string> } = {}) => {
       const request = await prepare(matrixCase, eachCall);
-      if (situation.kind === 'fault') await sandbox.control.injectFault({ status: situation.status, when: 'before' }, { operationId: operation.operationId });
+      if (situation.kind === 'fault') await sandbox.control.injectFault({ fault: { status: situation.status, when: 'before' }, operationId: operation.operationId });
       proxy.reset(oneKey(matrixCase.name, plan));
       // The extended request keeps the identifiers of the fixtures made for this call.
       const sent = extra.request ? { ...extra.request, path: request.path } : request;

@@ -143,5 +143,53 @@ export const mockServerPackage: PackageRef = { name: '@paykit/mock-server', dir:
 /** Every mock package, in the order they depend on each other (the launcher last). */
 export const mockPackages: readonly PackageRef[] = [paymentsSandboxPackage, fileExchangeMockPackage, mockServerPackage];
 
+/**
+ * The OpenAPI contract of a mock package's own control interface (reset, faults, clock...): ours, not the service's.
+ * Linted and bundled like the service's contracts (an `apis` entry of `redocly.yaml`), with a reference page, and
+ * its typed client generated into the mock package; it has no `x-paykit-rules` and no compatibility gate.
+ */
+export interface ControlContract {
+  kind: 'openapi-control';
+  name: string;
+  api: string;
+  root: string;
+  /** The mock package that serves it and ships its generated client. */
+  package: PackageRef;
+  /** The path under which the mock serves it, beside the API. */
+  prefix: string;
+  docs: DocsPage;
+}
+
+export const paymentsSandboxControlContract: ControlContract = {
+  kind: 'openapi-control',
+  name: 'payments-sandbox-control',
+  api: 'payments-sandbox-control@v1',
+  root: 'specs/payments-sandbox-control/openapi.yaml',
+  package: paymentsSandboxPackage,
+  prefix: '/__sandbox',
+  docs: {
+    page: 'payments-sandbox-control.html',
+    title: 'Payments sandbox control API reference',
+    summary: "The payments sandbox's own interface for tests: reset, clock, faults, the payer's side, webhooks.",
+  },
+};
+
+export const fileExchangeMockControlContract: ControlContract = {
+  kind: 'openapi-control',
+  name: 'file-exchange-mock-control',
+  api: 'file-exchange-mock-control@v1',
+  root: 'specs/file-exchange-mock-control/openapi.yaml',
+  package: fileExchangeMockPackage,
+  prefix: '/__mock',
+  docs: {
+    page: 'file-exchange-mock-control.html',
+    title: 'File exchange mock control API reference',
+    summary: "The stateful file exchange mock's own interface for tests: faults injected into its REST and SOAP operations.",
+  },
+};
+
+/** Every control interface of the mock packages. */
+export const controlContracts: readonly ControlContract[] = [paymentsSandboxControlContract, fileExchangeMockControlContract];
+
 /** The docs site's address, beside the mocks (our choice). */
 export const docsPort = 4000;

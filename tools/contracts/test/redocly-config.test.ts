@@ -3,17 +3,22 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { openApiContracts, type OpenApiContract } from '../src/registry.js';
+import { controlContracts, openApiContracts, type ControlContract, type OpenApiContract } from '../src/registry.js';
 import { fromRoot } from '../src/repo.js';
 
 const rulesLint = 'paykit/client-rules-present';
 
 /** What differs between a redocly configuration and the registry, one line per difference. */
-function redoclyConfigProblems(config: unknown, contracts: readonly OpenApiContract[]): string[] {
+function redoclyConfigProblems(config: unknown, contracts: readonly OpenApiContract[], controls: readonly ControlContract[] = controlContracts): string[] {
   const apis = ((config as { apis?: unknown })?.apis ?? {}) as Record<string, { root?: unknown; rules?: Record<string, unknown> }>;
   const problems: string[] = [];
   for (const name of Object.keys(apis)) {
-    if (!contracts.some((c) => c.api === name)) problems.push(`${name} is not an OpenAPI contract of the registry`);
+    if (![...contracts, ...controls].some((c) => c.api === name)) problems.push(`${name} is not an OpenAPI contract of the registry`);
+  }
+  for (const control of controls) {
+    const api = apis[control.api];
+    if (!api) problems.push(`${control.api} is missing`);
+    else if (api.root !== control.root) problems.push(`${control.api}: root is ${String(api.root)}, the registry says ${control.root}`);
   }
   for (const contract of contracts) {
     const api = apis[contract.api];
@@ -54,6 +59,8 @@ describe('redocly.yaml against the registry', () => {
     { change: 'another root', edit: (apis: any) => (apis[first.api].root = 'specs/other.yaml'), problem: `${first.api}: root is specs/other.yaml` },
     { change: 'a required rule dropped', edit: (apis: any) => apis[first.api].rules[rulesLint].required.pop(), problem: `${first.api}: ${rulesLint}.required is [` },
     { change: 'a required rule the readers do not know', edit: (apis: any) => apis[second.api].rules[rulesLint].required.push('retyr'), problem: `${second.api}: ${rulesLint}.required is [` },
+    { change: 'a control interface left out', edit: (apis: any) => delete apis[controlContracts[0]!.api], problem: `${controlContracts[0]!.api} is missing` },
+    { change: 'a control interface at another root', edit: (apis: any) => (apis[controlContracts[0]!.api].root = 'specs/x.yaml'), problem: `${controlContracts[0]!.api}: root is specs/x.yaml` },
     { change: 'the rule not configured', edit: (apis: any) => delete apis[second.api].rules[rulesLint], problem: `${second.api}: ${rulesLint}.required is missing` },
   ])('fails on $change', ({ edit, problem }) => {
     const problems = redoclyConfigProblems(changed(edit), openApiContracts);

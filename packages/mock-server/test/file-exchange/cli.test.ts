@@ -33,6 +33,7 @@ describe('paykit-mock with the file exchange mocks', () => {
       const restUrl = /file-exchange-stateful mock: (https:\/\/127\.0\.0\.1:\d+\/services\/messaging\/rest)/.exec(output)?.[1];
       expect(restUrl).toBeDefined();
       expect(output).toMatch(/SOAP: https:\/\/127\.0\.0\.1:\d+\/services\/messaging\/UploadFile/);
+      expect(output).toContain(`control: ${new URL(restUrl!).origin}/__mock (with the client certificate)`);
       const certs = join(cwd, '.paykit', 'certs');
       expect(output).toContain(join(certs, 'client.pfx'));
       const password = await readFile(join(certs, 'client.pfx.password'), 'utf8');

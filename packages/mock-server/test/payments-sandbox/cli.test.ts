@@ -9,8 +9,8 @@ import { startPaykitMock } from '../support/paykit-mock-process.js';
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 
 /** Runs `paykit-mock` until it says it is ready, does `whileRunning`, then stops it; resolves with what it printed. */
-async function runUntilReady(args: string[], whileRunning: (output: string) => Promise<void>): Promise<string> {
-  const { child, output, exited } = await startPaykitMock(args);
+async function runUntilReady(args: string[], whileRunning: (output: string) => Promise<void>, env?: NodeJS.ProcessEnv): Promise<string> {
+  const { child, output, exited } = await startPaykitMock(args, env ? { env } : {});
   try {
     await whileRunning(output);
   } finally {
@@ -36,6 +36,38 @@ describe('paykit-mock payments-sandbox', () => {
     expect(output).toMatch(/publishable key: pk_sandbox_\w+/);
     expect(output).toMatch(/control: http:\/\/127\.0\.0\.1:\d+\/__sandbox/);
     expect(output).toContain('state: in memory');
+  });
+
+  it('prints the control token it generated, which the control interface takes and nothing else replaces', async () => {
+    await runUntilReady(['payments-sandbox', '--port-payments-sandbox', '0'], async (printed) => {
+      const control = /control: (http:\S+)/.exec(printed)![1]!;
+      const token = /control token: (ctl_sandbox_\S+)/.exec(printed)![1]!;
+      expect((await fetch(`${control}/clock`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      const refused = await fetch(`${control}/clock`);
+      expect(refused.status).toBe(401);
+      expect((await refused.json()).error).toContain('control token');
+    });
+  });
+
+  it.each([
+    { how: '--control-token', args: ['--control-token', 'given-control-token-cli-1'], env: undefined },
+    { how: 'PAYKIT_SANDBOX_CONTROL_TOKEN', args: [], env: { ...process.env, PAYKIT_SANDBOX_CONTROL_TOKEN: 'given-control-token-cli-1' } },
+  ])('takes the control token from $how and never prints it', async ({ args, env }) => {
+    const output = await runUntilReady(
+      ['payments-sandbox', '--port-payments-sandbox', '0', ...args],
+      async (printed) => {
+        const control = /control: (http:\S+)/.exec(printed)![1]!;
+        expect((await fetch(`${control}/clock`, { headers: { authorization: 'Bearer given-control-token-cli-1' } })).status).toBe(200);
+      },
+      env,
+    );
+    expect(output).toContain('control token: given (not printed)');
+    expect(output).not.toContain('given-control-token-cli-1');
+  });
+
+  it('warns when it listens beyond loopback', async () => {
+    const output = await runUntilReady(['payments-sandbox', '--port-payments-sandbox', '0', '--host', '0.0.0.0'], async () => {});
+    expect(output).toContain('other machines can reach');
   });
 
   it('takes keys from the command line and never prints them', async () => {

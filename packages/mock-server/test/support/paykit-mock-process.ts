@@ -12,7 +12,7 @@ export interface PaykitMockProcess {
 }
 
 /** The built `paykit-mock` CLI as a real process, once it has printed that its mocks are ready. */
-export async function startPaykitMock(args: string[], options: { cwd?: string } = {}): Promise<PaykitMockProcess> {
+export async function startPaykitMock(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<PaykitMockProcess> {
   const child = spawn(process.execPath, [cli, ...args], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';

@@ -6,7 +6,7 @@ import type { InFlightRequests } from './concurrency.js';
 import { matchPath, type OperationSpec } from '../contract/contract.js';
 import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../core.js';
 import type { FaultInjector } from './faults.js';
-import type { IdempotencyKeys } from './idempotency.js';
+import { scopedIdempotencyKey, type IdempotencyKeys } from './idempotency.js';
 import { Links } from './links.js';
 import { checkBody, checkParameters, negotiate, parseBody, readBody, refuseQueryOnWrite } from '../contract/request-checks.js';
 import { crashPoint } from '../state/crash-points.js';
@@ -99,7 +99,8 @@ export function createApiHandler(parts: ApiHandlerParts) {
       const header = operation.idempotencyHeader;
       if (header) {
         checkParameters(validator, operation, { path: {}, query: url.searchParams, headers: req.headers }, (p) => p.in === 'header' && p.name === header);
-        idempotencyKey = req.headers[header.toLowerCase()] as string | undefined;
+        const sent = req.headers[header.toLowerCase()] as string | undefined;
+        idempotencyKey = sent === undefined ? undefined : scopedIdempotencyKey(caller, sent);
       }
       if (!admitted) throw new ApiError(429, 'More requests are in flight than the service takes at once.');
       const body = parseBody(operation, req.headers['content-type'], await readBody(req));

@@ -1,13 +1,32 @@
 import { rules } from '../generated/rules.js';
+import type { Caller } from './auth.js';
 import type { SandboxClock } from '../state/clock.js';
 import type { SandboxState, StoredResponse } from '../state/state.js';
 
 export type IdempotencyOutcome = { kind: 'new' } | { kind: 'replay'; response: StoredResponse } | { kind: 'busy' };
 
 /**
+ * The scope a caller's keys live in (our reading, the contract's assumption `idempotency-key-scope`): one for the
+ * facility's secret keys (a renewed key still finds its predecessor's answers), one per set of businesses a restricted
+ * secret key may act for, and one for publishable keys. A caller never sees nor holds a key of another scope: a
+ * publishable key, which any web page may carry, can neither read a payment's answer nor block a payment's key.
+ */
+export function idempotencyScope(caller: Caller): string {
+  if (caller.keyType !== 'secretKey') return caller.keyType;
+  return caller.businesses ? `secretKey[${[...caller.businesses].sort().map(encodeURIComponent).join(',')}]` : 'secretKey';
+}
+
+/**
+ * The opaque record key of an Idempotency-Key within its scope, as stored in the state's `idempotency` collection:
+ * the scope, a space, the key. A scope holds no space, so two different (scope, key) pairs never share a record.
+ */
+export const scopedIdempotencyKey = (caller: Caller, key: string) => `${idempotencyScope(caller)} ${key}`;
+
+/**
  * The Limits section's idempotency rules: a resend with the same key gets the original answer back, whatever the
- * endpoint (only the key is compared); a resend while the original is still being processed gets 429; the service
- * remembers a key for the lifetime of the contract's rules (22 hours), on the sandbox clock.
+ * endpoint (only the key is compared, within the caller's scope: `scopedIdempotencyKey`); a resend while the
+ * original is still being processed gets 429; the service remembers a key for the lifetime of the contract's rules
+ * (22 hours), on the sandbox clock. Keys here are record keys (`scopedIdempotencyKey`).
  */
 export class IdempotencyKeys {
   private readonly processing = new Set<string>();

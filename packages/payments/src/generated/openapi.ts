@@ -2582,8 +2582,9 @@ export interface components {
         /**
          * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
          *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-         *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-         *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+         *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+         *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+         *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
          *     duplicate transactions after a timeout or a retry.
          * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
          */
@@ -2828,8 +2829,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -2878,8 +2880,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -2948,8 +2951,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -3125,8 +3129,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -3512,8 +3517,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -3811,8 +3817,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -3900,8 +3907,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -4057,8 +4065,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -4137,8 +4146,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -4334,8 +4344,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -4433,8 +4444,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -4616,8 +4628,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -4956,8 +4969,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */
@@ -5003,8 +5017,9 @@ export interface operations {
                 /**
                  * @description A unique key for this request, so that it can be sent again safely. A UUID is recommended; at most 60 printable
                  *     ASCII characters (a longer key is rejected with 400). The service remembers a key for 22 hours: a request that
-                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared;
-                 *     a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
+                 *     repeats a key gets the original response back, whatever endpoint it is sent to, because only the key is compared
+                 *     (within the scope of the API key's type: a publishable-key request never gets, nor blocks, the answer of a
+                 *     secret-key request with the same key; our reading, see the assumption); a repeat that arrives while the original is still being processed gets 429. Leaving the key out raises the risk of
                  *     duplicate transactions after a timeout or a retry.
                  * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
                  */

@@ -26,8 +26,8 @@ function openEnumType(values: readonly unknown[]): ts.TypeNode {
   return ts.factory.createUnionTypeNode([...known, anyOtherString]);
 }
 
-/** TypeScript types of every path, operation and component, by openapi-typescript. */
-export const typesGenerator: Generator = async ({ document, specPath }) => {
+/** TypeScript types of every path, operation and component, by openapi-typescript, into `path`. */
+export const typesGeneratorAt = (path: string): Generator => async ({ document, specPath }) => {
   // openapi-typescript takes an object (no file access), so the types come from the same bundle as every other output.
   const ast = await openapiTS(document as never, {
     alphabetize: false,
@@ -37,5 +37,8 @@ export const typesGenerator: Generator = async ({ document, specPath }) => {
       return Array.isArray(known) ? openEnumType(known) : undefined;
     },
   });
-  return [{ path: 'src/generated/openapi.ts', content: generatedHeader(specPath) + '\n' + astToString(ast) }];
+  return [{ path, content: generatedHeader(specPath) + '\n' + astToString(ast) }];
 };
+
+/** The types of a client package, in `src/generated/openapi.ts`. */
+export const typesGenerator: Generator = typesGeneratorAt('src/generated/openapi.ts');

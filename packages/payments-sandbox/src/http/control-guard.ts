@@ -1,0 +1,80 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
+
+/**
+ * Who may use the control interface. A sandbox left running on a developer's machine is reachable by every web page
+ * the developer opens, so the interface answers only a caller that holds its control token (`Authorization: Bearer`),
+ * sent from no other origin, with a JSON body: a page may send a form or plain text to another origin without asking
+ * the browser first (no preflight), but neither the token nor `application/json`.
+ */
+
+export const controlPrefix = '/__sandbox';
+
+export class ControlRefusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A new control token: 24 random bytes, URL-safe. */
+export const generateControlToken = () => `ctl_sandbox_${randomBytes(24).toString('base64url')}`;
+
+export function checkControlToken(token: string): string {
+  if (typeof token !== 'string' || !/^[\x21-\x7e]{16,}$/.test(token)) {
+    throw new TypeError('the control token must be at least 16 printable ASCII characters without spaces');
+  }
+  return token;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Hosts that only this machine reaches. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === 'localhost') return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  return bare === '::1';
+}
+
+/** The content types a browser sends to another origin without a preflight (the "simple" ones of the Fetch standard). */
+const simpleFormTypes = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+
+export class ControlGuard {
+  private readonly expected: Buffer;
+  private origins = new Set<string>();
+
+  constructor(token: string) {
+    this.expected = digest(checkControlToken(token));
+  }
+
+  /** The sandbox's own origins, once it listens: its address, and the loopback names of the same port. */
+  listening(host: string, port: number): void {
+    const hosts = isLoopback(host) ? [host, 'localhost', '127.0.0.1', '[::1]'] : [host];
+    this.origins = new Set(hosts.map((h) => `http://${h.includes(':') && !h.startsWith('[') ? `[${h}]` : h}:${port}`));
+  }
+
+  /** Throws the refusal a request gets, if any; the order: token (401), origin (403), media type (415). */
+  check(headers: IncomingHttpHeaders): void {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
+    if (!match) throw new ControlRefusal(401, `the control interface needs its control token: Authorization: Bearer <token> (printed at start as "control token")`);
+    // Compared as digests of one length, in constant time: the answer says nothing about how much of a guess was right.
+    if (!timingSafeEqual(digest(match[1]!), this.expected)) throw new ControlRefusal(401, 'the control token is not this sandbox\'s');
+    const origin = headers.origin;
+    if (origin !== undefined && !this.origins.has(origin)) {
+      throw new ControlRefusal(403, `requests from another origin (${origin}) may not use the control interface`);
+    }
+    const site = headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+      throw new ControlRefusal(403, `requests from another site (Sec-Fetch-Site: ${site}) may not use the control interface`);
+    }
+    const type = headers['content-type']?.split(';')[0]!.trim().toLowerCase();
+    if (type !== undefined && type !== 'application/json') {
+      const why = simpleFormTypes.has(type) ? ', which any web page may send' : '';
+      throw new ControlRefusal(415, `the control interface takes application/json bodies only, not ${type}${why}`);
+    }
+  }
+}
