@@ -347,6 +347,22 @@ describe('failures', () => {
     { title: 'no password for the PKCS12 file', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_PASSWORD: '' }), code: 2, stderr: /needs its password/ },
     { title: 'a wrong password', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_PASSWORD: 'Cwrong-password-42' }), code: 2, stderr: /password does not open the PKCS12 file/ },
     { title: 'a short retry interval given badly', args: ['list', '--retry-interval', 'soon'], code: 2, stderr: /--retry-interval must be a number of seconds/ },
+    {
+      // The mock's 403 for a foreign certificate is final: with the reference's 5-minute retry wait, one retry would
+      // outlast the test.
+      title: 'a client certificate from another CA',
+      args: ['download', '--out', 'inbox'],
+      before: () => enqueue('KEPT_FOREIGN.txt'),
+      env: () =>
+        environment({
+          PAYKIT_FILES_CERT_FILE: fx.certificates.foreignClientPfxPath,
+          PAYKIT_FILES_CERT_PASSWORD: fx.certificates.foreignClientPfxPassword,
+          PAYKIT_FILES_RETRY_INTERVAL: '300',
+          PAYKIT_FILES_RETRY_FOR: '14400',
+        }),
+      code: 1,
+      stderr: /^(?![\s\S]*retry)[\s\S]*AccessRefusedError: .*403/,
+    },
     { title: 'access refused by the service', args: ['list'], before: () => fx.mock.store.failNext('list', { status: 403 }), code: 1, stderr: /AccessRefusedError: .*403/ },
     {
       title: 'a service that stays unreachable',
