@@ -372,6 +372,23 @@ describe('failures', () => {
       stderr: /RetriesExhaustedError: uploadFile CLI_FAILING\.csv still failing after \d+ tries.*ECONNREFUSED/,
     },
   ];
+  it('a listing longer than the reference allows (1001 names) -> exit 1 with ProtocolError, nothing downloaded', async () => {
+    const names = Array.from({ length: 1001 }, (_, i) => `F_${i}.csv`).join('\n');
+    const requests: string[] = [];
+    const server = await startUploadServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      response.writeHead(200, { 'content-type': 'text/plain' }).end(names);
+    });
+    try {
+      const result = await cli(['download', '--out', 'inbox'], { env: environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` }) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/ProtocolError: /);
+      expect(requests).toEqual(['GET /services/messaging/rest/filesForDownload/']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it.each(cases)('$title -> exit $code', async ({ args, env, code, stderr, before }) => {
     before?.();
     const result = await cli(args, { env: env?.() ?? environment(), stdin: 'x' });
