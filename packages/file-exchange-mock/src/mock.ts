@@ -4,8 +4,10 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
+import { isUnspecifiedAddress, reachedOrigin } from './reached-address.js';
 import { rules } from './generated/file-exchange/rules.js';
 import { generateTestCertificates, type TestCertificates } from './certificates.js';
+import { clientCertificateTls, refusedClientCertificate } from './client-certificate.js';
 import { DownloadInbox, type InboxEvent } from './inbox.js';
 import { controlPrefix, createControlHandler } from './control.js';
 import { createRestHandler, REST_BASE_PATH } from './rest-handler.js';
@@ -102,15 +104,15 @@ export async function startFileExchangeMock(options: FileExchangeMockOptions = {
     let soapServer: Server;
     if (useTls && certificates) {
       const [key, cert] = await Promise.all([readFile(certificates.serverKeyPath), readFile(certificates.serverCertPath)]);
-      // REST refuses a missing or foreign certificate during the handshake; SOAP lets the handshake finish so that
-      // it can answer HTTP 403, as the reference says the SOAP service does.
-      const tlsOptions = { key, cert, ca: certificates.caCertPem, requestCert: true, minVersion: 'TLSv1.2' as const };
+      const tlsOptions = { key, cert, ca: certificates.caCertPem, ...clientCertificateTls };
       // The control interface shares the REST side and its client certificate; without TLS there is none.
       const handleControl = createControlHandler(state);
-      restServer = createHttpsServer({ ...tlsOptions, rejectUnauthorized: true }, (req, res) =>
-        (req.url ?? '').startsWith(`${controlPrefix}/`) ? void handleControl(req, res) : handleRest(req, res),
+      restServer = createHttpsServer(tlsOptions, (req, res) =>
+        (req.url ?? '').startsWith(`${controlPrefix}/`)
+          ? void refusedClientCertificate(req, res).then((refused) => (refused ? undefined : handleControl(req, res)))
+          : handleRest(req, res),
       );
-      soapServer = createHttpsServer({ ...tlsOptions, rejectUnauthorized: false });
+      soapServer = createHttpsServer(tlsOptions);
     } else {
       restServer = createHttpServer(handleRest);
       soapServer = createHttpServer();
@@ -121,8 +123,7 @@ export async function startFileExchangeMock(options: FileExchangeMockOptions = {
     await attachSoapService(soapServer, state, {
       queueId,
       maxResponseBytes: options.soapMaxResponseBytes ?? 1024 * 1024,
-      requireClientCertificate: useTls,
-      soapUrl: () => soapUrl,
+      soapUrl: (req) => (isUnspecifiedAddress(host) ? reachedOrigin(req, useTls ? 'https' : 'http') + SOAP_BASE_PATH : soapUrl),
     });
     const restPort = await listen(restServer, host, options.restPort ?? 0);
     const soapPort = await listen(soapServer, host, options.soapPort ?? 0);

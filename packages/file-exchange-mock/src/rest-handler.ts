@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { soapContract } from './generated/file-exchange-soap/contract.js';
 import { mockSettings } from './generated/file-exchange/mock-settings.js';
 import { rules } from './generated/file-exchange/rules.js';
+import { refusedClientCertificate } from './client-certificate.js';
 import { ContentSink, spillPathIn } from './file-content.js';
 import { FILE_NAME_PATTERN, type FileExchangeState, type MockOperation } from './store.js';
 
@@ -152,6 +153,7 @@ export function createRestHandler(state: FileExchangeState, spillDir: string) {
     const { pathname } = new URL(req.url ?? '/', 'http://mock');
     const target = route(req.method, pathname);
     try {
+      if (await refusedClientCertificate(req, res)) return;
       if (target.operation === 'wrong-address') {
         await drain(req);
         return answer(res, 404, 'no such resource\n');

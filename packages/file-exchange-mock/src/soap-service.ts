@@ -1,8 +1,8 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import soap from 'soap';
 import { soapContract } from './generated/file-exchange-soap/contract.js';
 import { mockSettings } from './generated/file-exchange-soap/mock-settings.js';
+import { refusedClientCertificate } from './client-certificate.js';
 import { contentFromBuffer } from './file-content.js';
 import { soapWsdlPath } from './soap-contract.js';
 import { FILE_NAME_PATTERN, type FileExchangeState, type InjectedFailure, type MockOperation, type QueuedFile } from './store.js';
@@ -31,13 +31,11 @@ export interface SoapServiceOptions {
   queueId: string;
   /** Content bytes per DownloadFiles response; a single larger file still goes alone. */
   maxResponseBytes: number;
-  /** When true, a request without a certificate signed by the mock's CA gets HTTP 403. */
-  requireClientCertificate: boolean;
   /**
-   * The SOAP base address the server listens on (`https://127.0.0.1:<port>/services/messaging`), read at request
-   * time: the WSDL served at `?wsdl` gives it as its ports' addresses.
+   * The SOAP base address (`https://127.0.0.1:<port>/services/messaging`) as the client of `req` reaches it, read at
+   * request time: the WSDL served at `?wsdl` gives it as its ports' addresses.
    */
-  soapUrl: () => string;
+  soapUrl: (req: IncomingMessage) => string;
 }
 
 interface SoapFault {
@@ -190,13 +188,9 @@ export async function attachSoapService(server: HttpServer, state: FileExchangeS
   });
 
   async function gate(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (options.requireClientCertificate && !(req.socket as TLSSocket).authorized) {
-      await drain(req);
-      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('client certificate not accepted\n');
-      return;
-    }
+    if (await refusedClientCertificate(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://mock');
-    if (req.method === 'GET' && serveDocument(documents, url, options.soapUrl(), res)) return;
+    if (req.method === 'GET' && serveDocument(documents, url, options.soapUrl(req), res)) return;
     const operation = operationAt(url.pathname);
     if (!operation) {
       await drain(req);

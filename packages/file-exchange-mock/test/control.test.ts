@@ -103,12 +103,15 @@ describe('file exchange mock control interface: who may use it', () => {
     expect((await control.getFaults()).pending).toEqual([]);
   });
 
-  it('refuses a caller without the client certificate during the handshake', async () => {
-    const noCertificate = await agentFor(certificates, 'none');
+  it.each(['none', 'foreign'] as const)('refuses a caller with client certificate %s with 403 and injects nothing', async (identity) => {
+    const stranger = await agentFor(certificates, identity);
     try {
-      await expect(send(noCertificate, faultsUrl())).rejects.toThrow();
+      const response = await send(stranger, faultsUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: rule });
+      expect(response.status).toBe(403);
+      expect(response.body.toString()).toContain('client certificate not accepted');
+      expect((await control.getFaults()).pending).toEqual([]);
     } finally {
-      await noCertificate.close();
+      await stranger.close();
     }
   });
 

@@ -128,7 +128,9 @@ describe('stateful SOAP file exchange', () => {
       await expectValidResponse(response.xml);
     });
 
-    test('the queue is split into responses by the size limit, then an empty response ends it', async () => {
+    // Four responses, each validated by libxml2 compiled to WebAssembly: 30 s were not enough on a 2-core machine at
+    // load average 45, and the timed-out loop then went on draining the next test's mock (env.mock is reassigned).
+    test('the queue is split into responses by the size limit, then an empty response ends it', { timeout: 120_000 }, async () => {
       // With a 100-byte limit: 60 + 60 do not fit together, 60 + 5 + 4 do.
       for (const name of ['b.txt', 'a.txt', 'c.txt']) env.mock.store.enqueueDownload({ fileName: name, content: Buffer.alloc(60, name[0]) });
       env.mock.store.enqueueDownload({ fileName: 'd.txt', content: Buffer.from('small'), fileType: 'REPORT', mimeType: 'text/plain' });

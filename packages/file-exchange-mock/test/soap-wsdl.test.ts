@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { Agent as HttpsAgent } from 'node:https';
+import { Agent as HttpsAgent, get } from 'node:https';
 import { join } from 'node:path';
 import soap from 'soap';
 import type { Agent } from 'undici';
@@ -119,5 +119,79 @@ describe('the WSDL served at ?wsdl gives the addresses the mock listens on', () 
     expect(mock.store.uploads().filter((upload) => upload.fileID === 'CURL-EMPTY')).toEqual([
       expect.objectContaining({ fileName: 'empty_by_curl.txt', size: 0, via: 'soap' }),
     ]);
+  });
+});
+
+// Listening on every interface (0.0.0.0, ::), the mock's own address is no address a client can call: the WSDL gives
+// the one its client used, from the request's Host header, or the local address the connection came in on.
+describe.each(['0.0.0.0', '::'])('the WSDL of a mock listening on %s', (host) => {
+  let certificates: TestCertificates;
+  let cleanup: () => Promise<void>;
+  let agent: Agent;
+  let mock: FileExchangeMock;
+  let port: string;
+
+  beforeAll(async () => {
+    ({ certificates, cleanup } = await temporaryCertificates());
+    agent = await agentFor(certificates, 'client-pfx');
+    mock = await startFileExchangeMock({ certificates, host });
+    port = new URL(mock.soapUrl).port;
+  });
+  afterAll(async () => {
+    await mock?.close();
+    await agent?.close();
+    await cleanup?.();
+  });
+
+  const portsOfWsdl = async (address: string) => addressesIn((await send(agent, `${address}/services/messaging/DownloadFiles?wsdl`)).body.toString());
+
+  /** The WSDL fetched from 127.0.0.1 with another Host header (node:https: undici would check the certificate against it). */
+  async function portsOfWsdlWithHost(hostHeader: string) {
+    const tls = { ca: certificates.caCertPem, pfx: await readFile(certificates.clientPfxPath), passphrase: certificates.clientPfxPassword };
+    const body = await new Promise<string>((resolve, reject) => {
+      const path = '/services/messaging/DownloadFiles?wsdl';
+      get({ ...tls, host: '127.0.0.1', port, path, servername: 'localhost', headers: { host: hostHeader }, agent: false }, (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (piece: string) => (text += piece)).on('end', () => resolve(text)).on('error', reject);
+      }).on('error', reject);
+    });
+    return addressesIn(body);
+  }
+
+  test.each([
+    ['127.0.0.1', () => `https://127.0.0.1:${port}`],
+    ['localhost', () => `https://localhost:${port}`],
+  ])('fetched from %s: the ports are at the address used', async (_, origin) => {
+    const served = await portsOfWsdl(origin());
+    expect(served.ports).toEqual({
+      UploadFile: `${origin()}/services/messaging/UploadFile`,
+      DownloadFiles: `${origin()}/services/messaging/DownloadFiles`,
+    });
+    expect(served.schemaLocations).toEqual([`${origin()}/services/messaging/FileExchange.xsd`]);
+    expect(JSON.stringify(served)).not.toMatch(/0\.0\.0\.0|\[::\]/);
+  });
+
+  test('behind a port forward: the Host header the client sent', async () => {
+    const served = await portsOfWsdlWithHost('files.example.test:8443');
+    expect(served.ports.UploadFile).toBe('https://files.example.test:8443/services/messaging/UploadFile');
+  });
+
+  test('a Host header that is not a plain host[:port] is not copied: the address the connection came in on', async () => {
+    const served = await portsOfWsdlWithHost('evil.test/"><x');
+    expect(served.ports.UploadFile).toBe(`https://127.0.0.1:${port}/services/messaging/UploadFile`);
+  });
+
+  test('node-soap calls the mock at the address of the WSDL it loaded', async () => {
+    const tls = { ca: certificates.caCertPem, pfx: await readFile(certificates.clientPfxPath), passphrase: certificates.clientPfxPassword };
+    const httpsAgent = new HttpsAgent(tls);
+    try {
+      const client = await soap.createClientAsync(`https://localhost:${port}/services/messaging/DownloadFiles?wsdl`, { wsdl_options: { httpsAgent }, disableCache: true });
+      client.setSecurity(new soap.ClientSSLSecurityPFX(tls.pfx, tls.passphrase, { ca: tls.ca }));
+      mock.store.enqueueDownload({ fileName: 'ANY_INTERFACE.txt', content: Buffer.from('x') });
+      const [result] = (await client.downloadFilesAsync({ queueID: mock.queueId })) as [{ file?: Array<{ fileName: string }> }];
+      expect(result.file?.map((file) => file.fileName)).toEqual(['ANY_INTERFACE.txt']);
+    } finally {
+      httpsAgent.destroy();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { Agent } from 'undici';
 import { startFileExchangeMock, type FileExchangeMock, type TestCertificates } from '../src/index.js';
+import { curl } from './support/curl.js';
 import { agentFor, send, soapEnvelope, soapHeaders, temporaryCertificates, type ClientIdentity } from './helpers.js';
 
 describe('client-certificate TLS of the stateful mock', () => {
@@ -46,8 +47,38 @@ describe('client-certificate TLS of the stateful mock', () => {
     expect(response.status).toBe(204);
   });
 
-  test.each(['none', 'foreign'] as const)('REST refuses the TLS connection with certificate %s', async (identity) => {
-    await expect(send(await as(identity), listRequest())).rejects.toMatchObject({ code: 'UND_ERR_SOCKET' });
+  // The reference's 403 ("access refused"), not a closed handshake: a client following the retry rule would retry a
+  // closed connection for four hours, while a 403 is final. No certificate at all is refused the same way.
+  test.each([
+    ['none', 'GET', '/filesForDownload/'],
+    ['foreign', 'GET', '/filesForDownload/'],
+    ['foreign', 'GET', '/filesForDownload/QUEUED.txt'],
+    ['foreign', 'DELETE', '/filesForDownload/QUEUED.txt'],
+    ['none', 'POST', '/uploadedFiles/REFUSED.txt'],
+    ['foreign', 'POST', '/uploadedFiles/REFUSED.txt'],
+  ] as const)('REST with certificate %s answers %s %s with HTTP 403 and changes nothing', async (identity, method, path) => {
+    mock.store.enqueueDownload({ fileName: 'QUEUED.txt', content: Buffer.from('kept') });
+    const uploads = mock.store.uploads().length;
+    const response = await send(await as(identity), `${mock.restUrl}${path}`, {
+      method,
+      ...(method === 'POST' ? { body: Buffer.alloc(64 * 1024, 1), headers: { 'Content-Type': 'text/plain' } } : {}),
+    });
+    expect(response.status).toBe(403);
+    expect(response.body.toString()).toBe('client certificate not accepted\n');
+    expect(mock.store.uploads()).toHaveLength(uploads);
+    expect(mock.store.pendingDownloads()).toContain('QUEUED.txt');
+  });
+
+  const soapCurlArgs = ['--header', 'Content-Type: text/xml; charset=utf-8', '--header', 'SOAPAction: ""', '--data-binary', '@-'];
+  test.each([
+    ['foreign', 'REST list', () => ({ url: listRequest(), args: [], body: undefined })],
+    ['none', 'REST list', () => ({ url: listRequest(), args: [], body: undefined })],
+    ['foreign', 'SOAP DownloadFiles', () => ({ url: soapDownload().url, args: soapCurlArgs, body: soapDownload().init.body })],
+    ['none', 'SOAP DownloadFiles', () => ({ url: soapDownload().url, args: soapCurlArgs, body: soapDownload().init.body })],
+  ] as const)('curl with certificate %s gets HTTP 403 from %s over one connection', async (identity, _, request) => {
+    const { url, args, body } = request();
+    const response = await curl(certificates, url, [...args], body, identity);
+    expect(response).toEqual({ status: 403, connects: 1, body: 'client certificate not accepted\n' });
   });
 
   test.each([

@@ -1,11 +1,11 @@
 /**
  * SOAP download of one 50 MiB file over client-certificate TLS on loopback: peak memory of the downloading process
  * as a multiple of the payload, for this package's streaming client and, side by side in the same run, for
- * node-soap's client. Each download runs in its own process; the mock runs in this one. Then one file of 1 GiB
+ * node-soap's client. Each download runs in its own process; the mock runs in this one. Then one file of 1.5 GiB
  * downloaded to a folder (`downloadAllToFolder`), served by a streaming server (node-soap's mock cannot build a
  * response that large): its peak RSS, which must stay under 128 MiB whatever the size.
  *
- *   pnpm --filter @paykit/file-exchange-soap bench   (PAYKIT_BENCH_MIB=50, PAYKIT_BENCH_ROUNDS=3, PAYKIT_BENCH_FOLDER_MIB=1024)
+ *   pnpm --filter @paykit/file-exchange-soap bench   (PAYKIT_BENCH_MIB=50, PAYKIT_BENCH_ROUNDS=3, PAYKIT_BENCH_FOLDER_MIB=1536)
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -23,7 +23,7 @@ const run = promisify(execFile);
 const MiB = 1024 * 1024;
 const payloadBytes = Number(process.env.PAYKIT_BENCH_MIB ?? 50) * MiB;
 const rounds = Number(process.env.PAYKIT_BENCH_ROUNDS ?? 3);
-const folderPayloadMiB = Number(process.env.PAYKIT_BENCH_FOLDER_MIB ?? 1024);
+const folderPayloadMiB = Number(process.env.PAYKIT_BENCH_FOLDER_MIB ?? 1536);
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 const children = [here('download-with-paykit.ts'), here('download-with-node-soap.ts')];
 

@@ -40,6 +40,8 @@ const enqueue = (...names: string[]) => {
 };
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const waitForFile = (path: string) => vi.waitUntil(() => readFile(path, 'utf8').catch(() => undefined), { timeout: 60_000, interval: 50 });
+/** The entries of live processes in the ledger's lock folder: none once a run has ended. */
+const liveLockEntries = async () => (await readdir(join(dir, 'ledger.txt.lock')).catch(() => [])).filter((name) => /^(run|group)-/.test(name));
 const ledgerNames = async () => (await readFile(join(dir, 'ledger.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
 /** A service with one file, SLOW.bin (10 000 bytes), sent 1000 bytes every `everyMs`. */
@@ -90,9 +92,69 @@ describe('signals', () => {
     expect(await readFile(ended, 'utf8')).toBe('done\n');
     expect(isRunning(Number(group))).toBe(false);
     await vi.waitUntil(() => !isRunning(grandchild), { timeout: 5_000, interval: 50 });
-    // A command that ended on the signal has not processed its file: it stays queued, not in the ledger.
+    // Its status 0 says it processed the file: recorded before the exit, not deleted (the run was stopped); the next
+    // run deletes it without handing it over again.
+    expect(result.stderr).toMatch(/download stopped by SIGTERM/);
     expect(fx.mock.store.pendingDownloads()).toEqual(['TRAP.csv']);
+    expect(await ledgerNames()).toEqual(['TRAP.csv']);
+    const again = join(dir, 'again');
+    expect((await cli(['download', '--exec', `touch "${again}"`])).code).toBe(0);
+    expect(existsSync(again)).toBe(false);
+    expect(fx.mock.store.pendingDownloads()).toEqual([]);
+  });
+
+  it('keeps the file queued and out of the ledger when the command ends on the signal with a failure', async () => {
+    enqueue('TRAP_FAIL.csv');
+    const started = join(dir, 'started');
+    const run = start(['download', '--exec', `trap 'exit 1' TERM; echo "$$" > "${started}"; while :; do sleep 0.1; done`]);
+    await waitForFile(started);
+    run.child.kill('SIGTERM');
+    const result = await run.result;
+    expect(result.code).toBe(143);
+    expect(fx.mock.store.pendingDownloads()).toEqual(['TRAP_FAIL.csv']);
     expect(await ledgerNames()).toEqual([]);
+    expect(await liveLockEntries()).toEqual([]);
+  });
+
+  it('exits 143 during the listing: the run is aborted, the lock released, nothing left behind', async () => {
+    // A service that takes the list request and never answers it.
+    const server = await startMtlsServer(fx.certificates, () => undefined);
+    try {
+      const env = environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest`, TMPDIR: dir });
+      const run = start(['download', '--exec', 'cat > /dev/null'], { env });
+      await vi.waitUntil(() => server.seen.some((request) => request.url.endsWith('/filesForDownload/')), { timeout: 60_000, interval: 50 });
+      run.child.kill('SIGTERM');
+      const result = await run.result;
+      expect(result.code).toBe(143);
+      expect(result.stderr).toMatch(/download stopped by SIGTERM: processAll aborted: paykit-files received SIGTERM/);
+      expect(server.seen.filter((request) => request.method === 'DELETE')).toEqual([]);
+      expect((await readdir(dir)).filter((name) => name.startsWith('~'))).toEqual([]);
+      expect(await liveLockEntries()).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('exits 143 during an upload body: nothing stored, the spool removed', async () => {
+    // The upload's body arrives at a service that reads it, but standard input stops half way and never ends.
+    const server = await startMtlsServer(fx.certificates);
+    try {
+      const env = environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest`, TMPDIR: dir });
+      async function* halfAPipe() {
+        yield Buffer.alloc(50_000, 1);
+        await new Promise(() => undefined);
+      }
+      const run = start(['upload', 'HALF.bin', '--size', '100000'], { env, stdin: halfAPipe() });
+      await vi.waitUntil(() => server.seen.some((request) => request.method === 'POST'), { timeout: 60_000, interval: 50 });
+      await vi.waitUntil(async () => (await readdir(dir)).some((name) => name.startsWith('~paykit-upload-')), { timeout: 60_000, interval: 50 });
+      run.child.kill('SIGTERM');
+      const result = await run.result;
+      expect(result.code).toBe(143);
+      expect(result.stderr).toMatch(/upload stopped by SIGTERM: uploadFile HALF\.bin aborted/);
+      expect((await readdir(dir)).filter((name) => name.startsWith('~'))).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('exits 143 during a transfer: the processing command never starts, nothing is left behind', async () => {
@@ -103,7 +165,10 @@ describe('signals', () => {
       const run = start(['download', '--exec', `echo started > "${started}"`, '--log-interval', '0.2'], { env });
       await vi.waitUntil(() => run.stderr().includes('downloading SLOW.bin'), { timeout: 60_000, interval: 50 });
       run.child.kill('SIGHUP');
-      expect((await run.result).code).toBe(129);
+      const result = await run.result;
+      expect(result.code).toBe(129);
+      expect(result.stderr).toMatch(/download stopped by SIGHUP: processAll SLOW\.bin aborted/);
+      expect(await liveLockEntries()).toEqual([]);
       expect(existsSync(started)).toBe(false);
       expect((await readdir(dir)).filter((name) => name.startsWith('~'))).toEqual([]);
     } finally {

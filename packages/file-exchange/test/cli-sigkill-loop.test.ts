@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,10 +31,15 @@ const rounds = 10;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 // Reads its standard input, pauses (so that kills land while it runs), reads its file again by path, and logs what it
-// saw: a truncated input or a file deleted under it shows as a checksum that is not the file's.
+// saw: a truncated input or a file deleted under it shows as a checksum that is not the file's. When the CLI that
+// started it was killed alone (its pid is in the name of the file's folder, ~paykit-download-<pid>-…), it stays 3 s
+// more, so that the next run is certainly under way meanwhile: a run that removed the file of a command still running
+// would show (with a 0.3 s pause alone, the next node process was rarely up in time, and such a defect went unseen).
 const handler = `#!/bin/sh
 first=$(sha256sum | cut -d' ' -f1)
 sleep 0.3
+cli=$(basename "$(dirname "$PAYKIT_FILE_PATH")" | cut -d- -f3)
+kill -0 "$cli" 2>/dev/null || sleep 3
 again=$(sha256sum < "$PAYKIT_FILE_PATH" | cut -d' ' -f1)
 echo "$PAYKIT_FILE_NAME $PAYKIT_FILE_SIZE $PAYKIT_FILE_SHA256 $first \${again:-missing}" >> "$HANDLED_LOG"
 `;
@@ -53,6 +59,7 @@ it(`loses nothing over ${rounds} runs killed at random (${files} files)`, { time
   const args = ['download', '--exec', script, '--wait-lock', '120'];
 
   const kills: string[] = [];
+  const killed: Array<Promise<unknown>> = [];
   for (let round = 0; round < rounds; round += 1) {
     // Its own process group, so that the group can be killed without the test.
     const run = start(args, { env, spawn: { detached: true } });
@@ -65,11 +72,15 @@ it(`loses nothing over ${rounds} runs killed at random (${files} files)`, { time
     } catch {
       // It had finished already.
     }
-    await run.result;
+    // Its exit, not its output's end: a processing command that lives on (the CLI was killed alone) holds the standard
+    // error it inherited, and the next run must start while that command still runs.
+    if (run.child.exitCode === null && run.child.signalCode === null) await once(run.child, 'exit');
+    killed.push(run.result);
   }
   const last = start(args, { env });
   const result = await last.result;
   expect(result.code, result.stderr).toBe(0);
+  await Promise.all(killed);
 
   // 0 lost: every file was processed from its complete content, and the queue is empty.
   expect(fx.mock.store.pendingDownloads()).toEqual([]);

@@ -347,6 +347,22 @@ describe('failures', () => {
     { title: 'no password for the PKCS12 file', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_PASSWORD: '' }), code: 2, stderr: /needs its password/ },
     { title: 'a wrong password', args: ['list'], env: () => environment({ PAYKIT_FILES_CERT_PASSWORD: 'Cwrong-password-42' }), code: 2, stderr: /password does not open the PKCS12 file/ },
     { title: 'a short retry interval given badly', args: ['list', '--retry-interval', 'soon'], code: 2, stderr: /--retry-interval must be a number of seconds/ },
+    {
+      // The mock's 403 for a foreign certificate is final: with the reference's 5-minute retry wait, one retry would
+      // outlast the test.
+      title: 'a client certificate from another CA',
+      args: ['download', '--out', 'inbox'],
+      before: () => enqueue('KEPT_FOREIGN.txt'),
+      env: () =>
+        environment({
+          PAYKIT_FILES_CERT_FILE: fx.certificates.foreignClientPfxPath,
+          PAYKIT_FILES_CERT_PASSWORD: fx.certificates.foreignClientPfxPassword,
+          PAYKIT_FILES_RETRY_INTERVAL: '300',
+          PAYKIT_FILES_RETRY_FOR: '14400',
+        }),
+      code: 1,
+      stderr: /^(?![\s\S]*retry)[\s\S]*AccessRefusedError: .*403/,
+    },
     { title: 'access refused by the service', args: ['list'], before: () => fx.mock.store.failNext('list', { status: 403 }), code: 1, stderr: /AccessRefusedError: .*403/ },
     {
       title: 'a service that stays unreachable',
@@ -356,6 +372,23 @@ describe('failures', () => {
       stderr: /RetriesExhaustedError: uploadFile CLI_FAILING\.csv still failing after \d+ tries.*ECONNREFUSED/,
     },
   ];
+  it('a listing longer than the reference allows (1001 names) -> exit 1 with ProtocolError, nothing downloaded', async () => {
+    const names = Array.from({ length: 1001 }, (_, i) => `F_${i}.csv`).join('\n');
+    const requests: string[] = [];
+    const server = await startUploadServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      response.writeHead(200, { 'content-type': 'text/plain' }).end(names);
+    });
+    try {
+      const result = await cli(['download', '--out', 'inbox'], { env: environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` }) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/ProtocolError: /);
+      expect(requests).toEqual(['GET /services/messaging/rest/filesForDownload/']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it.each(cases)('$title -> exit $code', async ({ args, env, code, stderr, before }) => {
     before?.();
     const result = await cli(args, { env: env?.() ?? environment(), stdin: 'x' });

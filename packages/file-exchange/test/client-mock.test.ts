@@ -22,7 +22,6 @@ import {
   UploadInProgressError,
   type UploadContent,
 } from '../src/index.js';
-import { refusedCertificateHint } from '../src/classify-failure.js';
 import { startConnectProxy } from './support/connect-proxy.js';
 import { quickRetry, startMock, type MockFixture } from './support/mock.js';
 
@@ -336,19 +335,25 @@ describe('retry window', () => {
 });
 
 describe('client certificate', () => {
-  // The mock (like Node's TLS servers) closes the connection without a TLS alert, so the client sees a dropped
-  // connection: it retries as for any network error, and the final error says a refused certificate may be the cause.
-  it('is refused by the service when it comes from another CA; the error names the likely cause', async () => {
+  // The mock answers a certificate from another CA with 403 (access refused): final, so a client following the
+  // retry rule does not retry it for hours (a server that closes the connection instead: soap/one-client-model.test.ts).
+  it('from another CA gets AccessRefusedError at once from list, upload and processAll, not retried', async () => {
+    const tls = { pfx: fx.certificates.foreignClientPfxPath, passphrase: fx.certificates.foreignClientPfxPassword, ca: fx.certificates.caCertPath };
     const before = fx.mock.store.uploads().length;
-    const foreign = await fx.client({
-      tls: { pfx: fx.certificates.foreignClientPfxPath, passphrase: fx.certificates.foreignClientPfxPassword, ca: fx.certificates.caCertPath },
-      retry: { intervalMs: 10, maxDurationMs: 40, allowShortIntervals: true },
-    });
-    const error = await foreign.upload(fresh('FOREIGN'), Buffer.from('x')).then(() => undefined, (thrown: unknown) => thrown as Error);
-    expect(error).toBeInstanceOf(RetriesExhaustedError);
-    if (!error) return;
-    expect(error.message).toContain(refusedCertificateHint);
+    fx.mock.store.enqueueDownload({ fileName: 'KEPT_FOR_THE_OWNER.txt', content: Buffer.from('x') });
+    const retries: number[] = [];
+    const refused = await fx.client({ tls, retry: { intervalMs: 10, maxDurationMs: 60_000, allowShortIntervals: true, onRetry: ({ attempt }) => retries.push(attempt) } });
+    const handled: string[] = [];
+    const outcomes = await Promise.all([
+      refused.list().catch((thrown: unknown) => thrown),
+      refused.upload(fresh('FOREIGN'), Buffer.from('x')).catch((thrown: unknown) => thrown),
+      refused.processAll(async (file) => void handled.push(file.name), { ledger: { has: async () => false, record: async () => {} } }).catch((thrown: unknown) => thrown),
+    ]);
+    for (const outcome of outcomes) expect(outcome).toMatchObject({ name: 'AccessRefusedError', status: 403, retryable: false });
+    expect(retries).toEqual([]);
+    expect(handled).toEqual([]);
     expect(fx.mock.store.uploads().length).toBe(before);
+    expect(fx.mock.store.pendingDownloads()).toContain('KEPT_FOR_THE_OWNER.txt');
   });
 
   it('is required for https', async () => {

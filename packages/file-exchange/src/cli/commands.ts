@@ -6,6 +6,7 @@ import { isatty } from 'node:tty';
 import type { FileExchangeClient } from '../client.js';
 import type { TransferProgress } from '../transfer-options.js';
 import type { UploadContent } from '../upload-content.js';
+import { abortedBy } from '../core/errors.js';
 import { isValidFileName } from '../core/file-name.js';
 import { defaultLedgerPath, FileLedger, type ProcessedFileLedger } from '../ledger.js';
 import type { FileOutcome, ProcessAllReport } from '../process-all.js';
@@ -27,6 +28,8 @@ export interface CliIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /** Aborts the run (paykit-files aborts it on SIGINT, SIGTERM and SIGHUP): every call and processAll end with it. */
+  signal?: AbortSignal | undefined;
 }
 
 /** The options of the command line that the commands read (connection options are the client's). */
@@ -47,6 +50,7 @@ export interface CommandContext {
   options: CommandOptions;
   io: CliIo;
   reporter: Reporter;
+  signal?: AbortSignal | undefined;
 }
 
 function parseSize(size: string | undefined): number | undefined {
@@ -62,12 +66,19 @@ const emptyRefused = 'Standard input is empty: nothing to upload. An empty file 
  * The first piece of a stream, put back: the stream is read as before, and a stream that ends without a byte is
  * known before anything is sent.
  */
-function isEmptyStream(stream: Readable): Promise<boolean> {
+function isEmptyStream(stream: Readable, signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const done = (empty: boolean) => {
       stream.off('readable', onReadable).off('end', onEnd).off('error', reject);
+      signal?.removeEventListener('abort', onAbort);
       resolve(empty);
     };
+    const onAbort = () => {
+      stream.off('readable', onReadable).off('end', onEnd).off('error', reject);
+      reject(abortedBy(signal!, { operation: 'uploadFile' }));
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     const onReadable = () => {
       const piece = stream.read() as Buffer | null;
       if (piece === null) return;
@@ -86,6 +97,7 @@ function isEmptyStream(stream: Readable): Promise<boolean> {
  * is empty input unless --allow-empty: both are far more often a mistake than a file meant to be empty.
  */
 async function standardInput(io: CliIo, reporter: Reporter, name: string, allowEmpty: boolean, announced: number | undefined): Promise<UploadContent> {
+  const signal = io.signal;
   if (announced === 0 && !allowEmpty) throw new UsageError(emptyRefused);
   let interactive: boolean;
   if (io.stdinFd !== undefined) {
@@ -100,11 +112,11 @@ async function standardInput(io: CliIo, reporter: Reporter, name: string, allowE
   if (interactive) reporter.info(`reading the content of ${name} from standard input (end with Ctrl-D)`);
   const stream = io.stdin() as Readable;
   // Only a stream of unknown length is looked at first: with --size, a wrong length already stops the upload.
-  if (announced === undefined && !allowEmpty && (await isEmptyStream(stream))) throw new UsageError(emptyRefused);
+  if (announced === undefined && !allowEmpty && (await isEmptyStream(stream, signal))) throw new UsageError(emptyRefused);
   return stream;
 }
 
-export async function uploadCommand({ client, options, io, reporter }: CommandContext, name: string): Promise<number> {
+export async function uploadCommand({ client, options, io, reporter, signal }: CommandContext, name: string): Promise<number> {
   const contentLength = parseSize(options.size);
   const content = await standardInput(io, reporter, name, options['allow-empty'] === true, contentLength);
   const started = Date.now();
@@ -112,6 +124,7 @@ export async function uploadCommand({ client, options, io, reporter }: CommandCo
   await client.upload(name, content, {
     ...(options['content-type'] === undefined ? {} : { contentType: options['content-type'] }),
     ...(contentLength === undefined ? {} : { contentLength }),
+    signal,
     onProgress: (progress) => {
       size = progress.bytes;
       reporter.progress(progress);
@@ -121,8 +134,8 @@ export async function uploadCommand({ client, options, io, reporter }: CommandCo
   return exitStatus.ok;
 }
 
-export async function listCommand({ client, options, io, reporter }: CommandContext): Promise<number> {
-  const names = await client.list({ format: options.xml ? 'xml' : 'text' });
+export async function listCommand({ client, options, io, reporter, signal }: CommandContext): Promise<number> {
+  const names = await client.list({ format: options.xml ? 'xml' : 'text', signal });
   for (const name of names) io.stdout.write(`${printableName(name)}\n`);
   const invalid = names.filter((name) => !isValidFileName(name)).length;
   if (invalid > 0) {
@@ -165,13 +178,14 @@ function downloadExitStatus(report: ProcessAllReport): number {
   return exitStatus.failed;
 }
 
-export async function downloadCommand({ client, options, io, reporter }: CommandContext): Promise<number> {
+export async function downloadCommand({ client, options, io, reporter, signal }: CommandContext): Promise<number> {
   const ledgerPath = options.ledger ?? io.env[envVars.ledger] ?? defaultLedgerPath;
   const fileLedger = new FileLedger(ledgerPath);
   const ledger = ledgerWithExceptions(fileLedger, options.reprocess ?? []);
   const waitMs = seconds(options['wait-lock'], '--wait-lock') ?? 0;
   const lock = await RunLock.acquire(ledgerPath, {
     waitMs,
+    signal,
     onWait: (holder) => reporter.info(`another run (${holder}) is processing the ledger ${ledgerPath}; waiting up to ${waitMs / 1000} s`),
   });
   const forgetLock = undoOnSignal(() => lock.release());
@@ -203,6 +217,7 @@ export async function downloadCommand({ client, options, io, reporter }: Command
       },
       {
         ledger,
+        signal,
         ...(out === undefined ? {} : { workDir: out }),
         ...(reporter.wantsProgress ? { onProgress: (progress: TransferProgress) => reporter.progress(progress) } : {}),
         onFile: (outcome) => {

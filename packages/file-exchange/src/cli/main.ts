@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { FileExchangeClient } from '../client.js';
 import { referenceRetryPolicy } from '../core/rules.js';
 import { TlsConfigurationError } from '../core/tls/errors.js';
-import { ClientOptionsError, FileExchangeError, InvalidFileNameError, InvalidUploadContentError } from '../errors.js';
+import { AbortedError, ClientOptionsError, FileExchangeError, InvalidFileNameError, InvalidUploadContentError } from '../errors.js';
 import { defaultLedgerPath } from '../ledger.js';
 import type { RetryEvent } from '../retry-policy.js';
 import { downloadCommand, listCommand, uploadCommand, type CliIo } from './commands.js';
@@ -14,7 +14,7 @@ import { describeLocalFailure } from './describe-failure.js';
 import { exitStatus } from './exit-status.js';
 import { defaultLogIntervalMs, Reporter } from './reporter.js';
 import { RunLockedError } from './run-lock.js';
-import { exitCleanlyOnSignals } from './signals.js';
+import { exitCleanlyOnSignals, StoppedBySignal } from './signals.js';
 
 export type { CliIo };
 
@@ -115,8 +115,16 @@ function checkCommand(positionals: string[], values: ReturnType<typeof parse>['v
   return { command, name: rest[0] };
 }
 
-/** The exit status for an error, after saying what it is: 2 for usage and configuration, 75 for a held lock, else 1. */
+/**
+ * The exit status for an error, after saying what it is: 2 for usage and configuration, 75 for a held lock, 128 + N
+ * for a run stopped by signal N, else 1 (the service refused or failed, including AccessRefusedError, ProtocolError,
+ * RetriesExhaustedError, UnexpectedResponseError, or a local failure).
+ */
 function exitStatusFor(error: unknown, command: string | undefined, reporter: Reporter): number {
+  if (error instanceof AbortedError && error.cause instanceof StoppedBySignal) {
+    reporter.error(`${command ?? 'paykit-files'} stopped by ${error.cause.signal}: ${error.message} Nothing in hand was deleted from the service.`);
+    return error.cause.exitStatus;
+  }
   if (error instanceof UsageError) {
     reporter.error(`${error.message}\n\n${usage}`);
     return exitStatus.usage;
@@ -154,7 +162,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     reporter.start(`${command}${checked.name === undefined ? '' : ` ${checked.name}`} started (pid ${process.pid})`);
     const onRetry = (event: RetryEvent) => reporter.retry(event);
     client = await FileExchangeClient.create({ ...clientOptions, retry: { ...clientOptions.retry, onRetry } });
-    const context = { client, options: values, io, reporter };
+    const context = { client, options: values, io, reporter, signal: io.signal };
     if (command === 'upload') return await uploadCommand(context, checked.name!);
     if (command === 'list') return await listCommand(context);
     return await downloadCommand(context);
@@ -175,10 +183,11 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  exitCleanlyOnSignals();
-  runCli(process.argv.slice(2), { stdin: () => process.stdin, stdinFd: 0, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-  );
+  const stop = new AbortController();
+  const io = { stdin: () => process.stdin, stdinFd: 0, stdout: process.stdout, stderr: process.stderr, env: process.env, signal: stop.signal };
+  const run = runCli(process.argv.slice(2), io);
+  exitCleanlyOnSignals(stop, run);
+  void run.then((code) => {
+    process.exitCode = code;
+  });
 }

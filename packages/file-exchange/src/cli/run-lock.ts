@@ -1,4 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { abortedBy } from '../core/errors.js';
 import { identify, identityName, isGroupRunning, isRunning, parseIdentityName, type ProcessIdentity } from '../process-liveness.js';
 
 /** Another run holds the lock on the same ledger: exit status 75 (EX_TEMPFAIL, "try again later"). */
@@ -32,9 +34,12 @@ export class RunLock {
 
   /**
    * Takes the lock, or throws RunLockedError naming the holder; with `waitMs`, tries again until then, telling
-   * `onWait` once.
+   * `onWait` once. `signal` ends the wait with AbortedError (the run, processAll, is what is aborted).
    */
-  static async acquire(ledgerPath: string, options: { waitMs?: number; onWait?: (holder: string) => void } = {}): Promise<RunLock> {
+  static async acquire(
+    ledgerPath: string,
+    options: { waitMs?: number; onWait?: (holder: string) => void; signal?: AbortSignal | undefined } = {},
+  ): Promise<RunLock> {
     const lock = new RunLock(`${ledgerPath}.lock`, identify(process.pid));
     const deadline = Date.now() + (options.waitMs ?? 0);
     let told = false;
@@ -46,7 +51,10 @@ export class RunLock {
       }
       if (!told) options.onWait?.(holder);
       told = true;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(200 + Math.random() * 800, Math.max(0, deadline - Date.now()))));
+      const pause = Math.min(200 + Math.random() * 800, Math.max(0, deadline - Date.now()));
+      await sleep(pause, undefined, { signal: options.signal }).catch(() => {
+        throw abortedBy(options.signal!, { operation: 'processAll' });
+      });
     }
   }
 

@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { MockFixture } from './mock.js';
 
-/** The built CLI, as a user runs it: its own process, configured by environment and options. */
-export const bin = new URL('../../dist/cli/main.js', import.meta.url).pathname;
+/**
+ * The built CLI, as a user runs it: its own process, configured by environment and options. PAYKIT_FILES_CLI_UNDER_TEST
+ * names another build of it, to check that a test fails on code with a defect put back in (a mutant).
+ */
+export const bin = process.env.PAYKIT_FILES_CLI_UNDER_TEST ?? new URL('../../dist/cli/main.js', import.meta.url).pathname;
 
 export interface CliResult {
   code: number | null;
