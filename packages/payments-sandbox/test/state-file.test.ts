@@ -77,7 +77,7 @@ describe('payments sandbox: --state FILE (SQLite store)', () => {
       const secret = createSecretClient({ apiKey: keys.secret, baseUrl: sandbox.url, retry: { delayMs: 5 } });
       const publishable = createPublishableClient({ apiKey: keys.publishable, baseUrl: sandbox.url, retry: { delayMs: 5 } });
       const token = async () => ((await publishable.singleUseTokens.create(cardTokenRequest() as never)).data as { singleUseTokenId: string }).singleUseTokenId;
-      await sandbox.control.subscribeWebhooks({ url: 'http://127.0.0.1:9/hooks', secret: 'whsec' });
+      await sandbox.control.createWebhookSubscription({ url: 'http://127.0.0.1:9/hooks', secret: 'whsec' });
       const pay = async (amount: number) => (await secret.transactions.create(paymentRequest(await token(), amount) as never)).data as { receiptNumber: string };
       const refunded = await pay(20);
       await secret.transactions.create({ transactionType: 'REFUND', originalReceiptNumber: refunded.receiptNumber, principalAmount: 5, entryMode: 'ECOMMERCE', supplierBusinessCode: 'TEST_BUSINESS' } as never);
@@ -88,7 +88,7 @@ describe('payments sandbox: --state FILE (SQLite store)', () => {
       await secret.aliases.register({ aliasAddress: 'eq@pay.example.com', type: 'STATIC', supplierBusinessCode: 'TEST_BUSINESS' } as never);
       const agreement = (await secret.mandateAgreements.create({ reference: 'R1' } as never)).data as { agreementToken: string };
       await secret.mandateAgreements.update(agreement.agreementToken, { reference: 'R2' } as never);
-      await sandbox.control.advanceClock(5_000);
+      await sandbox.control.advanceClock({ ms: 5_000 });
       await sandbox.webhooksIdle();
       const inMemory = serialiseState(storeOf(sandbox)!.state);
       expect(JSON.parse(inMemory).collections.deliveries.some((d: { attempts: unknown[] }) => d.attempts.length > 0)).toBe(true);
