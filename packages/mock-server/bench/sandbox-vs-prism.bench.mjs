@@ -107,7 +107,7 @@ try {
   });
   const { customerId } = await call(sandbox.url, 'POST', '/customers', keys.secret, { customerNumber: 'BENCH-1', customerName: 'Bench' });
   await call(sandbox.url, 'POST', `/customers/${customerId}/accounts`, keys.secret, { singleUseTokenId: token.singleUseTokenId });
-  const payment = { transactionType: 'PAYMENT', customerId, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 10, currency: 'AUD', entryMode: 'ECOMMERCE' };
+  const payment = { transactionType: 'PAYMENT', customerId, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 10, currency: 'AUD', entryMode: 'STORED_CREDENTIAL' };
   const { receiptNumber } = await call(sandbox.url, 'POST', '/transactions', keys.secret, payment);
 
   const arms = {};

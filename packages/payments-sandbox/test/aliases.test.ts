@@ -116,7 +116,7 @@ describe('payments sandbox: a payer pays an alias (control interface)', () => {
     const receipt = first.transaction!.receiptNumber;
     expect((await env.secret.transactions.get(receipt)).data).toMatchObject({ source: 'ALIAS' });
     expect((await env.secret.transactions.listForCustomer(alias.customerId)).items).toHaveLength(2);
-    await env.secret.transactions.create({ transactionType: 'REFUND', originalReceiptNumber: receipt, principalAmount: 25.5, entryMode: 'ECOMMERCE' } as never);
+    await env.secret.transactions.create({ transactionType: 'REFUND', originalReceiptNumber: receipt, principalAmount: 25.5, entryMode: 'STORED_CREDENTIAL' } as never);
     expect(await failureOf(env.secret.transactions.void(receipt))).toMatchObject({ status: 422 });
   });
 

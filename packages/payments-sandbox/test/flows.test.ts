@@ -32,7 +32,7 @@ describe('payments sandbox end to end: card payments', () => {
     };
 
     const refunded = await tokenThenPay(50);
-    const refund = await env.secret.transactions.create({ transactionType: 'REFUND', originalReceiptNumber: refunded.receiptNumber, principalAmount: 20, entryMode: 'ECOMMERCE' } as never);
+    const refund = await env.secret.transactions.create({ transactionType: 'REFUND', originalReceiptNumber: refunded.receiptNumber, principalAmount: 20, entryMode: 'STORED_CREDENTIAL' } as never);
     expect(refund.data).toMatchObject({ transactionType: 'REFUND', status: 'Approved' });
     expect((await env.secret.transactions.get(refunded.receiptNumber)).data).toMatchObject({ refundable: true, voidable: false });
 

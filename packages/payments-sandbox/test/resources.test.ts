@@ -47,7 +47,7 @@ describe('payments sandbox: accounts and recurring payments', () => {
     expect(data(await env.secret.accounts.update(account.accountToken, { cardholderName: 'Ann B' } as never))).toMatchObject({ cardholderName: 'Ann B' });
     await env.secret.accounts.disable(account.accountToken);
     const paying = await call(env.sandbox, 'POST', '/transactions', {
-      body: { transactionType: 'PAYMENT', accountToken: account.accountToken, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 1, entryMode: 'ECOMMERCE' },
+      body: { transactionType: 'PAYMENT', accountToken: account.accountToken, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 1, entryMode: 'STORED_CREDENTIAL' },
     });
     expect(paying.status).toBe(422);
     expect(await failureOf(env.secret.accounts.registerForCustomer('0', {} as never))).toMatchObject({ kind: 'notFound' });

@@ -104,7 +104,7 @@ export function paymentRequest(singleUseTokenId: string, principalAmount = 10, e
     principalAmount,
     currency: 'AUD',
     eci: 'INTERNET',
-    entryMode: 'ECOMMERCE',
+    entryMode: 'STORED_CREDENTIAL',
     ...extra,
   };
 }

@@ -13,7 +13,7 @@ async function paid(e: SandboxPerTest, amount = 10, extra: Record<string, unknow
 }
 
 const refund = (receipt: string, amount: number) =>
-  env.secret.transactions.create({ transactionType: 'REFUND', originalReceiptNumber: receipt, principalAmount: amount, entryMode: 'ECOMMERCE' } as never);
+  env.secret.transactions.create({ transactionType: 'REFUND', originalReceiptNumber: receipt, principalAmount: amount, entryMode: 'STORED_CREDENTIAL' } as never);
 
 describe('payments sandbox: payment outcomes (the sandbox amounts)', () => {
   it('approves any other amount: 201, Approved, the Location of the transaction, the business surcharge', async () => {
@@ -32,9 +32,29 @@ describe('payments sandbox: payment outcomes (the sandbox amounts)', () => {
     });
   });
 
-  it('declines an amount ending in .51: 201 with status Declined', async () => {
-    const transaction = await paid(env, 20.51);
-    expect(transaction).toMatchObject({ status: 'Declined', voidable: false, refundable: false });
+  it('declines an amount ending in .51: 201 with status Declined, which the client reads as undetermined', async () => {
+    const created = await env.secret.transactions.create(paymentRequest(await cardToken(env), 20.51) as never);
+    expect(created.data).toMatchObject({ status: 'Declined', voidable: false, refundable: false });
+    // The contract names no decline status (the reference lists none): the client does not guess one.
+    expect(transactionOutcome(created as never)).toBe('undetermined');
+  });
+
+  it('suspends an amount ending in .55 (fraud screening): 201, neither approved nor declined, listed as suspended', async () => {
+    const created = await env.secret.transactions.create(paymentRequest(await cardToken(env), 20.55) as never);
+    expect(created.status).toBe(201);
+    const suspended = created.data as Transaction;
+    expect(suspended).toMatchObject({ status: 'Suspended', voidable: false, refundable: false });
+    expect(transactionOutcome(created as never)).toBe('undetermined');
+    const approved = await paid(env, 20);
+    const listed = await env.secret.transactions.listSuspended();
+    expect(listed.items.map((t) => (t as Transaction).receiptNumber)).toEqual([suspended.receiptNumber]);
+    expect(approved.status).toBe('Approved');
+    // The client's settle loop returns it at once as undetermined, without taking the payment again.
+    const before = (await env.secret.transactions.list()).items.length;
+    const settled = await settleTransaction(env.secret.transactions, paymentRequest(await cardToken(env), 7.55) as never, { pollIntervalMs: 20, settleTimeoutMs: 5_000 });
+    expect(settled.outcome).toBe('undetermined');
+    expect((settled.transaction as Transaction).status).toBe('Suspended');
+    expect((await env.secret.transactions.list()).items.length).toBe(before + 1);
   });
 
   it.each([
@@ -62,7 +82,7 @@ describe('payments sandbox: payment outcomes (the sandbox amounts)', () => {
   });
 
   it('refuses a payment without a means of payment, or with an unknown business', async () => {
-    const noMeans = await call(env.sandbox, 'POST', '/transactions', { body: { transactionType: 'PAYMENT', principalAmount: 1, entryMode: 'ECOMMERCE', supplierBusinessCode: 'TEST_BUSINESS' } });
+    const noMeans = await call(env.sandbox, 'POST', '/transactions', { body: { transactionType: 'PAYMENT', principalAmount: 1, entryMode: 'STORED_CREDENTIAL', supplierBusinessCode: 'TEST_BUSINESS' } });
     expect(noMeans.status).toBe(422);
     const unknownBusiness = await call(env.sandbox, 'POST', '/transactions', { body: paymentRequest(await cardToken(env), 1, { supplierBusinessCode: 'NOPE' }) });
     expect(unknownBusiness.status).toBe(422);
@@ -145,7 +165,7 @@ describe('payments sandbox: transaction lists', () => {
     expect(await receipts(env.secret.transactions.listReturned())).toEqual([]);
     expect(await receipts(env.secret.transactions.listRetries(card.receiptNumber))).toEqual([]);
     expect(await receipts(env.secret.transactions.listOpenPreauths())).toEqual([preauth.receiptNumber]);
-    await env.secret.transactions.create({ transactionType: 'CAPTURE', originalReceiptNumber: preauth.receiptNumber, entryMode: 'ECOMMERCE' } as never);
+    await env.secret.transactions.create({ transactionType: 'CAPTURE', originalReceiptNumber: preauth.receiptNumber, entryMode: 'STORED_CREDENTIAL' } as never);
     expect(await receipts(env.secret.transactions.listOpenPreauths())).toEqual([]);
     // The reference names no query parameter of these searches: a field of the transaction filters (sent raw).
     const bySettlementDate = async (date: string) => (await call(env.sandbox, 'GET', `/transactions/for-settlement-date?settlementDate=${date}`)).json.data.map((t: Transaction) => t.receiptNumber);
@@ -157,8 +177,8 @@ describe('payments sandbox: transaction lists', () => {
   it('lists the transactions of a customer and of an account token, paid with the stored account', async () => {
     const customer = (await env.secret.customers.create({ customerNumber: 'C-1', customerName: 'Ann' } as never)).data as { customerId: string };
     const account = (await env.secret.accounts.registerForCustomer(customer.customerId, { singleUseTokenId: await cardToken(env) } as never)).data as { accountToken: string };
-    const byCustomer = (await env.secret.transactions.create({ transactionType: 'PAYMENT', customerId: customer.customerId, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 3, entryMode: 'ECOMMERCE' } as never)).data as Transaction;
-    const byAccount = (await env.secret.transactions.create({ transactionType: 'PAYMENT', accountToken: account.accountToken, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 4, entryMode: 'ECOMMERCE' } as never)).data as Transaction;
+    const byCustomer = (await env.secret.transactions.create({ transactionType: 'PAYMENT', customerId: customer.customerId, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 3, entryMode: 'STORED_CREDENTIAL' } as never)).data as Transaction;
+    const byAccount = (await env.secret.transactions.create({ transactionType: 'PAYMENT', accountToken: account.accountToken, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 4, entryMode: 'STORED_CREDENTIAL' } as never)).data as Transaction;
     const receipts = (page: { items: unknown[] }) => page.items.map((t) => (t as Transaction).receiptNumber);
     expect(receipts(await env.secret.transactions.listForCustomer(customer.customerId))).toEqual([byAccount.receiptNumber, byCustomer.receiptNumber]);
     expect(receipts(await env.secret.transactions.listForAccountToken(account.accountToken))).toEqual([byAccount.receiptNumber, byCustomer.receiptNumber]);

@@ -25,7 +25,7 @@ async function outcome(call) {
 async function settle(clients) {
   const card = { supplierBusinessCode: 'TEST_BUSINESS', accountType: 'CREDIT_CARD', cardholderName: 'Runtime Smoke', cardNumber: '4111111111111111', expiryDateMonth: '12', expiryDateYear: '2040' };
   const token = await clients.publishable.singleUseTokens.create(card);
-  const payment = { transactionType: 'PAYMENT', singleUseTokenId: token.data.singleUseTokenId, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 10, currency: 'AUD', eci: 'INTERNET', entryMode: 'ECOMMERCE' };
+  const payment = { transactionType: 'PAYMENT', singleUseTokenId: token.data.singleUseTokenId, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 10, currency: 'AUD', eci: 'INTERNET', entryMode: 'STORED_CREDENTIAL' };
   const settled = await settleTransaction(clients.secret.transactions, payment, { pollIntervalMs: 50 });
   return { outcome: settled.outcome, status: settled.created.status };
 }

@@ -191,11 +191,35 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
+/** The first segment and the number of segments of a path: only paths of the same shape can match it. */
+const shapeOf = (segments: string[]) => `${segments.length}/${segments[1] ?? ''}`;
+
+/** The contract's paths by shape, built once: a request is matched against a few candidates rather than all of them. */
+const pathsByShape = new WeakMap<SandboxContract, { literal: Map<string, PathSpec[]>; open: Map<number, PathSpec[]> }>();
+
+function candidates(contract: SandboxContract, segments: string[]): PathSpec[] {
+  let index = pathsByShape.get(contract);
+  if (!index) {
+    index = { literal: new Map(), open: new Map() };
+    for (const path of contract.paths) {
+      const parts = path.template.split('/');
+      // A template whose first segment is a parameter could match any first segment: kept by segment count only.
+      if (parts[1]?.includes('{')) index.open.set(parts.length, [...(index.open.get(parts.length) ?? []), path]);
+      else index.literal.set(shapeOf(parts), [...(index.literal.get(shapeOf(parts)) ?? []), path]);
+    }
+    pathsByShape.set(contract, index);
+  }
+  const literal = index.literal.get(shapeOf(segments)) ?? [];
+  const open = index.open.get(segments.length);
+  // Both lists keep the contract's order (more literal paths first); a parameter-first template is the least literal.
+  return open ? [...literal, ...open] : literal;
+}
+
 /** The path a request addresses (relative to the base path), or undefined when nothing matches. */
 export function matchPath(contract: SandboxContract, pathname: string): RouteMatch | undefined {
   if (!pathname.startsWith(contract.basePath)) return undefined;
   const relative = pathname.slice(contract.basePath.length) || '/';
-  for (const path of contract.paths) {
+  for (const path of candidates(contract, relative.split('/'))) {
     const match = path.pattern.exec(relative);
     if (!match) continue;
     const params: Record<string, string> = {};

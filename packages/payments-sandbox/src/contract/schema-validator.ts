@@ -72,6 +72,7 @@ function messageOf(error: ErrorObject): string {
 export class SchemaValidator {
   private instance: Ajv2020 | undefined;
   private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly pointers = new Map<string, { pointer: string; discriminated: boolean }>();
   private readonly documentId = 'https://sandbox.paykit.test/payments.json';
 
   constructor(private readonly document: OpenApiDocument) {}
@@ -88,11 +89,24 @@ export class SchemaValidator {
 
   /** Problems of `value` against the schema at `pointer` (empty when valid). */
   check(pointer: string, value: unknown): FieldProblem[] {
-    const target = this.narrow(resolvePointer(this.document, pointer), value);
+    const resolved = this.resolved(pointer);
+    const target = resolved.discriminated ? this.narrow(resolved.pointer, value) : resolved.pointer;
     if (typeof target !== 'string') return [target];
     const validate = this.validatorAt(target);
     if (validate(value)) return [];
     return this.problems(validate.errors ?? [], value);
+  }
+
+  /** Where a pointer's `$ref`s lead and whether a discriminator picks a branch there: read once per pointer. */
+  private resolved(pointer: string): { pointer: string; discriminated: boolean } {
+    let found = this.pointers.get(pointer);
+    if (!found) {
+      const at = resolvePointer(this.document, pointer);
+      const schema = nodeAt(this.document, at);
+      found = { pointer: at, discriminated: isNode(schema) && isNode(schema.discriminator) };
+      this.pointers.set(pointer, found);
+    }
+    return found;
   }
 
   private narrow(pointer: string, value: unknown): string | FieldProblem {

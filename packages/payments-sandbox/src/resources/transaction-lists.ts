@@ -2,30 +2,35 @@ import { rules } from '../generated/rules.js';
 import { mayActFor } from '../http/auth.js';
 import type { ApiResponse, HandlerContext, HandlerTable } from '../core.js';
 import { page } from '../http/links.js';
-import { found, matchesQuery, newestFirst } from '../state/records.js';
+import { found, newestFirst } from '../state/records.js';
+import { matchesQuery } from './search.js';
 import type { TransactionRecord } from '../state/state.js';
 import { transactionModel, visibleTransaction } from './transactions.js';
 
 /**
  * Every list of transactions, newest first, 20 per page with `next` and `prev` links (the recent list holds only the
- * 20 most recent). Lists hold what a restricted key may see. Searches whose parameters the reference does not publish
- * apply their own criterion (card, bank account, open pre-authorisation...) and then every query parameter that
- * names a field of the transaction or of its request (`?settlementDate=2026-03-03`).
+ * 20 most recent). Lists hold what a restricted key may see. Each list applies its own criterion (card, bank account,
+ * open pre-authorisation...) and then every query parameter as a criterion on the field of that name of the
+ * transaction or of its request (`?settlementDate=2026-03-03`): the reference publishes the parameters of none of
+ * these searches but the recent list's `supplierBusinessCode`, which reads the same way.
  */
 
 type Criterion = (t: TransactionRecord, context: HandlerContext) => boolean;
 
-function list(context: HandlerContext, path: string, criterion: Criterion, options: { filterByQuery?: boolean; also?: string[] } = {}): ApiResponse {
+/** The transactions the caller may see that meet the list's criterion and the query, newest first, as models. */
+function matching(context: HandlerContext, criterion: Criterion): Record<string, unknown>[] {
   const { core } = context;
-  const matching = newestFirst(core.state.transactions.values())
-    .filter((t) => mayActFor(context.caller, t.supplierBusinessCode) && criterion(t, context))
-    .map((t) => transactionModel(core, t, context.links))
-    .filter((model) => {
-      if (!options.filterByQuery) return true;
-      const request = core.state.transactions.get(String(model.receiptNumber))!.request;
-      return matchesQuery({ ...request, ...model }, context.query, options.also);
-    });
-  return { status: 200, json: page(matching, context.links, path, context.query) };
+  const models: Record<string, unknown>[] = [];
+  for (const t of newestFirst(core.state.transactions.values())) {
+    if (!mayActFor(context.caller, t.supplierBusinessCode) || !criterion(t, context)) continue;
+    const model = transactionModel(core, t, context.links);
+    if (matchesQuery({ ...t.request, ...model }, context.query)) models.push(model);
+  }
+  return models;
+}
+
+function list(context: HandlerContext, path: string, criterion: Criterion): ApiResponse {
+  return { status: 200, json: page(matching(context, criterion), context.links, path, context.query) };
 }
 
 const any: Criterion = () => true;
@@ -40,25 +45,21 @@ export const transactionListHandlers: HandlerTable = {
   listTransactions: (context) => {
     // The transaction report's layout is not published: the sandbox's report is empty.
     if (context.mediaType !== 'application/json') return { status: 200, text: '', contentType: context.mediaType };
-    const business = context.query.get('supplierBusinessCode');
-    const recent = newestFirst(context.core.state.transactions.values())
-      .filter((t) => mayActFor(context.caller, t.supplierBusinessCode) && (business === null || t.supplierBusinessCode === business))
-      .slice(0, rules.recentTransactions.count)
-      .map((t) => transactionModel(context.core, t, context.links));
+    const recent = matching(context, any).slice(0, rules.recentTransactions.count);
     return { status: 200, json: { links: context.links.self('/transactions'), data: recent } };
   },
-  listTransactionsForReferenceNumber: (context) => list(context, '/transactions/for-reference-number', any, { filterByQuery: true }),
-  listTransactionsForSettlementDate: (context) => list(context, '/transactions/for-settlement-date', any, { filterByQuery: true }),
+  listTransactionsForReferenceNumber: (context) => list(context, '/transactions/for-reference-number', any),
+  listTransactionsForSettlementDate: (context) => list(context, '/transactions/for-settlement-date', any),
   listTransactionsForCreditCard: (context) =>
-    list(context, '/transactions/for-credit-card', (t) => t.accountType === 'CREDIT_CARD', { filterByQuery: true }),
+    list(context, '/transactions/for-credit-card', (t) => t.accountType === 'CREDIT_CARD'),
   listTransactionsForBankAccount: (context) =>
-    list(context, '/transactions/for-bank-account', (t) => t.accountType === 'DIRECT_DEBIT', { filterByQuery: true }),
+    list(context, '/transactions/for-bank-account', (t) => t.accountType === 'DIRECT_DEBIT'),
   listTransactionsForNzBankAccount: (context) =>
-    list(context, '/transactions/for-nz-bank-account', (t) => t.accountType === 'DIRECT_DEBIT_NZ', { filterByQuery: true }),
-  // The sandbox's fraud screening suspends nothing and its bank accounts return nothing: these lists stay empty.
-  listSuspendedTransactions: (context) => list(context, '/transactions/suspended', () => false),
+    list(context, '/transactions/for-nz-bank-account', (t) => t.accountType === 'DIRECT_DEBIT_NZ'),
+  listSuspendedTransactions: (context) => list(context, '/transactions/suspended', (t) => t.status === 'Suspended'),
+  // The sandbox's bank accounts return nothing: this list stays empty.
   listReturnedTransactions: (context) => list(context, '/transactions/returns', () => false),
-  listOpenPreauths: (context) => list(context, '/transactions/open-preauths', openPreauth, { filterByQuery: true }),
+  listOpenPreauths: (context) => list(context, '/transactions/open-preauths', openPreauth),
   listTransactionsForAccountToken: (context) => {
     const token = context.params.accountToken!;
     found(context.core.state.accounts.get(token), 'account', token);

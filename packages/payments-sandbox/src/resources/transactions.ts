@@ -1,12 +1,12 @@
 import { mayActFor } from '../http/auth.js';
 import { ApiError, invalidField } from '../http/api-error.js';
-import { paymentOutcome, settlementDelayMs } from '../rules/conventions.js';
+import { paymentOutcome, settlementDelayMs, type PaymentOutcome } from '../rules/conventions.js';
 import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../core.js';
 import { businessInBody } from './facility.js';
 import type { Links } from '../http/links.js';
 import { fromCents, hasTwoDecimals, money, toCents } from '../rules/money.js';
 import { isObject, merchantFields } from '../state/records.js';
-import { nextNumber, type AccountType, type TransactionRecord } from '../state/state.js';
+import { nextNumber, type AccountType, type TransactionRecord, type TransactionStatus } from '../state/state.js';
 import { tokenForUse } from './tokens.js';
 
 type Body = Record<string, unknown>;
@@ -22,6 +22,8 @@ const codes = {
   Voided: { responseCode: '00', responseDescription: 'Approved or completed successfully', summaryCode: '0' },
   Declined: { responseCode: '05', responseDescription: 'Do not honour', summaryCode: '1' },
   Pending: { responseDescription: 'Awaiting the banking network' },
+  // The status text of a transaction suspended by fraud screening is OUR assumption (the reference does not give it).
+  Suspended: { responseDescription: 'Suspended by fraud screening' },
 } as const;
 
 const isoTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -132,6 +134,15 @@ function created(context: HandlerContext, t: TransactionRecord, status: number):
   return { status, json, ...(status === 201 ? { headers: { Location: context.links.href(`/transactions/${t.receiptNumber}`) } } : {}) };
 }
 
+/** The status a payment is created with, by the outcome the sandbox's conventions give it. */
+const statusOf: Record<Exclude<PaymentOutcome, 'method-not-accepted'>, TransactionStatus> = {
+  approved: 'Approved',
+  declined: 'Declined',
+  suspended: 'Suspended',
+  'pending-approved': 'Pending',
+  'pending-declined': 'Pending',
+};
+
 function takePayment(context: HandlerContext, body: Body, transactionType: string): ApiResponse {
   const { core } = context;
   const principal = amountIn(body);
@@ -147,7 +158,7 @@ function takePayment(context: HandlerContext, body: Body, transactionType: strin
   const pending = outcome.startsWith('pending');
   const t = newTransaction(core, {
     transactionType,
-    status: pending ? 'Pending' : outcome === 'declined' ? 'Declined' : 'Approved',
+    status: statusOf[outcome],
     ...(pending ? { settlesTo: outcome === 'pending-declined' ? 'Declined' : 'Approved' } : {}),
     principal,
     surcharge: means.scheme ? surchargeCents(principal, business.surcharges[means.scheme]) : 0,

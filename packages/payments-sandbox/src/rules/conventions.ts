@@ -5,13 +5,15 @@
  */
 
 /** What a payment's amount makes the banking network answer, by the cents of `principalAmount`. */
-export type PaymentOutcome = 'approved' | 'declined' | 'pending-approved' | 'pending-declined' | 'method-not-accepted';
+export type PaymentOutcome = 'approved' | 'declined' | 'pending-approved' | 'pending-declined' | 'method-not-accepted' | 'suspended';
 
 const outcomeByCents: Record<number, PaymentOutcome> = {
   51: 'declined',
   52: 'pending-approved',
   53: 'pending-declined',
   54: 'method-not-accepted',
+  // Held by fraud screening: neither approved nor declined, listed by `GET /transactions/suspended`.
+  55: 'suspended',
 };
 
 export const paymentOutcomeCents = outcomeByCents;

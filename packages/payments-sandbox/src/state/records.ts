@@ -1,5 +1,5 @@
 import { ApiError } from '../http/api-error.js';
-import { pageParameter, type Link } from '../http/links.js';
+import type { Link } from '../http/links.js';
 import type { OwnedRecord } from './state.js';
 
 /**
@@ -31,21 +31,6 @@ export function found<T>(record: T | undefined, what: string, id: string): T {
 /** Newest first: the order of every list of the sandbox. */
 export const newestFirst = <T extends { createdAt: number }>(items: Iterable<T>): T[] =>
   [...items].sort((a, b) => b.createdAt - a.createdAt);
-
-/**
- * For the searches whose parameters the reference does not publish: each query parameter that names a top-level
- * field of the item must equal it (as text); parameters that name no field of the item are ignored, and so is the
- * sandbox's own page parameter.
- */
-export function matchesQuery(fields: Fields, query: URLSearchParams, also: readonly string[] = []): boolean {
-  for (const [name, value] of query) {
-    if (name === pageParameter || also.includes(name) || !(name in fields)) continue;
-    const field = fields[name];
-    if (typeof field === 'object' && field !== null) return false;
-    if (String(field) !== value) return false;
-  }
-  return true;
-}
 
 /** Identifiers of the sandbox's own shape for resources whose identifiers the reference does not show. */
 export const prefixedId = (prefix: string, n: number) => `${prefix}-${String(n).padStart(10, '0')}`;

@@ -25,7 +25,7 @@ export interface TokenRecord {
   threeDSOutcome?: string;
 }
 
-export type TransactionStatus = 'Approved' | 'Declined' | 'Pending' | 'Voided';
+export type TransactionStatus = 'Approved' | 'Declined' | 'Pending' | 'Voided' | 'Suspended';
 
 export interface TransactionRecord {
   receiptNumber: string;

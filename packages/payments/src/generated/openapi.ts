@@ -2026,11 +2026,12 @@ export interface components {
          */
         TransactionRequest: {
             /**
-             * @description What kind of transaction to make; `PAYMENT` and `PREAUTH` are the published values.
+             * @description What kind of transaction to make; `PAYMENT` and `PREAUTH` are the published values. The other uses (refund,
+             *     capture...) exist with values the reference does not publish: the open list keeps them sendable.
              * @example PAYMENT
              * @example PREAUTH
              */
-            transactionType?: string;
+            transactionType?: "PAYMENT" | "PREAUTH" | (string & {});
             /** @description A token from the single-use token resource or from the wallet button flow. */
             singleUseTokenId?: components["schemas"]["Identifier"];
             /** @description The business taking the payment. */
@@ -2043,7 +2044,7 @@ export interface components {
              * @description How the payment was captured; `INTERNET` is the published value.
              * @example INTERNET
              */
-            eci?: string;
+            eci?: "INTERNET" | (string & {});
             /** @description Address of the payer. */
             ipAddress?: string;
             /**
@@ -2051,7 +2052,7 @@ export interface components {
              *     `usage` may be required too. The value for a payment from a card the payer has just entered is not published.
              * @example STORED_CREDENTIAL
              */
-            entryMode: string;
+            entryMode: "STORED_CREDENTIAL" | (string & {});
             /** @description How a stored credential is used; may be required when `entryMode` is `STORED_CREDENTIAL`. Its shape is not published. */
             usage?: unknown;
             /** @description The receipt number of the transaction this one acts on, for example the pre-authorisation to capture. */

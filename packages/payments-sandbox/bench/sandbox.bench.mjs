@@ -1,0 +1,240 @@
+// `pnpm bench`: the payments sandbox beside Prism (the payments mock, served from the same bundled contract) and
+// beside a bare `node:http` server answering the same JSON (the floor: what Node itself costs), in one run. Every
+// server is a process of its own; this process is the load generator (undici Pool, keep-alive connections, loopback
+// only). The arms are interleaved round after round, so that a busy moment of the machine does not fall on one
+// server only; each rate is the median of the rounds, each ratio the median of the rounds' own ratios. Printed: requests per second and ratios for the same GET and
+// the same POST, the POST with the state file (every answer waits for its fsync), and the time to the first answer.
+// On a shared machine the rates swing with the other work on it: beside them, the CPU time each server process spent
+// per answer (from /proc, Linux) gives ratios that hold on a busy machine too; 1 / (CPU per answer) is the rate
+// one core would give.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const sandboxProcess = here('../test/support/sandbox-process.mjs');
+const floorProcess = here('./floor-server.mjs');
+const contract = here('../dist/specs/payments.json');
+const prismCli = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
+
+// The reference's concurrency limit (10 requests in flight, `x-paykit-rules.concurrency`): more connections would only
+// measure the sandbox's 429 answers.
+const connections = Number(process.env.PAYKIT_BENCH_CONNECTIONS ?? 10);
+const secondsPerArm = Number(process.env.PAYKIT_BENCH_SECONDS ?? 1.5);
+const rounds = Number(process.env.PAYKIT_BENCH_ROUNDS ?? 7);
+const starts = Number(process.env.PAYKIT_BENCH_STARTS ?? 5);
+const keys = { secret: 'sk_bench_secret', publishable: 'pk_bench_publishable' };
+const authorization = (key) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+const json = { accept: 'application/json', 'content-type': 'application/json' };
+const scratch = mkdtempSync(join(tmpdir(), 'paykit-sandbox-bench-'));
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** CPU seconds (user + system) a process has used so far, or NaN where /proc is not there. */
+function cpuSeconds(pid) {
+  const path = `/proc/${pid}/stat`;
+  if (!existsSync(path)) return Number.NaN;
+  const fields = readFileSync(path, 'utf8').slice(readFileSync(path, 'utf8').lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of stat (utime, stime), counted after the command name, in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Spawns a server process; resolves with its base address once `ready` finds it in the output. */
+function launch(args, ready, input) {
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, SCARF_ANALYTICS: 'false' } });
+  child.stdin.end(input ?? '');
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = () => (child.exitCode === null && child.signalCode === null && child.kill('SIGTERM'), exited);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk) => {
+      output += chunk.toString();
+      const url = ready(output);
+      if (url) resolve({ url, stop, pid: child.pid });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code}) before listening:\n${output.slice(-2000)}`)));
+  });
+}
+
+const startSandbox = (stateFile = '') =>
+  launch([sandboxProcess, stateFile, keys.secret, keys.publishable], (output) => /payments-sandbox ready: (\S+)/.exec(output)?.[1]);
+
+async function startPrism() {
+  const port = await freePort();
+  const { 'x-paykit-mock-base-path': basePath = '' } = JSON.parse(await (await import('node:fs/promises')).readFile(contract, 'utf8'));
+  return launch([prismCli, 'mock', '-h', '127.0.0.1', '-p', String(port), contract], (output) =>
+    output.includes('Prism is listening') ? `http://127.0.0.1:${port}${basePath}` : undefined,
+  );
+}
+
+const startFloor = (body) => launch([floorProcess], (output) => /floor ready: (\S+)/.exec(output)?.[1], body);
+
+/**
+ * Milliseconds from the spawn of a server process to its first 200 answer to `path` (polled every 2 ms once it
+ * listens), and the CPU seconds the process had used by then (Node's own start included).
+ */
+async function timeToFirstAnswer(start, path) {
+  const startedAt = performance.now();
+  const server = await start();
+  for (;;) {
+    const status = await fetch(`${server.url}${path}`, { headers: { authorization: authorization(keys.secret), accept: 'application/json' } }).then(
+      (r) => (r.body?.cancel(), r.status),
+      () => 0,
+    );
+    if (status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  const elapsed = performance.now() - startedAt;
+  const cpu = cpuSeconds(server.pid);
+  await server.stop();
+  return { elapsed, cpu };
+}
+
+/**
+ * Requests per second with one request in flight on every connection for `seconds`, and the CPU seconds the server
+ * process spent per 2xx answer; non-2xx answers counted apart.
+ */
+async function load(arm, seconds, maxRequests = Number.POSITIVE_INFINITY) {
+  let ok = 0;
+  let failed = 0;
+  const cpuBefore = cpuSeconds(arm.pid);
+  const deadline = performance.now() + seconds * 1000;
+  const startedAt = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline && ok + failed < maxRequests) {
+        const response = await arm.pool.request(arm.request);
+        await response.body.dump();
+        if (response.statusCode >= 200 && response.statusCode < 300) ok += 1;
+        else failed += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - startedAt) / 1000;
+  return { perSecond: ok / elapsed, cpuPerAnswer: (cpuSeconds(arm.pid) - cpuBefore) / ok, failed };
+}
+
+async function call(base, method, path, key, body) {
+  const response = await fetch(base + path, { method, headers: { ...json, authorization: authorization(key) }, body: body && JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** A customer with a stored card and one payment on a sandbox: what the POST and GET arms use. */
+async function seed(base) {
+  const token = await call(base, 'POST', '/single-use-tokens', keys.publishable, {
+    supplierBusinessCode: 'TEST_BUSINESS',
+    accountType: 'CREDIT_CARD',
+    cardNumber: '4111111111111111',
+    expiryDateMonth: '12',
+    expiryDateYear: String(new Date().getUTCFullYear() + 3),
+  });
+  const { customerId } = await call(base, 'POST', '/customers', keys.secret, { customerNumber: 'BENCH-1', customerName: 'Bench' });
+  await call(base, 'POST', `/customers/${customerId}/accounts`, keys.secret, { singleUseTokenId: token.singleUseTokenId });
+  const payment = { transactionType: 'PAYMENT', customerId, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 10, currency: 'AUD', entryMode: 'STORED_CREDENTIAL' };
+  const transaction = await call(base, 'POST', '/transactions', keys.secret, payment);
+  return { payment, transaction };
+}
+
+// Time to the first answer, the sandbox (GET / with the key) and the bare server in turn.
+const firstAnswers = { sandbox: [], floor: [] };
+for (let i = 0; i < starts; i++) {
+  firstAnswers.sandbox.push(await timeToFirstAnswer(() => startSandbox(), '/'));
+  firstAnswers.floor.push(await timeToFirstAnswer(() => startFloor('{}'), '/'));
+}
+
+const sandbox = await startSandbox();
+const durable = await startSandbox(join(scratch, 'state.json'));
+const prism = await startPrism();
+const servers = [sandbox, durable, prism];
+try {
+  const { payment, transaction } = await seed(sandbox.url);
+  const durableSeed = await seed(durable.url);
+  const floor = await startFloor(JSON.stringify(transaction));
+  servers.push(floor);
+
+  const headers = { ...json, authorization: authorization(keys.secret) };
+  const arm = (server, method, path, body) => {
+    const { origin, pathname } = new URL(server.url);
+    const request = { method, path: `${pathname}${path}`, headers, ...(body ? { body: JSON.stringify(body) } : {}) };
+    return { pool: new Pool(origin, { connections, pipelining: 1 }), pid: server.pid, request };
+  };
+  const arms = {
+    'GET sandbox': arm(sandbox, 'GET', `/transactions/${transaction.receiptNumber}`),
+    'GET prism': arm(prism, 'GET', `/transactions/${transaction.receiptNumber}`),
+    'GET floor': arm(floor, 'GET', `/transactions/${transaction.receiptNumber}`),
+    'POST sandbox': arm(sandbox, 'POST', '/transactions', payment),
+    'POST sandbox, state file': arm(durable, 'POST', '/transactions', durableSeed.payment),
+    'POST prism': arm(prism, 'POST', '/transactions', payment),
+    'POST floor': arm(floor, 'POST', '/transactions', payment),
+  };
+  const names = Object.keys(arms);
+  const results = Object.fromEntries(names.map((name) => [name, { perSecond: [], cpuPerAnswer: [], failed: 0 }]));
+  // Warm-up until V8 has optimised each server's request path: a few thousand requests, or 3 s for a slow server.
+  for (const name of names) await load(arms[name], 3, 5000);
+  // Round after round, the arms of one request back to back in a rotating order: the ratios are taken within a round
+  // (the machine's other work changes less between neighbouring arms than across the run), then their median.
+  const groups = [names.filter((n) => n.startsWith('GET')), names.filter((n) => n.startsWith('POST'))];
+  for (let round = 0; round < rounds; round++) {
+    for (const group of groups) {
+      for (let k = 0; k < group.length; k++) {
+        const name = group[(round + k) % group.length];
+        const { perSecond, cpuPerAnswer, failed } = await load(arms[name], secondsPerArm);
+        results[name].perSecond.push(perSecond);
+        results[name].cpuPerAnswer.push(cpuPerAnswer);
+        results[name].failed += failed;
+      }
+    }
+  }
+  await Promise.all(Object.values(arms).map((a) => a.pool.close().catch(() => {})));
+
+  const rate = (name) => median(results[name].perSecond);
+  const cpu = (name) => median(results[name].cpuPerAnswer);
+  const byRound = (a, b, of) => median(results[a][of].map((value, round) => value / results[b][of][round]));
+  const row = (name, label) => `  ${label.padEnd(34)} ${rate(name).toFixed(0).padStart(8)} req/s   ${(cpu(name) * 1e6).toFixed(0).padStart(7)} us CPU per answer`;
+  const compare = (a, b, label, target) =>
+    `  ${label.padEnd(34)} ${byRound(a, b, 'perSecond').toFixed(2).padStart(8)}x by req/s ${(1 / byRound(a, b, 'cpuPerAnswer')).toFixed(2).padStart(7)}x by CPU per answer   (target >= ${target}x)`;
+  console.log(`payments sandbox bench, one run: ${connections} keep-alive connections, ${secondsPerArm} s per arm, ${rounds} rounds; rates: median; ratios: median of the rounds' ratios`);
+  console.log('GET /transactions/{receiptNumber}');
+  console.log(row('GET sandbox', 'sandbox'));
+  console.log(row('GET prism', 'Prism'));
+  console.log(row('GET floor', 'bare node:http (same JSON)'));
+  console.log(compare('GET sandbox', 'GET prism', 'sandbox / Prism', 10));
+  console.log(compare('GET sandbox', 'GET floor', 'sandbox / bare node:http', 0.3));
+  console.log('POST /transactions');
+  console.log(row('POST sandbox', 'sandbox (in memory)'));
+  console.log(row('POST sandbox, state file', 'sandbox (state file, fsync)'));
+  console.log(row('POST prism', 'Prism'));
+  console.log(row('POST floor', 'bare node:http (parse, same JSON)'));
+  console.log(compare('POST sandbox', 'POST floor', 'sandbox / bare node:http', 0.25));
+  console.log(compare('POST sandbox, state file', 'POST floor', 'sandbox with state file / bare', 0.25));
+  console.log(compare('POST sandbox', 'POST prism', 'sandbox / Prism', 1));
+  const started = (runs) => `${(median(runs.map((r) => r.elapsed)) / 1000).toFixed(3)} s (${median(runs.map((r) => r.cpu)).toFixed(2)} s CPU)`;
+  console.log(`first answer after spawn (median of ${starts}): sandbox ${started(firstAnswers.sandbox)}, bare node:http ${started(firstAnswers.floor)} (target: sandbox < 0.5 s)`);
+  console.log(`non-2xx answers during the runs: ${names.map((n) => `${n} ${results[n].failed}`).join(', ')}`);
+} finally {
+  await Promise.all(servers.map((s) => s.stop()));
+  rmSync(scratch, { recursive: true, force: true });
+}
