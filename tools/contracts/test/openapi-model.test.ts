@@ -114,8 +114,8 @@ describe('readOpenApiContract on a contract split over files', () => {
       ['header', 'x-trace', true],
     ]);
     expect(model.deref(get.parameters[0]!.schema)).toEqual({ type: 'string', maxLength: 255 });
-    expect(model.nodeAt(get.parameters[0]!.schemaPointer)).toEqual({ type: 'string', maxLength: 255 });
-    expect(model.nodeAt(get.parameters[1]!.schemaPointer)).toEqual({ type: 'string', maxLength: 8 });
+    expect(model.nodeAt(get.parameters[0]!.schemaPointer!)).toEqual({ type: 'string', maxLength: 255 });
+    expect(model.nodeAt(get.parameters[1]!.schemaPointer!)).toEqual({ type: 'string', maxLength: 8 });
   });
 
   it('resolves a schema of another file, with its recursion and a $ref with a sibling description', () => {

@@ -7,10 +7,10 @@ export interface OpenApiParameter {
   readonly name: string;
   readonly in: 'path' | 'query' | 'header' | 'cookie';
   readonly required: boolean;
-  /** The schema as written (possibly a `$ref`); `{}` when the parameter has none. */
-  readonly schema: DocumentNode;
+  /** The schema as written (possibly a `$ref`); undefined when the parameter has `content` instead. */
+  readonly schema: DocumentNode | undefined;
   /** Where the schema sits, for validators that compile it in place. */
-  readonly schemaPointer: string;
+  readonly schemaPointer: string | undefined;
   /** The Parameter object, after its `$ref`s (its `example`, `examples`, `style`...). */
   readonly node: DocumentNode;
 }
@@ -127,8 +127,8 @@ function parametersOf(document: OpenApiDocument, holders: string[]): OpenApiPara
         name,
         in: node.in as OpenApiParameter['in'],
         required: node.required === true,
-        schema: isNode(node.schema) ? node.schema : {},
-        schemaPointer: `${at}/schema`,
+        schema: isNode(node.schema) ? node.schema : undefined,
+        schemaPointer: isNode(node.schema) ? `${at}/schema` : undefined,
         node,
       };
       const key = parameterKey(node.in, name);
