@@ -137,7 +137,9 @@ describe('readOpenApiContract on a contract split over files', () => {
       ['text/plain', undefined, [{ name: 'example', value: 'w1' }]],
     ]);
     expect(put.security).toEqual(['apiKey']);
-    expect(model.operation('getWidget').responses).toMatchObject([{ status: '200', headers: { ETag: { required: true, schema: { type: 'string' } } } }]);
+    expect(model.operation('getWidget').responses).toMatchObject([
+      { status: '200', headers: { ETag: { required: true, schema: { type: 'string' }, schemaPointer: '#/paths/~1widgets~1{widgetId}/get/responses/200/headers/ETag/schema' } } },
+    ]);
     const list = model.operation('listWidgets');
     expect(list.security).toEqual([]);
     expect(list.extensions).toEqual({ 'x-paykit-page-size': 20 });

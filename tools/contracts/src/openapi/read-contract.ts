@@ -37,8 +37,8 @@ export interface OpenApiRequestBody {
 export interface OpenApiResponse {
   /** `200`, `4XX`, `default`. */
   readonly status: string;
-  /** Header name -> whether it is required and its schema as written. */
-  readonly headers: Record<string, { required: boolean; schema: DocumentNode | undefined }>;
+  /** Header name -> whether it is required, its schema as written and where that sits. */
+  readonly headers: Record<string, { required: boolean; schema: DocumentNode | undefined; schemaPointer: string | undefined }>;
   readonly content: OpenApiMedia[];
 }
 
@@ -163,7 +163,9 @@ function readOperations(document: OpenApiDocument, map: 'paths' | 'webhooks'): O
         const headers = Object.fromEntries(
           Object.entries(rawHeaders).map(([name, raw]) => {
             const header = deref(document, raw) ?? {};
-            return [name, { required: header.required === true, schema: isNode(header.schema) ? header.schema : undefined }];
+            const schema = isNode(header.schema) ? header.schema : undefined;
+            const schemaPointer = schema ? `${resolvePointer(document, `${at}/headers/${escapePointer(name)}`)}/schema` : undefined;
+            return [name, { required: header.required === true, schema, schemaPointer }];
           }),
         );
         return { status, headers, content: contentAt(document, at) };
