@@ -27,23 +27,3 @@ export const isText = (value: unknown): value is string => typeof value === 'str
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 export const isHttpMethod = (key: string): key is HttpMethod => (HTTP_METHODS as readonly string[]).includes(key);
-
-/** An operation of the document's `paths` that has an operationId. */
-export interface DocumentOperation {
-  readonly operationId: string;
-  /** Lower case, as a key of the path item. */
-  readonly method: HttpMethod;
-  readonly path: string;
-  readonly operation: DocumentNode;
-}
-
-/** Every operation of the document's `paths` that has an operationId, in document order. */
-export function* documentOperations(document: OpenApiDocument): Generator<DocumentOperation> {
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    if (!isNode(item)) continue;
-    for (const method of HTTP_METHODS) {
-      const operation = item[method];
-      if (isNode(operation) && typeof operation.operationId === 'string') yield { operationId: operation.operationId, method, path, operation };
-    }
-  }
-}
