@@ -30,7 +30,7 @@ const otherGuide = guides.find((g) => g !== guide && markdownHeadings(g.markdown
 const sectionHeading = markdownHeadings(otherGuide.markdown).find((h) => h.depth === 2)!.text;
 /** An operation of the payments reference, to search for by its summary. */
 const payments = openApiContracts.find((c) => c.name === 'payments')!;
-const operation = readSpecSummary(join(paths.repoRoot, payments.root)).operations.find((op) => op.operationId === 'createTransaction')!;
+const operation = (await readSpecSummary(join(paths.repoRoot, payments.root))).operations.find((op) => op.operationId === 'createTransaction')!;
 
 const phone: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };

@@ -14,13 +14,15 @@ import { typeCheck } from './support/type-check.js';
 
 const results = join(paths.docsRoot, 'test-results');
 
-const rest = openApiContracts.map((contract) => ({
-  name: contract.name,
-  page: contract.docs.page,
-  packageName: contract.clientPackage.name,
-  spec: readSpecSummary(join(paths.repoRoot, contract.root)),
-  rules: Object.keys((parse(readFileSync(join(paths.repoRoot, contract.root), 'utf8')) as Record<string, object>)[rulesExtension] ?? {}),
-}));
+const rest = await Promise.all(
+  openApiContracts.map(async (contract) => ({
+    name: contract.name,
+    page: contract.docs.page,
+    packageName: contract.clientPackage.name,
+    spec: await readSpecSummary(join(paths.repoRoot, contract.root)),
+    rules: Object.keys((parse(readFileSync(join(paths.repoRoot, contract.root), 'utf8')) as Record<string, object>)[rulesExtension] ?? {}),
+  })),
+);
 
 /** How each contract's curl samples authenticate, as its reference says. */
 const curlAuth: Record<string, (security: string) => RegExp> = {

@@ -17,7 +17,9 @@ import { readSpecSummary } from './support/spec-operations.js';
 
 const redocPages = [...openApiContracts, ...controlContracts].map((c) => c.docs.page);
 /** An operation summary of each page's contract, to search for. */
-const searchTerms = new Map([...openApiContracts, ...controlContracts].map((c) => [c.docs.page, readSpecSummary(join(paths.repoRoot, c.root)).operations[0]?.summary ?? '']));
+const searchTerms = new Map(
+  await Promise.all([...openApiContracts, ...controlContracts].map(async (c) => [c.docs.page, (await readSpecSummary(join(paths.repoRoot, c.root))).operations[0]?.summary ?? ''] as const)),
+);
 const pairs = redocPages.flatMap((first) => redocPages.filter((second) => second !== first).map((second) => ({ first, second })));
 
 

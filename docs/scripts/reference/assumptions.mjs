@@ -3,6 +3,7 @@
 // The reference pages show each mark as a note in the marked object's description (in the docs bundle only), and
 // the "Confirm with the operator" page lists them all. The lint rule `paykit/assumptions-declared` keeps both halves
 // consistent in the specs; this module only reads them.
+import { isHttpMethod } from '@paykit/contracts';
 
 export const catalogueExtension = 'x-paykit-assumptions';
 export const markExtension = 'x-paykit-assumption';
@@ -13,8 +14,6 @@ export const confirmPage = { page: 'confirm-with-the-operator.html', title: 'Con
  * @typedef {AssumptionText & { key: string }} Assumption
  * @typedef {{ keys: string[], where: string, node: Record<string, unknown> }} Mark
  */
-
-const methods = new Set(['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace']);
 
 /** @param {unknown} value @returns {value is Record<string, unknown>} */
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -41,7 +40,7 @@ export function readAssumptions(doc) {
 function describe(path, doc) {
   const [top, name, third] = path;
   if (top === 'info') return 'the API as a whole';
-  if ((top === 'paths' || top === 'webhooks') && name && third && methods.has(third)) {
+  if ((top === 'paths' || top === 'webhooks') && name && third && isHttpMethod(third)) {
     const operation = /** @type {Record<string, unknown>} */ (/** @type {any} */ (doc)[top][name][third]);
     const id = typeof operation.operationId === 'string' ? ` (\`${operation.operationId}\`)` : '';
     const what = top === 'paths' ? `\`${third.toUpperCase()} ${name}\`` : `the webhook \`${name}\``;

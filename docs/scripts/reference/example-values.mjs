@@ -2,26 +2,9 @@
 // the operation's own examples (or built from its schema), and a value for each parameter from its example, else from
 // a property of the same name in the document's examples, else from its schema.
 
-/** @typedef {Record<string, any>} Json */
+import { deref } from '@paykit/contracts';
 
-/**
- * Follows local `$ref`s (`#/components/...`), as left by `redocly bundle`.
- * @param {Json} doc
- * @param {Json | undefined} node
- * @returns {Json | undefined}
- */
-export function deref(doc, node) {
-  let current = node;
-  for (let hops = 0; current && typeof current.$ref === 'string'; hops++) {
-    if (hops > 20 || !current.$ref.startsWith('#/')) throw new Error(`cannot follow $ref ${current.$ref}`);
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((/** @type {string} */ s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((/** @type {Json | undefined} */ at, /** @type {string} */ key) => at?.[key], doc);
-  }
-  return current;
-}
+/** @typedef {Record<string, any>} Json */
 
 /** @param {Json} doc @param {Json | undefined} node the first value of `examples` (a map of Example objects or an array), or `example` */
 function firstExample(doc, node) {
@@ -78,7 +61,7 @@ const formats = /** @type {Record<string, string>} */ ({
  * @returns {unknown}
  */
 export function valueForSchema(doc, node, name, byName, depth = 0) {
-  const schema = deref(doc, node);
+  const schema = /** @type {Json | undefined} */ (deref(doc, node));
   if (!schema || depth > 8) return undefined;
   const own = firstExample(doc, schema);
   if (own) return own.value;

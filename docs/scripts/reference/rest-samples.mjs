@@ -2,7 +2,8 @@
 // client package and the same request with curl. Both are generated from the bundled contract (paths, parameters,
 // examples, security) and from the client's own table of methods; nothing here names an operation of the payments API.
 import { baseUrlVariable, idempotencyKeyRule, publishableKeyOperations, secretKeyOperations } from '@paykit/payments';
-import { bodyValue, deref, parameterValue, valuesByPropertyName } from './example-values.mjs';
+import { deref, openApiModel } from '@paykit/contracts';
+import { bodyValue, parameterValue, valuesByPropertyName } from './example-values.mjs';
 
 /**
  * @typedef {import('./example-values.mjs').Json} Json
@@ -14,27 +15,13 @@ import { bodyValue, deref, parameterValue, valuesByPropertyName } from './exampl
  *   curlAuth: (op: RestOperation) => string[], idempotencyHeader?: string }} ClientSamples
  */
 
-const httpMethods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
-
 /**
  * Every operation of a bundled document, with its path item's parameters and its own (resolved) merged.
  * @param {Json} doc
  * @returns {RestOperation[]}
  */
 export function restOperations(doc) {
-  /** @type {RestOperation[]} */
-  const found = [];
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    const pathItem = /** @type {Json} */ (deref(doc, item));
-    for (const method of httpMethods) {
-      const operation = pathItem[method];
-      if (!operation) continue;
-      const own = (operation.parameters ?? []).map((/** @type {Json} */ p) => deref(doc, p));
-      const shared = (pathItem.parameters ?? []).map((/** @type {Json} */ p) => deref(doc, p)).filter((/** @type {Json} */ p) => !own.some((/** @type {Json} */ o) => o.name === p.name && o.in === p.in));
-      found.push({ operationId: operation.operationId, method, path, operation, parameters: [...shared, ...own] });
-    }
-  }
-  return found;
+  return openApiModel(doc).operations.map(({ operationId, method, path, operation, parameters }) => ({ operationId, method, path, operation, parameters: parameters.map((p) => p.node) }));
 }
 
 /**

@@ -1,18 +1,10 @@
 // Prism serialises an object example of an XML media type under a generic `<xml>` root and drops the OpenAPI `xml`
 // names and namespaces. The contract keeps its examples as objects (so linting validates them against the schema);
 // the mock bundle gets them as XML text written from the schema's `xml` objects, which Prism serves verbatim.
+import { deref } from '@paykit/contracts';
 
-function resolve(schema, document) {
-  let current = schema;
-  while (current && typeof current.$ref === 'string' && current.$ref.startsWith('#/')) {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((node, key) => node?.[key], document);
-  }
-  return current ?? {};
-}
+/** What a schema, response or example stands for after its `$ref`s; `{}` for nothing. */
+const resolve = (value, document) => deref(document, value) ?? {};
 
 const escapeText = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

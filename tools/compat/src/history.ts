@@ -1,7 +1,7 @@
-import { bundleOpenApi, fromRoot, paymentsContract, repoRoot } from '@paykit/contracts';
+import { bundleOpenApi, fromRoot, isNode, paymentsContract, repoRoot, type OpenApiDocument } from '@paykit/contracts';
 import type { Acknowledgement, PendingChangesets } from './changesets.js';
 import { judgeVersions, staleAcknowledgements, type ContractReport } from './gate.js';
-import { isNode, sameValue, type OpenApiDocument } from './openapi/refs.js';
+import { sameValue } from './openapi/same-value.js';
 
 /**
  * The reference's change log, replayed on the payments contract: each entry says how to take the contract back to

@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { repoRoot } from '@paykit/contracts';
+import { HTTP_METHODS, repoRoot } from '@paykit/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 
@@ -111,7 +111,7 @@ describe('demonstration on a copy of the real specs', () => {
     const path = join(root, 'specs/payments/paths');
     const first = (await readdir(path)).filter((f) => f.endsWith('.yaml')).sort()[0]!;
     const pathItem = parse(await readFile(join(path, first), 'utf8')) as Record<string, any>;
-    const method = ['get', 'post', 'put', 'patch', 'delete'].find((m) => pathItem[m])!;
+    const method = HTTP_METHODS.find((m) => pathItem[m])!;
     await writeFile(join(parameter, 'CompatDemoFilter.yaml'), stringify(optional));
     pathItem[method].parameters = [...(pathItem[method].parameters ?? []), { $ref: '../components/parameters/CompatDemoFilter.yaml' }];
     await writeFile(join(path, first), stringify(pathItem));

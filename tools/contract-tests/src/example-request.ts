@@ -1,12 +1,5 @@
-import {
-  isJsonMediaType,
-  isNode,
-  resolveRef,
-  type Node,
-  type OpenApiDocument,
-  type OperationInfo,
-  type Parameter,
-} from './openapi-document.js';
+import { deref, isNode, type DocumentNode, type OpenApiDocument, type OpenApiParameter } from '@paykit/contracts';
+import { isJsonMediaType, type OperationInfo } from './openapi-document.js';
 
 /** One way of calling an operation, built from the spec alone. */
 export interface ExampleRequest {
@@ -19,10 +12,10 @@ export interface ExampleRequest {
   bodyMediaType: string | undefined;
 }
 
-function firstExample(parameter: Parameter, schema: Node): unknown {
-  if ('example' in parameter) return parameter.example;
-  const named = Object.values(parameter.examples ?? {})[0];
-  if (named && 'value' in named) return named.value;
+function firstExample(parameter: OpenApiParameter, schema: DocumentNode): unknown {
+  if ('example' in parameter.node) return parameter.node.example;
+  const named = Object.values(isNode(parameter.node.examples) ? parameter.node.examples : {})[0];
+  if (isNode(named) && 'value' in named) return named.value;
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if ('example' in schema) return schema.example;
   return undefined;
@@ -33,7 +26,7 @@ function firstExample(parameter: Parameter, schema: Node): unknown {
  * string made from the parameter name, padded or cut to the length limits and checked against the pattern.
  */
 export function schemaValidString(document: OpenApiDocument, rawSchema: unknown, hint: string): string {
-  const schema = resolveRef(document, rawSchema ?? {});
+  const schema = deref(document, rawSchema) ?? {};
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return String(schema.enum[0]);
   if ('const' in schema) return String(schema.const);
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return String(schema.examples[0]);
@@ -53,8 +46,8 @@ export function schemaValidString(document: OpenApiDocument, rawSchema: unknown,
   throw new Error(`No schema-valid value for ${hint}: add an example to the parameter in the spec`);
 }
 
-function parameterValue(document: OpenApiDocument, parameter: Parameter): string {
-  const schema = resolveRef(document, parameter.schema);
+function parameterValue(document: OpenApiDocument, parameter: OpenApiParameter): string {
+  const schema = deref(document, parameter.schema) ?? {};
   const example = firstExample(parameter, schema);
   return example === undefined ? schemaValidString(document, schema, parameter.name) : String(example);
 }

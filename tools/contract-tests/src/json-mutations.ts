@@ -1,5 +1,5 @@
 import { walkContainers, type JsonEdit, type JsonPath } from './json-edits.js';
-import { isNode, resolveRef, type Node, type OpenApiDocument } from './openapi-document.js';
+import { deref, isNode, type DocumentNode as Node, type OpenApiDocument } from '@paykit/contracts';
 
 /**
  * The response changes the reference's versioning rules allow without a new version, as mutations of a parsed JSON
@@ -201,11 +201,11 @@ export function mutationContext(document: OpenApiDocument): JsonMutationContext 
   const visitSchema = (raw: unknown): void => {
     if (!isNode(raw) || seen.has(raw)) return;
     seen.add(raw);
-    const schema = typeof raw.$ref === 'string' ? resolveRef(document, raw) : raw;
+    const schema = deref(document, raw) ?? {};
     if (isNode(schema.properties)) {
       for (const [name, property] of Object.entries(schema.properties)) {
         if (!isNode(property)) continue;
-        const resolved = resolveRef(document, property);
+        const resolved = deref(document, property) ?? {};
         const isIdentifier =
           property.$ref === identifierSchemaRef ||
           (resolved.type === 'string' && resolved.maxLength === 255 && /(^id|Id|ID|Token)$/.test(name));

@@ -1,5 +1,6 @@
+import type { OpenApiDocument } from '@paykit/contracts';
 import { exampleRequests, type ExampleRequest } from './example-request.js';
-import { listOperations, type OpenApiDocument, type OperationInfo } from './openapi-document.js';
+import { listOperations, type OperationInfo } from './openapi-document.js';
 
 /** One row of the matrix: an operation, one of its example requests, and one answer asked of the mock. */
 export interface MatrixCase {

@@ -1,4 +1,4 @@
-import { isNode, type Node, type OpenApiDocument } from './openapi-document.js';
+import { isNode, type DocumentNode as Node, type OpenApiDocument } from '@paykit/contracts';
 
 export interface OpenEnumProperty {
   /** Component schema holding the property, e.g. `CreditCard`. */

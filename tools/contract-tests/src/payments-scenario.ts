@@ -1,7 +1,8 @@
+import { deref, type OpenApiDocument } from '@paykit/contracts';
 import { exampleRequests, type ExampleRequest } from './example-request.js';
 import { allJsonMutations, type JsonMutationContext } from './json-mutations.js';
 import type { ProxiedRequest, ProxiedResponse } from './mutating-proxy.js';
-import { listOperations, resolveRef, type OpenApiDocument, type OperationInfo } from './openapi-document.js';
+import { listOperations, type OperationInfo } from './openapi-document.js';
 import { invokePaymentsOperation, type ClientOutcome, type PaymentsClients } from './payments-invoker.js';
 
 export interface StepOptions {
@@ -59,12 +60,12 @@ export class PaymentsScenario {
   /** A copy of the first example notification the spec gives for a webhook event type. */
   webhookExample(eventType: string): Record<string, unknown> {
     const webhooks = (this.document as { webhooks?: Record<string, unknown> }).webhooks ?? {};
-    const post = resolveRef(this.document, resolveRef(this.document, webhooks[eventType] ?? {}).post ?? {});
-    const body = resolveRef(this.document, post.requestBody ?? {});
-    const media = (body.content as Record<string, { examples?: Record<string, unknown> }> | undefined)?.['application/json'];
+    const post = deref(this.document, deref(this.document, webhooks[eventType])?.post);
+    const body = deref(this.document, post?.requestBody);
+    const media = (body?.content as Record<string, { examples?: Record<string, unknown> }> | undefined)?.['application/json'];
     const first = Object.values(media?.examples ?? {})[0];
     if (!first) throw new Error(`The spec has no example notification for ${eventType}`);
-    return structuredClone(resolveRef(this.document, first).value) as Record<string, unknown>;
+    return structuredClone(deref(this.document, first)?.value) as Record<string, unknown>;
   }
 }
 

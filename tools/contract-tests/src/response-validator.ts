@@ -1,12 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
-import {
-  isJsonMediaType,
-  type MediaContent,
-  type OpenApiDocument,
-  type OperationInfo,
-  type ResponseSpec,
-} from './openapi-document.js';
+import { deref, type OpenApiDocument, type OpenApiMedia, type OpenApiResponse } from '@paykit/contracts';
+import { isJsonMediaType, type OperationInfo } from './openapi-document.js';
 
 // ajv-formats is CommonJS with a `default` property; under NodeNext the default import is the module object.
 const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ??
@@ -83,7 +78,7 @@ export class ContractValidator {
   }
 
   /** The declared response for a status: exact, then `2XX`-style ranges, then `default`. */
-  static declaredResponse(operation: OperationInfo, status: number): ResponseSpec | undefined {
+  static declaredResponse(operation: OperationInfo, status: number): OpenApiResponse | undefined {
     return (
       operation.responses.find((r) => r.status === String(status)) ??
       operation.responses.find((r) => r.status.toUpperCase() === `${String(status)[0]}XX`) ??
@@ -99,14 +94,13 @@ export class ContractValidator {
     const declared = ContractValidator.declaredResponse(operation, wire.status);
     if (!declared) return [`status ${wire.status} is not declared for ${operation.operationId}`];
     const problems: string[] = [];
-    const responsePointer = `${operation.pointer}/responses/${declared.status}`;
     for (const [name, header] of Object.entries(declared.headers)) {
       const value = wire.headers.get(name);
       if (value === null) {
         if (header.required) problems.push(`required header ${name} is missing`);
         continue;
       }
-      if (header.schema) problems.push(...this.checkResolved(`${responsePointer}`, ['headers', name, 'schema'], value));
+      if (header.schemaPointer) problems.push(...this.check(header.schemaPointer, value));
     }
     if (declared.content.length === 0) {
       if (wire.text.length > 0) problems.push(`status ${wire.status} declares no body, got ${wire.text.length} characters`);
@@ -119,7 +113,7 @@ export class ContractValidator {
     if (!content) {
       return [...problems, `content type ${mediaType} is not declared (${declared.content.map((c) => c.mediaType).join(', ')})`];
     }
-    return [...problems, ...this.checkBody(`${responsePointer}`, content, wire.text)];
+    return [...problems, ...this.checkBody(content, wire.text)];
   }
 
   /**
@@ -129,41 +123,21 @@ export class ContractValidator {
   checkRequestParameters(operation: OperationInfo, request: WireRequest): string[] {
     const problems: string[] = [];
     const query = new URL(request.url).searchParams;
-    operation.parameters.forEach((parameter, index) => {
-      if (parameter.in !== 'query' && parameter.in !== 'header') return;
+    for (const parameter of operation.parameters) {
+      if (parameter.in !== 'query' && parameter.in !== 'header') continue;
       const value = parameter.in === 'query' ? query.get(parameter.name) : request.headers.get(parameter.name);
       if (value === null) {
         if (parameter.required) problems.push(`required ${parameter.in} parameter ${parameter.name} was not sent`);
-        return;
+        continue;
       }
-      const schema = this.schemaOfParameter(operation, index);
+      if (!parameter.schemaPointer) continue;
       // Query values are text on the wire: a number or boolean schema is checked on the value read as JSON.
       let typed: unknown = value;
-      if (parameter.in === 'query' && /^(-?\d+(\.\d+)?|true|false)$/.test(value) && schema.type !== 'string') typed = JSON.parse(value);
-      problems.push(...this.check(schema.pointer, typed).map((p) => `${parameter.in} ${parameter.name}: ${p}`));
-    });
-    return problems;
-  }
-
-  private schemaOfParameter(operation: OperationInfo, index: number): { pointer: string; type: unknown } {
-    // Parameters may sit on the operation or on its path item; find the one with this name and place.
-    const wanted = operation.parameters[index]!;
-    const pathItemPointer = operation.pointer.replace(/\/[^/]+$/, '');
-    for (const holder of [operation.pointer, pathItemPointer]) {
-      const list = this.nodeAt(`${holder}/parameters`);
-      if (!Array.isArray(list)) continue;
-      for (let i = 0; i < list.length; i++) {
-        const pointer = this.followRefs(`${holder}/parameters/${i}`);
-        const node = this.nodeAt(pointer) as { name?: string; in?: string } | undefined;
-        if (node?.name === wanted.name && node.in === wanted.in) {
-          const schemaPointer = `${pointer}/schema`;
-          let schema = this.nodeAt(schemaPointer) as { type?: unknown; $ref?: unknown } | undefined;
-          for (let hops = 0; typeof schema?.$ref === 'string' && hops < 32; hops++) schema = this.nodeAt(schema.$ref) as typeof schema;
-          return { pointer: schemaPointer, type: schema?.type };
-        }
-      }
+      const type = deref(this.document, parameter.schema)?.type;
+      if (parameter.in === 'query' && /^(-?\d+(\.\d+)?|true|false)$/.test(value) && type !== 'string') typed = JSON.parse(value);
+      problems.push(...this.check(parameter.schemaPointer, typed).map((p) => `${parameter.in} ${parameter.name}: ${p}`));
     }
-    throw new Error(`${operation.operationId}: parameter ${wanted.name} not found in the document`);
+    return problems;
   }
 
   /** A request body (JSON ones against their schema; others are only checked for their media type). */
@@ -174,47 +148,17 @@ export class ContractValidator {
     if (!mediaType) return ['the body was sent without Content-Type'];
     const content = operation.requestBody.content.find((c) => mediaMatches(c.mediaType, mediaType));
     if (!content) return [`request content type ${mediaType} is not declared`];
-    return this.checkBody(`${operation.pointer}/requestBody`, content, request.text);
+    return this.checkBody(content, request.text);
   }
 
-  private checkBody(holderPointer: string, content: MediaContent, text: string): string[] {
-    if (!content.schema || !isJsonMediaType(content.mediaType)) return [];
+  private checkBody(content: OpenApiMedia, text: string): string[] {
+    if (!content.schemaPointer || !isJsonMediaType(content.mediaType)) return [];
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
       return [`the ${content.mediaType} body is not JSON`];
     }
-    return this.checkResolved(holderPointer, ['content', content.mediaType, 'schema'], value);
-  }
-
-  /**
-   * Validates against a schema reached from a node by a path of keys, following any `$ref` met on the way (a shared
-   * response, request body or header), so that ajv compiles the schema where it really is.
-   */
-  private checkResolved(holderPointer: string, below: string[], value: unknown): string[] {
-    let pointer = this.followRefs(holderPointer);
-    for (const key of below) pointer = this.followRefs(`${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-    return this.check(pointer, value);
-  }
-
-  private followRefs(pointer: string): string {
-    let current = pointer;
-    for (let hops = 0; hops < 32; hops++) {
-      const node = this.nodeAt(current) as { $ref?: unknown } | undefined;
-      // A schema's own `$ref` is left to ajv; only the OpenAPI objects around schemas are followed here.
-      if (!node || typeof node.$ref !== 'string' || current.endsWith('/schema')) return current;
-      current = node.$ref;
-    }
-    throw new Error(`Reference cycle at ${pointer}`);
-  }
-
-  private nodeAt(pointer: string): unknown {
-    return pointer
-      .replace(/^#\/?/, '')
-      .split('/')
-      .filter(Boolean)
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), this.document);
+    return this.check(content.schemaPointer, value);
   }
 }

@@ -1,7 +1,8 @@
+import type { OpenApiDocument } from '@paykit/contracts';
 import { createPublishableClient, createSecretClient } from '@paykit/payments';
 import type { ExampleRequest } from './example-request.js';
 import { matrixCases } from './matrix-cases.js';
-import { listOperations, type OpenApiDocument, type OperationInfo } from './openapi-document.js';
+import { listOperations, type OperationInfo } from './openapi-document.js';
 import type { PaymentsClients } from './payments-invoker.js';
 import { RecordingFetch } from './recording-fetch.js';
 import { SandboxFixtures } from './sandbox-fixtures.js';

@@ -1,8 +1,9 @@
+import type { OpenApiDocument } from '@paykit/contracts';
 import { describe, expect, it } from 'vitest';
 import { exampleRequests, schemaValidString } from '../src/example-request.js';
 import { fileExchangeInvocations } from '../src/file-exchange-invoker.js';
 import { matrixCases } from '../src/matrix-cases.js';
-import { listOperations, loadContract, type OpenApiDocument } from '../src/openapi-document.js';
+import { listOperations, loadContract } from '../src/openapi-document.js';
 import { clientMethodOf, createPaymentsClients, invokePaymentsOperation } from '../src/payments-invoker.js';
 
 /** The payments spec with one operation more, as a later version of the spec would have it. */

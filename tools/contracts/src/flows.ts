@@ -1,4 +1,5 @@
-import { documentOperations, isNode, isText, type DocumentNode as Node, type OpenApiDocument } from './openapi/document.js';
+import { isNode, isText, type DocumentNode as Node, type OpenApiDocument } from './openapi/document.js';
+import { openApiModel } from './openapi/read-contract.js';
 
 /**
  * The reference's main flows as a contract carries them: the root `x-paykit-flows` object, one flow per sequence of
@@ -50,18 +51,9 @@ export class FlowError extends Error {
 const flowKeys = new Set(['title', 'description', 'actors', 'steps']);
 const stepKeys = new Set(['from', 'to', 'operation', 'event', 'action', 'description', 'condition']);
 
-function schemesOf(requirements: unknown): string[] | undefined {
-  if (!Array.isArray(requirements)) return undefined;
-  return requirements.flatMap((requirement) => (isNode(requirement) ? Object.keys(requirement) : []));
-}
-
 function operationsOf(document: OpenApiDocument): Map<string, FlowOperation> {
-  const fallback = schemesOf(document.security) ?? [];
-  const operations = new Map<string, FlowOperation>();
-  for (const { operationId, method, path, operation } of documentOperations(document)) {
-    operations.set(operationId, { operationId, method: method.toUpperCase(), path, security: schemesOf(operation.security) ?? fallback });
-  }
-  return operations;
+  const operations = openApiModel(document).operations;
+  return new Map(operations.map(({ operationId, method, path, security }) => [operationId, { operationId, method: method.toUpperCase(), path, security }]));
 }
 
 function unknownKeys(where: string, node: Node, known: Set<string>): void {

@@ -1,4 +1,5 @@
-import { documentOperations, isNode, isText, type DocumentNode as Node, type OpenApiDocument } from './openapi/document.js';
+import { isNode, isText, type DocumentNode as Node, type OpenApiDocument } from './openapi/document.js';
+import { openApiModel } from './openapi/read-contract.js';
 import { durationMs } from './rules/duration.js';
 import { rulesExtension } from './rules/read-rules.js';
 
@@ -81,11 +82,7 @@ const triggerKeys = new Set(['kind', 'description', 'operations', 'after']);
 
 /** operationId -> the response statuses it declares. */
 function operationsOf(document: OpenApiDocument): Map<string, Set<string>> {
-  const operations = new Map<string, Set<string>>();
-  for (const { operationId, operation } of documentOperations(document)) {
-    operations.set(operationId, new Set(Object.keys(isNode(operation.responses) ? operation.responses : {})));
-  }
-  return operations;
+  return new Map(openApiModel(document).operations.map(({ operationId, responses }) => [operationId, new Set(responses.map((r) => r.status))]));
 }
 
 function ruleReference(document: OpenApiDocument, where: string, name: unknown, kind: 'duration' | 'count'): RuleReference {

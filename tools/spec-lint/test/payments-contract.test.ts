@@ -1,6 +1,6 @@
 // The payments contract checked against the operation table agreed with the client and mock engineers: every
 // operation, its id, tag and key type, and the house conventions that the linter cannot see across files.
-import { bundleOpenApi, paymentsContract } from '@paykit/contracts';
+import { paymentsContract, readOpenApiContract, type OpenApiContractModel, type OpenApiOperation } from '@paykit/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lint } from './redocly-cli.js';
 
@@ -73,50 +73,26 @@ const operationTable: [string, string, string, string, Key][] = [
   ['PATCH', '/mandate-agreements/{agreementToken}', 'updateMandateAgreement', 'Mandate agreements', 'secret*'],
 ];
 
-const httpMethods = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace'];
 /** The error responses every operation gives, and those that depend on a path parameter or a request body. */
 const generalErrors = ['400', '401', '403', '406', '429', '500', '502', '503', '504'];
 
 type Node = Record<string, any>;
-interface Operation {
-  method: string;
-  path: string;
-  operation: Node;
-  pathItem: Node;
-}
+type Operation = OpenApiOperation & { operation: Node };
 
 let spec: Node;
+let model: OpenApiContractModel;
 let operations: Operation[];
 
-/** Follows an internal `$ref` of the bundle (`#/components/...`) to its target. */
-function deref(node: Node | undefined): Node | undefined {
-  let current = node;
-  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 10; hops++) {
-    const ref: string = current.$ref;
-    if (!ref.startsWith('#/')) throw new Error(`unexpected external $ref in the bundle: ${ref}`);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
-      .reduce<Node | undefined>((at, part) => at?.[part], spec);
-  }
-  return current;
-}
-
-function parametersOf({ operation, pathItem }: Operation): Node[] {
-  return [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])].map((p: Node) => deref(p) ?? {});
-}
+const deref = (value: unknown) => model.deref(value) as Node | undefined;
+const parametersOf = (o: Operation): Node[] => o.parameters.map((p) => p.node);
 
 const label = (o: Operation) => `${o.method.toUpperCase()} ${o.path}`;
 const isErrorStatus = (code: string) => /^[45]/.test(code) || code === 'default';
 
 beforeAll(async () => {
-  spec = await bundleOpenApi(paymentsContract.root);
-  operations = Object.entries(spec.paths as Node).flatMap(([path, pathItem]) =>
-    Object.entries(pathItem as Node)
-      .filter(([method]) => httpMethods.includes(method))
-      .map(([method, operation]) => ({ method, path, operation: operation as Node, pathItem: pathItem as Node })),
-  );
+  model = await readOpenApiContract(paymentsContract);
+  spec = model.document;
+  operations = model.operations;
 });
 
 describe('payments contract inventory', () => {

@@ -1,7 +1,7 @@
-import type { OpenApiDocument } from '@paykit/contracts';
+import { deref, openApiModel, type OpenApiDocument, type OpenApiOperation } from '@paykit/contracts';
 import type { Generator } from '../generator.js';
 import { generatedHeader } from '../header.js';
-import { Identifier, listOperations, resolveRef, toLiteral, type Node, type OperationEntry } from './openapi-walk.js';
+import { Identifier, toLiteral, type Node } from './openapi-walk.js';
 
 /**
  * The operation table of a client: for each operationId, how to call it (method, path, parameters, body, media
@@ -53,9 +53,8 @@ export function methodName(operationId: string, tag: string): string {
   return operationId;
 }
 
-function securityScheme(document: OpenApiDocument, entry: OperationEntry): string {
-  const requirements = (entry.operation.security ?? document.security ?? []) as Record<string, unknown>[];
-  const schemes = [...new Set(requirements.flatMap((r) => Object.keys(r)))];
+function securityScheme(entry: OpenApiOperation): string {
+  const schemes = entry.security;
   if (schemes.length !== 1) {
     throw new Error(`${entry.operationId} must require exactly one security scheme, found [${schemes.join(', ')}]`);
   }
@@ -64,10 +63,9 @@ function securityScheme(document: OpenApiDocument, entry: OperationEntry): strin
 
 function isPaginatedList(document: OpenApiDocument, schema: unknown): boolean {
   if (!schema) return false;
-  const resolved = resolveRef(document, schema);
-  const properties = (resolved.properties ?? {}) as Record<string, unknown>;
+  const properties = (deref(document, schema)?.properties ?? {}) as Record<string, unknown>;
   if (!properties.data || !properties.links) return false;
-  return resolveRef(document, properties.data).type === 'array';
+  return deref(document, properties.data)?.type === 'array';
 }
 
 interface TableEntry {
@@ -93,24 +91,24 @@ function errorMediaTypes(document: OpenApiDocument, responses: Record<string, un
   const errors: Record<string, string[]> = {};
   for (const [status, response] of Object.entries(responses)) {
     if (/^2(\d\d|XX)$/i.test(status)) continue;
-    const mediaTypes = Object.keys((resolveRef(document, response).content ?? {}) as Node);
+    const mediaTypes = Object.keys((deref(document, response)?.content ?? {}) as Node);
     if (mediaTypes.length) errors[status] = mediaTypes;
   }
   return Object.keys(errors).length ? errors : undefined;
 }
 
-function tableEntry(document: OpenApiDocument, entry: OperationEntry): TableEntry {
+function tableEntry(document: OpenApiDocument, entry: OpenApiOperation): TableEntry {
   const { operation, operationId } = entry;
   const tag = (operation.tags as string[] | undefined)?.[0];
   if (!tag) throw new Error(`${operationId} has no tag, so it has no resource group`);
   const pathParams = [...entry.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const query = entry.parameters.filter((p) => p.in === 'query').map((p) => String(p.name));
-  const requestBody = operation.requestBody ? resolveRef(document, operation.requestBody) : undefined;
+  const requestBody = deref(document, operation.requestBody);
   const bodyTypes = Object.keys((requestBody?.content ?? {}) as Node);
   const responses = (operation.responses ?? {}) as Record<string, unknown>;
   const success = Object.keys(responses)
     .filter((status) => /^2\d\d$/.test(status))
-    .map((status) => resolveRef(document, responses[status]));
+    .map((status) => deref(document, responses[status]) ?? {});
   const accept = [...new Set(success.flatMap((r) => Object.keys((r.content ?? {}) as Node)))];
   const ok = success.find((r) => (r.content as Node | undefined)?.['application/json']);
   const okSchema = ((ok?.content as Record<string, Node> | undefined)?.['application/json'] as Node | undefined)?.schema;
@@ -133,14 +131,14 @@ function tableEntry(document: OpenApiDocument, entry: OperationEntry): TableEntr
 }
 
 /** The schema of the idempotency header, which must be the same on every operation that takes it. */
-function idempotencyRule(document: OpenApiDocument, entries: OperationEntry[]): Node | undefined {
+function idempotencyRule(document: OpenApiDocument, entries: OpenApiOperation[]): Node | undefined {
   const schemas = new Map<string, Node>();
   let name: string | undefined;
   for (const entry of entries) {
     for (const p of entry.parameters) {
       if (p.in !== 'header' || String(p.name).toLowerCase() !== idempotencyHeader) continue;
       name = String(p.name);
-      const schema = resolveRef(document, p.schema ?? {});
+      const schema = deref(document, p.schema) ?? {};
       schemas.set(JSON.stringify(schema), schema);
     }
   }
@@ -156,13 +154,13 @@ function idempotencyRule(document: OpenApiDocument, entries: OperationEntry[]): 
 }
 
 export function buildOperationTables(document: OpenApiDocument) {
-  const entries = listOperations(document);
+  const entries = openApiModel(document).operations;
   const tables: Record<string, Record<string, TableEntry>> = {};
   const schemes = Object.keys(((document.components as Node | undefined)?.securitySchemes ?? {}) as Node);
   for (const scheme of schemes) tables[scheme] = {};
   const taken = new Map<string, string>();
   for (const entry of entries) {
-    const scheme = securityScheme(document, entry);
+    const scheme = securityScheme(entry);
     const table = tables[scheme];
     if (!table) throw new Error(`${entry.operationId} requires the undeclared security scheme ${scheme}`);
     const row = tableEntry(document, entry);

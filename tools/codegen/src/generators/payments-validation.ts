@@ -1,8 +1,8 @@
-import type { OpenApiDocument } from '@paykit/contracts';
+import { deref, openApiModel, type OpenApiDocument } from '@paykit/contracts';
 import type { Generator } from '../generator.js';
 import { generatedHeader } from '../header.js';
 import { buildOperationTables } from './payments-operations.js';
-import { listOperations, resolveRef, toLiteral, type Node } from './openapi-walk.js';
+import { toLiteral, type Node } from './openapi-walk.js';
 
 /**
  * Compact validation data for requests: every schema a request body or parameter uses, flattened into one array of
@@ -62,7 +62,7 @@ class SchemaTable {
       if (known !== undefined) return known;
       const index = this.nodes.push({}) - 1; // reserved first, so that a recursive schema can point at itself
       this.byRef.set(node.$ref, index);
-      this.nodes[index] = this.compact(resolveRef(this.document, node), node.$ref);
+      this.nodes[index] = this.compact(deref(this.document, node)!, node.$ref);
       return index;
     }
     const compact = this.compact(node, this.where);
@@ -104,7 +104,7 @@ class SchemaTable {
       const readOnly: string[] = [];
       for (const [name, property] of Object.entries(node.properties as Record<string, unknown>)) {
         // A readOnly property belongs to answers only: a request neither needs nor should send it.
-        if (resolveRef(this.document, property).readOnly === true) readOnly.push(name);
+        if (deref(this.document, property)?.readOnly === true) readOnly.push(name);
         else properties[name] = this.add(property);
       }
       out.o = properties;
@@ -135,8 +135,8 @@ class SchemaTable {
       for (const [value, ref] of Object.entries(discriminator.mapping)) mapping[value] = this.add({ $ref: ref });
     } else {
       for (const branch of branches) {
-        const resolved = resolveRef(this.document, branch);
-        const property = resolveRef(this.document, (resolved.properties as Node | undefined)?.[discriminator.propertyName] ?? {});
+        const resolved = deref(this.document, branch);
+        const property = deref(this.document, (resolved?.properties as Node | undefined)?.[discriminator.propertyName]) ?? {};
         const values = 'const' in property ? [property.const] : ((property.enum as unknown[] | undefined) ?? []);
         const implied = values.length ? values : [String(branch.$ref ?? '').split('/').pop()];
         for (const value of implied) mapping[String(value)] = this.add(branch);
@@ -149,7 +149,7 @@ class SchemaTable {
 export function buildValidationData(document: OpenApiDocument, operationIds: Set<string>) {
   const table = new SchemaTable(document, 'request schemas');
   const operations: Record<string, Record<string, unknown>> = {};
-  for (const entry of listOperations(document)) {
+  for (const entry of openApiModel(document).operations) {
     if (!operationIds.has(entry.operationId)) continue;
     const checks: Record<string, unknown> = {};
     for (const location of ['path', 'query', 'header'] as const) {
@@ -159,7 +159,7 @@ export function buildValidationData(document: OpenApiDocument, operationIds: Set
       const required = params.filter((p) => p.required === true).map((p) => String(p.name));
       if (required.length) checks[`${location[0]!}r`] = required;
     }
-    const body = entry.operation.requestBody ? resolveRef(document, entry.operation.requestBody) : undefined;
+    const body = deref(document, entry.operation.requestBody);
     const json = (body?.content as Record<string, Node> | undefined)?.['application/json'];
     if (json?.schema) checks.b = table.add(json.schema);
     operations[entry.operationId] = checks;

@@ -1,7 +1,7 @@
-import type { OpenApiDocument } from '@paykit/contracts';
+import { deref, type OpenApiDocument } from '@paykit/contracts';
 import type { Generator } from '../generator.js';
 import { generatedHeader } from '../header.js';
-import { resolveRef, type Node } from './openapi-walk.js';
+import type { Node } from './openapi-walk.js';
 
 /**
  * The webhook events of the spec as a discriminated union on `eventType`: the list of event types (for run-time
@@ -12,10 +12,10 @@ import { resolveRef, type Node } from './openapi-walk.js';
 function eventTypeOf(document: OpenApiDocument, name: string, schema: unknown): string {
   const pending = [schema];
   while (pending.length) {
-    const node = resolveRef(document, pending.pop());
+    const node = deref(document, pending.pop()) ?? {};
     const property = (node.properties as Node | undefined)?.eventType;
     if (property) {
-      const resolved = resolveRef(document, property);
+      const resolved = deref(document, property) ?? {};
       if ('const' in resolved) return String(resolved.const);
       const values = resolved.enum as unknown[] | undefined;
       if (values?.length === 1) return String(values[0]);
@@ -28,10 +28,10 @@ function eventTypeOf(document: OpenApiDocument, name: string, schema: unknown): 
 export function listWebhookEvents(document: OpenApiDocument) {
   const webhooks = (document.webhooks ?? {}) as Record<string, unknown>;
   return Object.entries(webhooks).map(([name, rawItem]) => {
-    const item = resolveRef(document, rawItem);
+    const item = deref(document, rawItem) ?? {};
     const post = item.post as Node | undefined;
     if (!post) throw new Error(`webhook ${name} has no post operation`);
-    const body = resolveRef(document, post.requestBody ?? {});
+    const body = deref(document, post.requestBody) ?? {};
     const schema = (body.content as Record<string, Node> | undefined)?.['application/json']?.schema;
     if (!schema) throw new Error(`webhook ${name} has no application/json request body`);
     return { name, eventType: eventTypeOf(document, name, schema) };
@@ -42,9 +42,9 @@ export function listWebhookEvents(document: OpenApiDocument) {
 function signatureHeader(document: OpenApiDocument): string | undefined {
   const names = new Set<string>();
   for (const rawItem of Object.values((document.webhooks ?? {}) as Record<string, unknown>)) {
-    const post = resolveRef(document, rawItem).post as Node | undefined;
+    const post = deref(document, rawItem)?.post as Node | undefined;
     for (const raw of (post?.parameters as unknown[] | undefined) ?? []) {
-      const parameter = resolveRef(document, raw);
+      const parameter = deref(document, raw) ?? {};
       if (parameter.in === 'header' && /signature/i.test(String(parameter.name))) names.add(String(parameter.name));
     }
   }

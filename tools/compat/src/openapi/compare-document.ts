@@ -1,8 +1,8 @@
+import { HTTP_METHODS, inlineRefs, isNode, resolveRef, type DocumentNode as Node, type OpenApiDocument } from '@paykit/contracts';
 import type { Difference, Direction } from '../difference.js';
 import { compareSchema, DOCUMENTATION_KEYWORDS, type SchemaWalk } from './compare-schema.js';
-import { inline, isNode, resolve, sameValue, type Node, type OpenApiDocument } from './refs.js';
+import { sameValue } from './same-value.js';
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const REPORT_MEDIA_TYPE = /^text\/csv\b/i;
 
 interface Context {
@@ -30,7 +30,7 @@ const pathShape = (path: string): string => path.replace(/\{[^}]*\}/g, '{}');
 
 const documentationDifferences = (before: Node, after: Node, location: string, context: Context, keywords = DOCUMENTATION_KEYWORDS): void => {
   for (const keyword of keywords) {
-    if (!sameValue(inline(context.before, before[keyword]), inline(context.after, after[keyword]))) {
+    if (!sameValue(inlineRefs(context.before, before[keyword]), inlineRefs(context.after, after[keyword]))) {
       context.out.push({ kind: 'documentation-changed', location: `${location} ${keyword}`, keyword, detail: `${keyword} changed` });
     }
   }
@@ -79,11 +79,11 @@ interface PathEntry {
 }
 
 function comparePathItem(context: Context, beforeEntry: PathEntry, afterEntry: PathEntry, prefix: string, requestDirection: Direction): void {
-  const before = resolve(context.before, beforeEntry.value)?.node ?? {};
-  const after = resolve(context.after, afterEntry.value)?.node ?? {};
+  const before = resolveRef(context.before, beforeEntry.value)?.node ?? {};
+  const after = resolveRef(context.after, afterEntry.value)?.node ?? {};
   const path = `${prefix}${afterEntry.template}`;
   documentationDifferences(before, after, path, context, ['summary', 'description']);
-  for (const method of METHODS) {
+  for (const method of HTTP_METHODS) {
     const location = `${method.toUpperCase()} ${path}`;
     if (before[method] && !after[method]) {
       context.out.push({ kind: 'operation-removed', location, detail: `${location} removed` });
@@ -142,7 +142,7 @@ function effectiveSecurity(document: OpenApiDocument, operation: Node): string {
       Object.keys(requirement)
         .sort()
         .map((name) => {
-          const scheme = resolve(document, schemes[name])?.node ?? {};
+          const scheme = resolveRef(document, schemes[name])?.node ?? {};
           const { description: _d, ...wire } = scheme;
           return `${name}${JSON.stringify(wire)}${JSON.stringify(requirement[name])}`;
         })
@@ -162,7 +162,7 @@ function parameterMap(document: OpenApiDocument, view: OperationView): Map<strin
   const pathNames = [...view.template.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
   for (const list of [view.path.parameters, view.operation.parameters]) {
     for (const raw of Array.isArray(list) ? list : []) {
-      const parameter = resolve(document, raw)?.node;
+      const parameter = resolveRef(document, raw)?.node;
       if (!parameter) continue;
       const name = String(parameter.name);
       const label = `${String(parameter.in)} ${name}`;
@@ -220,8 +220,8 @@ function compareParameters(context: Context, before: OperationView, after: Opera
 
 function compareRequestBody(context: Context, beforeValue: unknown, afterValue: unknown, location: string, direction: Direction): void {
   const at = `${location} request body`;
-  const before = resolve(context.before, beforeValue)?.node;
-  const after = resolve(context.after, afterValue)?.node;
+  const before = resolveRef(context.before, beforeValue)?.node;
+  const after = resolveRef(context.after, afterValue)?.node;
   if (!before && !after) return;
   if (before && !after) {
     context.out.push({ kind: 'property-removed', location: at, direction, detail: 'request body removed' });
@@ -275,8 +275,8 @@ function compareResponses(context: Context, beforeValue: unknown, afterValue: un
       context.out.push({ kind: 'response-removed', location: at, direction, status, detail: `response ${status} removed` });
       continue;
     }
-    const before = resolve(context.before, b[status])?.node ?? {};
-    const after = resolve(context.after, a[status])?.node ?? {};
+    const before = resolveRef(context.before, b[status])?.node ?? {};
+    const after = resolveRef(context.after, a[status])?.node ?? {};
     documentationDifferences(before, after, at, context, ['description']);
     if (!sameValue(before.links, after.links)) {
       context.out.push({ kind: 'other-changed', location: at, direction, keyword: 'links', detail: 'response links changed' });
@@ -302,8 +302,8 @@ function compareHeaders(context: Context, beforeValue: unknown, afterValue: unkn
       context.out.push({ kind: 'property-removed', location: at, direction, status, detail: `header ${name} removed` });
       continue;
     }
-    const before = resolve(context.before, value)?.node ?? {};
-    const after = resolve(context.after, a.get(name))?.node ?? {};
+    const before = resolveRef(context.before, value)?.node ?? {};
+    const after = resolveRef(context.after, a.get(name))?.node ?? {};
     if ((before.required === true) !== (after.required === true)) {
       const required = after.required === true;
       context.out.push({ kind: 'property-required-changed', location: at, direction, status, required, detail: `header ${name} is ${required ? 'now' : 'no longer'} required` });
@@ -313,7 +313,7 @@ function compareHeaders(context: Context, beforeValue: unknown, afterValue: unkn
   }
   for (const [name, value] of a) {
     if (b.has(name)) continue;
-    const required = resolve(context.after, value)?.node.required === true;
+    const required = resolveRef(context.after, value)?.node.required === true;
     context.out.push({ kind: 'property-added', location: `${location} header ${name}`, direction, status, required, detail: `header ${name} added` });
   }
 }

@@ -1,5 +1,6 @@
+import { isNode, resolveRef, type DocumentNode as Node, type OpenApiDocument, type Resolved } from '@paykit/contracts';
 import type { Difference, Direction, Effect } from '../difference.js';
-import { isNode, resolve, sameValue, type Node, type OpenApiDocument, type Resolved } from './refs.js';
+import { sameValue } from './same-value.js';
 
 /** State of one comparison of two schemas (one request body, one response content, one parameter...). */
 export interface SchemaWalk {
@@ -113,7 +114,7 @@ function flatten(document: OpenApiDocument, schema: Node, depth = 0): Node {
   const properties: Node = {};
   const required = new Set<string>();
   for (const member of [...(allOf as unknown[]), rest]) {
-    const resolved = resolve(document, member);
+    const resolved = resolveRef(document, member);
     if (!resolved) continue;
     const part = flatten(document, resolved.node, depth + 1);
     if (isNode(part.properties)) Object.assign(properties, part.properties);
@@ -138,8 +139,8 @@ function emit(walk: SchemaWalk, difference: Omit<Difference, 'direction' | 'repo
 
 /** Compares two schemas in the direction of the walk, reporting every difference it finds under `location`. */
 export function compareSchema(walk: SchemaWalk, beforeValue: unknown, afterValue: unknown, location: string): void {
-  const beforeRef = resolve(walk.before, beforeValue);
-  const afterRef = resolve(walk.after, afterValue);
+  const beforeRef = resolveRef(walk.before, beforeValue);
+  const afterRef = resolveRef(walk.after, afterValue);
   if (!beforeRef || !afterRef) {
     if (!sameValue(beforeValue, afterValue)) {
       emit(walk, { kind: 'other-changed', location, keyword: 'schema', detail: `schema ${show(beforeValue)} -> ${show(afterValue)}` });
@@ -324,7 +325,7 @@ function compareTuple(walk: SchemaWalk, before: Node, after: Node, location: str
 
 /** Variants are matched by component name when they are references, otherwise by position. */
 function compareVariants(walk: SchemaWalk, before: Node, after: Node, location: string, keyword: 'oneOf' | 'anyOf'): void {
-  const key = (doc: OpenApiDocument, v: unknown, i: number): string => resolve(doc, v)?.name ?? `#${i}`;
+  const key = (doc: OpenApiDocument, v: unknown, i: number): string => resolveRef(doc, v)?.name ?? `#${i}`;
   const b = new Map((Array.isArray(before[keyword]) ? (before[keyword] as unknown[]) : []).map((v, i) => [key(walk.before, v, i), v]));
   const a = new Map((Array.isArray(after[keyword]) ? (after[keyword] as unknown[]) : []).map((v, i) => [key(walk.after, v, i), v]));
   for (const [name, value] of b) {

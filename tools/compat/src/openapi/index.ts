@@ -1,2 +1,2 @@
 export { basePath, compareDocuments, majorVersion } from './compare-document.js';
-export type { OpenApiDocument } from './refs.js';
+export type { OpenApiDocument } from '@paykit/contracts';

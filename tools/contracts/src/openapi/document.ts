@@ -23,24 +23,7 @@ export const isNode = (value: unknown): value is DocumentNode => typeof value ==
 /** A string with something in it besides white space. */
 export const isText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
-const httpMethods = ['get', 'put', 'post', 'patch', 'delete', 'options', 'head', 'trace'] as const;
-
-/** An operation of the document's `paths` that has an operationId. */
-export interface DocumentOperation {
-  readonly operationId: string;
-  /** Lower case, as a key of the path item. */
-  readonly method: (typeof httpMethods)[number];
-  readonly path: string;
-  readonly operation: DocumentNode;
-}
-
-/** Every operation of the document's `paths` that has an operationId, in document order. */
-export function* documentOperations(document: OpenApiDocument): Generator<DocumentOperation> {
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
-    if (!isNode(item)) continue;
-    for (const method of httpMethods) {
-      const operation = item[method];
-      if (isNode(operation) && typeof operation.operationId === 'string') yield { operationId: operation.operationId, method, path, operation };
-    }
-  }
-}
+/** The operations a path item may hold, in the order the OpenAPI specification lists them (readers iterate in it). */
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+export const isHttpMethod = (key: string): key is HttpMethod => (HTTP_METHODS as readonly string[]).includes(key);
