@@ -1,6 +1,7 @@
 import type { Generator } from '../generator.js';
 import { generatedHeader } from '../header.js';
-import { listOperations, resolveRef, toLiteral, type Node, type OperationEntry } from './openapi-walk.js';
+import { deref, openApiModel, type OpenApiOperation } from '@paykit/contracts';
+import { toLiteral, type Node } from './openapi-walk.js';
 import { typesGeneratorAt } from './types.js';
 
 /**
@@ -16,16 +17,16 @@ function jsonDoc(text: unknown): string {
   return ['    /**', ...lines.map((line) => `     * ${line}`.trimEnd()), '     */'].join('\n');
 }
 
-function method(document: Parameters<Generator>[0]['document'], entry: OperationEntry): string {
+function method(document: Parameters<Generator>[0]['document'], entry: OpenApiOperation): string {
   const { operation, operationId, path } = entry;
   const verb = entry.method.toUpperCase();
   const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-  const requestBody = operation.requestBody ? resolveRef(document, operation.requestBody) : undefined;
+  const requestBody = operation.requestBody ? deref(document, operation.requestBody) : undefined;
   if (requestBody && !(requestBody.content as Node | undefined)?.['application/json']) {
     throw new Error(`${operationId}: a control request body must be application/json`);
   }
   const successes = Object.entries((operation.responses ?? {}) as Node).filter(([status]) => /^2\d\d$/.test(status));
-  const answers = successes.some(([, response]) => (resolveRef(document, response).content as Node | undefined)?.['application/json']);
+  const answers = successes.some(([, response]) => (deref(document, response)?.content as Node | undefined)?.['application/json']);
   const args = [
     ...pathParams.map((name) => `${name}: string`),
     ...(requestBody ? [`body: JsonBody<${JSON.stringify(path)}, ${JSON.stringify(entry.method)}>`] : []),
@@ -45,7 +46,7 @@ export function controlClientGenerator(dir: string): Generator {
   const types = typesGeneratorAt(`${dir}/openapi.ts`);
   return async (input) => {
     const { document, specPath } = input;
-    const operations = listOperations(document);
+    const operations = openApiModel(document).operations;
     const client = `${generatedHeader(specPath)}
 import type { Client } from 'openapi-fetch';
 import type { paths } from './openapi.js';
