@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rules } from '../src/generated/rules.js';
+import { rules } from '@paykit/payments';
 import { loadPaymentsContract } from '../src/contract/contract.js';
 import { call, sandboxPerTest } from './support.js';
 

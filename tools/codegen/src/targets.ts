@@ -54,17 +54,14 @@ export const targets: Record<string, Target> = {
     generatedDirs: ['src/generated', 'spec'],
     sources: [{ contract: fileExchangeContract, generators: [bundledSpecGenerator, typesGenerator, fileExchangeRulesGenerator('src/generated/rules.ts')] }],
   },
-  // The sandbox enforces the reference's rules and state tables.
+  // The sandbox enforces the reference's state tables; the rules it reads from @paykit/payments, which ships them.
   'payments-sandbox': {
     package: paymentsSandboxPackage,
     generatedDirs: ['src/generated'],
     sources: [
       {
         contract: paymentsContract,
-        generators: [
-          paymentsRulesGenerator('src/generated/rules.ts'),
-          stateMachinesGenerator(paymentsContract.name, 'src/generated/state-machines.ts'),
-        ],
+        generators: [stateMachinesGenerator(paymentsContract.name, 'src/generated/state-machines.ts')],
       },
       // Its control interface: the client it ships and the contract its server routes by.
       { contract: paymentsSandboxControlContract, generators: [controlClientGenerator('src/generated/control')] },

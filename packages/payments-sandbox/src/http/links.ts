@@ -1,4 +1,4 @@
-import { rules } from '../generated/rules.js';
+import { rules } from '@paykit/payments';
 
 export interface Link {
   rel: string;
