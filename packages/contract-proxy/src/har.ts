@@ -1,4 +1,4 @@
-import { maskCardNumbers, maskCardNumbersIn, redactHeaders } from '@paykit/payments';
+import { maskCardNumbers, maskCardNumbersIn, redactHeaders } from '@paykit/payments/redaction';
 import type { Violation } from './violation.js';
 
 /** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the parts a recorder writes. */

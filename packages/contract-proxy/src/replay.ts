@@ -1,4 +1,4 @@
-import { redacted } from '@paykit/payments';
+import { redacted } from '@paykit/payments/redaction';
 import { exchange, type UpstreamTls } from './http-exchange.js';
 import type { Har, HarEntry } from './har.js';
 import { matchOperation } from './operations.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { idempotencyKeyRule, isPaymentsError, rules } from '@paykit/payments';
+import { idempotencyKeyRule, isPaymentsError } from '@paykit/payments';
+import { rules } from '@paykit/payments/rules';
 import { publishableRequestCheck, secretRequestCheck } from '@paykit/payments/validation';
 import type { KeyType, MatchedOperation } from './operations.js';
 import { ruleNames, type Violation } from './violation.js';

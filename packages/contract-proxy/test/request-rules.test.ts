@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rules } from '@paykit/payments';
+import { rules } from '@paykit/payments/rules';
 import { matchOperation, RequestRules, type ReceivedRequest } from '../src/index.js';
 
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;

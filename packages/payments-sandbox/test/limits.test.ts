@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rules } from '@paykit/payments';
+import { rules } from '@paykit/payments/rules';
 import { loadPaymentsContract } from '../src/contract/contract.js';
 import { call, sandboxPerTest } from './support.js';
 

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { rules } from '@paykit/payments';
+import { rules } from '@paykit/payments/rules';
 import { basic, call, cardToken, paymentRequest, sandboxPerTest } from './support.js';
 
 // How the sandbox reads a request body: a body cut off by the client must not keep its request in flight (the

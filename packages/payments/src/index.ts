@@ -29,6 +29,3 @@ export {
   type IdempotencyKeyRule,
   type OperationSpec,
 } from './generated/operations.js';
-export { rules } from './generated/rules.js';
-// The redaction the client applies to its hooks and errors, for tools that record traffic (the contract proxy's HAR).
-export { redactHeaders, secretHeaderNames, maskCardNumbers, maskCardNumbersIn, redacted } from './errors/redaction.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rules } from '@paykit/payments';
+import { rules } from '@paykit/payments/rules';
 import { ApiError } from './api-error.js';
 import type { KeyType, OperationSpec } from '../contract/contract.js';
 

@@ -1,4 +1,4 @@
-import { rules } from '@paykit/payments';
+import { rules } from '@paykit/payments/rules';
 
 export interface Link {
   rel: string;

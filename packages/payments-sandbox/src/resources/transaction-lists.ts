@@ -1,4 +1,4 @@
-import { rules } from '@paykit/payments';
+import { rules } from '@paykit/payments/rules';
 import { mayActFor } from '../http/auth.js';
 import type { ApiResponse, HandlerContext, HandlerTable } from '../core.js';
 import { page } from '../http/links.js';

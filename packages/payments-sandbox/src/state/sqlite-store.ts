@@ -2,7 +2,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, ren
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sqlite from 'node-sqlite3-wasm';
-import { rules } from '@paykit/payments';
+import { rules } from '@paykit/payments/rules';
 import { crashPoint, testCommitDelayMs } from './crash-points.js';
 import { parseState } from './persistence.js';
 import type { SandboxState } from './state.js';
