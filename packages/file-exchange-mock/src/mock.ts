@@ -128,7 +128,10 @@ export async function startFileExchangeMock(options: FileExchangeMockOptions = {
     const restPort = await listen(restServer, host, options.restPort ?? 0);
     const soapPort = await listen(soapServer, host, options.soapPort ?? 0);
     const scheme = useTls ? 'https' : 'http';
-    const origin = (port: number) => `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    // Listening on every interface, the URLs this process hands out name the loopback address of the same family:
+    // the unspecified address itself is no address to call (WSDLs served to others use the address they reached).
+    const advertised = isUnspecifiedAddress(host) ? (host.includes(':') ? '::1' : '127.0.0.1') : host;
+    const origin = (port: number) => `${scheme}://${advertised.includes(':') ? `[${advertised}]` : advertised}:${port}`;
     soapUrl = origin(soapPort) + SOAP_BASE_PATH;
     if (options.inbox) {
       inbox = await DownloadInbox.open(resolvePath(options.inbox.dir), state, options.inbox.onEvent);

@@ -171,6 +171,13 @@ describe.each(['0.0.0.0', '::'])('the WSDL of a mock listening on %s', (host) =>
     expect(JSON.stringify(served)).not.toMatch(/0\.0\.0\.0|\[::\]/);
   });
 
+  test('the URLs the mock hands out name the loopback address, and answer', async () => {
+    const loopback = host === '::' ? '[::1]' : '127.0.0.1';
+    for (const url of [mock.restUrl, mock.soapUrl, mock.controlUrl]) expect(new URL(url!).hostname).toBe(loopback);
+    const served = await portsOfWsdl(mock.soapUrl.slice(0, -'/services/messaging'.length));
+    expect(served.ports.DownloadFiles).toBe(`${mock.soapUrl}/DownloadFiles`);
+  });
+
   test('behind a port forward: the Host header the client sent', async () => {
     const served = await portsOfWsdlWithHost('files.example.test:8443');
     expect(served.ports.UploadFile).toBe('https://files.example.test:8443/services/messaging/UploadFile');
