@@ -204,3 +204,34 @@ describe('payments sandbox: --state FILE (SQLite store)', () => {
     }
   });
 });
+
+describe('payments sandbox: a reset, in memory and with --state FILE', () => {
+  // Tests made on fixtures after a reset (the contract tests' tolerance suite) rely on both halves: the request is
+  // processed again, and what it makes gets an identifier no earlier answer holds.
+  it.each([
+    { store: 'in memory', stateFile: false },
+    { store: 'with --state FILE', stateFile: true },
+  ])('$store: forgets records and Idempotency-Keys but not the number sequence, so no identifier is handed out twice', async ({ stateFile }) => {
+    const sandbox = await startPaymentsSandbox({ ...(stateFile ? { stateFile: file } : {}), keys: { secret: [keys.secret] } });
+    try {
+      const create = async () => {
+        const response = await fetch(`${sandbox.url}/customers`, {
+          method: 'POST',
+          headers: { ...headers, 'Idempotency-Key': 'reset-1' },
+          body: JSON.stringify({ customerNumber: 'R1', customerName: 'Reset' }),
+        });
+        expect(response.status).toBe(201);
+        return ((await response.json()) as { customerId: string }).customerId;
+      };
+      const before = await create();
+      await sandbox.control.resetSandbox();
+      expect((await fetch(`${sandbox.url}/customers/${before}`, { headers })).status, 'forgotten').toBe(404);
+      const after = await create();
+      expect((await fetch(`${sandbox.url}/customers/${after}`, { headers })).status, 'made again, not replayed').toBe(200);
+      expect(after, 'a new identifier').not.toBe(before);
+      expect(Number(after)).toBeGreaterThan(Number(before));
+    } finally {
+      await sandbox.close();
+    }
+  });
+});

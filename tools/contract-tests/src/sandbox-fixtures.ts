@@ -27,11 +27,11 @@ const makers: Record<string, Maker> = {
   customerId: async (f) => (await f.post('/customers', testKeys.secretKey, { customerNumber: `FIXTURE-${f.next()}`, customerName: 'Fixture' })).customerId as string,
   accountToken: async (f) => {
     // A token of its own: the one the request may name must stay unused.
-    const singleUseTokenId = await makers.singleUseTokenId!(f);
+    const singleUseTokenId = await f.fresh('singleUseTokenId');
     return (await f.post(`/customers/${await f.value('customerId')}/accounts`, testKeys.secretKey, { singleUseTokenId })).accountToken as string;
   },
   receiptNumber: async (f) => {
-    const payment = { transactionType: 'PAYMENT', singleUseTokenId: await makers.singleUseTokenId!(f), supplierBusinessCode: business, principalAmount: 10, entryMode: 'ECOMMERCE' };
+    const payment = { transactionType: 'PAYMENT', singleUseTokenId: await f.fresh('singleUseTokenId'), supplierBusinessCode: business, principalAmount: 10, entryMode: 'ECOMMERCE' };
     return (await f.post('/transactions', testKeys.secretKey, payment)).receiptNumber as string;
   },
   paymentScheduleId: async (f) => (await f.post(`/customers/${await f.value('customerId')}/recurring-payments`, testKeys.secretKey, {})).paymentScheduleId as string,
@@ -51,6 +51,7 @@ const makers: Record<string, Maker> = {
 
 export class SandboxFixtures {
   private made = new Map<string, Promise<string>>();
+  private madeInOrder: string[] = [];
   private counter = 0;
 
   constructor(readonly sandbox: PaymentsSandbox) {}
@@ -64,6 +65,7 @@ export class SandboxFixtures {
   async reset(): Promise<void> {
     await this.sandbox.control.resetSandbox();
     this.made.clear();
+    this.madeInOrder = [];
     this.counter = 0;
   }
 
@@ -75,10 +77,26 @@ export class SandboxFixtures {
   value(name: string): Promise<string> {
     let value = this.made.get(name);
     if (!value) {
-      value = makers[name]!(this);
+      value = this.fresh(name);
       this.made.set(name, value);
     }
     return value;
+  }
+
+  /** A real value for the parameter, made anew. */
+  async fresh(name: string): Promise<string> {
+    const value = await makers[name]!(this);
+    this.madeInOrder.push(value);
+    return value;
+  }
+
+  /**
+   * Every value made since the reset, in the order it was made. The same requests after another reset make as many
+   * values in the same order, but not the same identifiers: the sandbox's reset keeps its number sequence, so that no
+   * identifier is handed out twice (`fixtureRenaming` reads one set's identifiers as the other's).
+   */
+  values(): string[] {
+    return [...this.madeInOrder];
   }
 
   /** The example request with every identifier the fixtures know replaced by a real one. */
@@ -112,4 +130,29 @@ export class SandboxFixtures {
     if (!response.ok) throw new Error(`fixture ${method} ${path}: ${response.status} ${text}`);
     return JSON.parse(text) as Record<string, unknown>;
   }
+}
+
+/**
+ * Reads identifiers made for one set of fixtures as those made at the same place for another set (`values()` of two
+ * sets made by the same requests): in a JSON value, each `from[i]` becomes `to[i]`, as a whole string or as part of
+ * one (a link's address) between characters that cannot continue an identifier. Nothing else changes.
+ */
+export function fixtureRenaming(from: readonly string[], to: readonly string[]): (value: unknown) => unknown {
+  if (from.length !== to.length) throw new Error(`the two sets of fixtures differ: ${from.length} values made against ${to.length}`);
+  const renamed = new Map<string, string>();
+  from.forEach((value, index) => {
+    const target = to[index]!;
+    if (renamed.has(value) && renamed.get(value) !== target) throw new Error(`${value} stands for two values of the other set of fixtures`);
+    if (value !== target) renamed.set(value, target);
+  });
+  if (renamed.size === 0) return (value) => value;
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`(?<![\\w-])(?:${[...renamed.keys()].map(escape).join('|')})(?![\\w-])`, 'g');
+  const rename = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.replace(pattern, (identifier) => renamed.get(identifier)!);
+    if (Array.isArray(value)) return value.map(rename);
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, rename(field)]));
+    return value;
+  };
+  return rename;
 }
