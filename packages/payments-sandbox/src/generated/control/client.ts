@@ -24,7 +24,7 @@ export function controlMethods(client: Client<paths>, answer: Answer) {
   return {
     /**
      * Reset the sandbox.
-     * Forgets everything: tokens, transactions, customers, aliases, idempotency records, webhook subscriptions and deliveries, faults, contract violations; the clock and the timings go back to how the sandbox started.
+     * Forgets everything: tokens, transactions, customers, aliases, idempotency records, webhook subscriptions and deliveries, faults, contract violations; the clock and the timings go back to how the sandbox started. Identifiers keep counting from where they were, so no identifier is handed out twice, across resets and restarts alike.
      */
     resetSandbox: (options: CallOptions = {}) => answer(client.POST("/reset", { signal: options.signal })).then(() => undefined),
     /**

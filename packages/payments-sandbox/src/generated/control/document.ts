@@ -61,7 +61,7 @@ export const controlDocument: Record<string, unknown> = {
           "Sandbox"
         ],
         "summary": "Reset the sandbox",
-        "description": "Forgets everything: tokens, transactions, customers, aliases, idempotency records, webhook subscriptions and deliveries, faults, contract violations; the clock and the timings go back to how the sandbox started.",
+        "description": "Forgets everything: tokens, transactions, customers, aliases, idempotency records, webhook subscriptions and deliveries, faults, contract violations; the clock and the timings go back to how the sandbox started. Identifiers keep counting from where they were, so no identifier is handed out twice, across resets and restarts alike.",
         "responses": {
           "204": {
             "description": "Reset."

@@ -13,7 +13,7 @@ export interface paths {
         put?: never;
         /**
          * Reset the sandbox
-         * @description Forgets everything: tokens, transactions, customers, aliases, idempotency records, webhook subscriptions and deliveries, faults, contract violations; the clock and the timings go back to how the sandbox started.
+         * @description Forgets everything: tokens, transactions, customers, aliases, idempotency records, webhook subscriptions and deliveries, faults, contract violations; the clock and the timings go back to how the sandbox started. Identifiers keep counting from where they were, so no identifier is handed out twice, across resets and restarts alike.
          */
         post: operations["resetSandbox"];
         delete?: never;
