@@ -187,6 +187,29 @@ describe.skipIf(!bin && !ci)('payments sandbox: --state postgres://… (real Pos
     }
   }, 180_000);
 
+  it('a reset, the clock and webhook subscriptions changed through one sandbox are what another one on the database sees', async () => {
+    const url = await database();
+    const options = { stateFile: url, keys: { secret: [keys.secret], publishable: [keys.publishable] } };
+    const [a, b] = await Promise.all([startPaymentsSandbox(options), startPaymentsSandbox(options)]);
+    try {
+      const receipt = await pay(a.url, 'order-1');
+      expect((await getTransaction(b.url, receipt!)).status).toBe(200);
+      await a.control.advanceClock({ ms: 7_200_000 });
+      await a.control.createWebhookSubscription({ url: 'http://127.0.0.1:9/hooks', secret: 'whsec', eventTypes: ['alias.payment.received'] });
+      expect((await b.control.getClock()).offsetMs).toBeGreaterThanOrEqual(7_200_000);
+      expect(await b.control.listWebhookSubscriptions()).toHaveLength(1);
+      await b.control.resetSandbox();
+      expect((await getTransaction(a.url, receipt!)).status, 'gone for the other sandbox too').toBe(404);
+      expect(await a.control.listWebhookSubscriptions()).toHaveLength(0);
+      expect((await a.control.getClock()).offsetMs).toBe(0);
+      // The number sequence goes on after a reset: the next payment, through either, has a new number.
+      const next = await pay(a.url, 'order-2');
+      expect(Number(next)).toBeGreaterThan(Number(receipt));
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
+
   it('refuses to start when the database is out of reach: a StateStoreError naming it without the password, and the process exits', async () => {
     const unreachable = `postgres://paykit:${encodeURIComponent(cluster.password)}@127.0.0.1:1/none`;
     const refusal = await startPaymentsSandbox({ stateFile: unreachable }).then(
@@ -249,4 +272,15 @@ describe.skipIf(!bin && !ci)('payments sandbox: --state postgres://… (real Pos
       await cluster.start().catch(() => undefined);
     }
   }, 60_000);
+});
+
+describe('payments sandbox: a PostgreSQL address in logs and errors', () => {
+  it.each([
+    ['postgres://sandbox:s3cret@db.internal:5432/paykit', 'postgres://sandbox:***@db.internal:5432/paykit'],
+    ['postgresql://sandbox@db.internal/paykit?password=s3cret&sslmode=require', 'postgresql://sandbox@db.internal/paykit?password=***&sslmode=require'],
+    ['postgres://db.internal/paykit', 'postgres://db.internal/paykit'],
+    ['postgres://sandbox:s3cret@[::1', 'postgres://… (not a valid address)'],
+  ])('shows %s as %s', (url, shown) => {
+    expect(redactUrl(url)).toBe(shown);
+  });
 });
