@@ -128,7 +128,10 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   };
   const commit = () => store.commit();
   const changed = () => commit().catch((error: unknown) => console.error(`payments sandbox: cannot save ${store.location}: ${String(error)}`));
-  const clock = new SandboxClock(() => core.state, store, changed);
+  // Due work as a write of its own: on a shared store, under its lock and after catching up on the other processes.
+  const runDueTasks = (runDue: () => void) =>
+    store.run(true, async () => (runDue(), commit())).catch((error: unknown) => console.error(`payments sandbox: scheduled work not done: ${String(error)}`));
+  const clock = new SandboxClock(() => core.state, store, changed, (runDue) => void runDueTasks(runDue));
   core.clock = clock;
   const webhooks = new WebhookDispatcher(() => core.state, clock, core.settings, changed, (eventType, body) =>
     report(notificationProblems(validator, contract, eventType, body)),
@@ -195,7 +198,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
         'yourself, and listen on 127.0.0.1 unless other machines must reach the sandbox.',
     );
   }
-  clock.runDue(); // what fell due while a saved sandbox was down
+  void runDueTasks(() => clock.runDue()); // what fell due while a saved sandbox was down
 
   const sandbox: PaymentsSandbox = {
     url: origin + contract.basePath,

@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaymentsSandbox, type PaymentsSandbox } from '../src/index.js';
 import { StateStoreError } from '../src/state/store.js';
@@ -207,6 +210,39 @@ describe.skipIf(!bin && !ci)('payments sandbox: --state postgres://… (real Pos
       expect(Number(next)).toBeGreaterThan(Number(receipt));
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
+
+  it("the clock's scheduled work runs once across sandboxes: each alias registration completes once, each webhook is delivered once", async () => {
+    const url = await database();
+    const received: string[] = [];
+    const endpoint = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => (received.push(body), res.writeHead(200).end()));
+    });
+    endpoint.listen(0, '127.0.0.1');
+    await once(endpoint, 'listening');
+    const options = { stateFile: url, keys: { secret: [keys.secret], publishable: [keys.publishable] }, settings: { aliasRegistrationDelayMs: 400 } };
+    const [a, b] = await Promise.all([startPaymentsSandbox(options), startPaymentsSandbox(options)]);
+    try {
+      await a.control.createWebhookSubscription({ url: `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/hooks`, secret: 'whsec', eventTypes: ['alias.registered'] });
+      const aliases = await Promise.all(
+        Array.from({ length: 8 }, async (_, n) => {
+          const answer = await post(n % 2 ? a.url : b.url, '/aliases', { aliasAddress: `alias-${n}@pay.example.com`, type: 'STATIC', supplierBusinessCode: 'TEST_BUSINESS' }, { 'Idempotency-Key': `alias-${n}` });
+          expect(answer?.status).toBe(201);
+          return String(answer!.json.id);
+        }),
+      );
+      // Both sandboxes hold every task (each caught up on the other's) and both timers fire at the same moments.
+      for (let wait = 0; received.length < aliases.length && wait < 100; wait++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await Promise.all([a.webhooksIdle(), b.webhooksIdle()]);
+      const ids = received.map((body) => (JSON.parse(body) as { data: { id: string } }).data.id).sort();
+      expect(ids, 'one alias.registered notification per alias').toEqual([...aliases].sort());
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      endpoint.close();
     }
   }, 60_000);
 

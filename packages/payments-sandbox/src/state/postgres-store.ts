@@ -165,23 +165,29 @@ class PostgresStore implements StateStore {
     return this.exclusive(async (session) => {
       await this.begin(session);
       await this.catchUp(session.client, session).catch((error: unknown) => Promise.reject(this.error('read', error)));
+      // From here on (lock held, caught up) every commit of this process joins this transaction.
+      this.session = session;
       return work();
     });
   }
 
-  /** Runs `job` as this process's one write at a time, on a connection of its own. */
+  /**
+   * Runs `job` as this process's one write at a time, on a connection of its own. Commits join its transaction only
+   * once it is made `this.session` (after the lock): a query issued before would run ahead of the lock.
+   */
   private exclusive<T>(job: (session: Session) => Promise<T>): Promise<T> {
     const result = this.queue.then(async () => {
       const client = await this.pool.connect().catch((error: unknown) => Promise.reject(this.error('reach', error)));
       const session: Session = { client, open: false };
-      this.session = session;
       let broken = false;
       try {
         return await job(session);
       } finally {
+        // No later commit joins this session (its connection goes back to the pool); one that joined finishes first.
+        if (this.session === session) this.session = undefined;
+        await session.writing?.catch(noop);
         // What the job did not commit is rolled back; in memory nothing was changed without a commit that failed.
         if (session.open) await client.query('ROLLBACK').catch(() => (broken = true));
-        this.session = undefined;
         client.release(broken);
       }
     });
@@ -193,12 +199,13 @@ class PostgresStore implements StateStore {
   private async begin(session: Session): Promise<void> {
     try {
       await session.client.query('BEGIN');
-      session.open = true;
       // Durable before acknowledged, whatever the server's default; and a process that stalls while holding the
       // lock is cut off by the server rather than blocking every other process for ever.
       await session.client.query("SET LOCAL synchronous_commit = on; SET LOCAL idle_in_transaction_session_timeout = '60s'");
       await session.client.query(takeLock);
+      session.open = true;
     } catch (error) {
+      await session.client.query('ROLLBACK').catch(noop);
       throw this.error('lock', error);
     }
   }
