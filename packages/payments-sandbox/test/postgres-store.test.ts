@@ -213,6 +213,34 @@ describe.skipIf(!bin && !ci)('payments sandbox: --state postgres://… (real Pos
     }
   }, 60_000);
 
+  // The token's write is the first, the payment's the second: the process kills itself at that step of the payment.
+  it.each([
+    { step: 'commit:before', committed: false },
+    { step: 'commit:after', committed: true },
+  ])('killed at $step of a payment: the resend after a restart is paid once, and no receipt number is reused', async ({ step, committed }) => {
+    const url = await database();
+    const crashing = await startSandboxProcess(url, keys, { PAYKIT_SANDBOX_CRASH_AT: `${step}@2` });
+    expect(await pay(crashing.url, 'order-1'), 'no answer: the process died first').toBeUndefined();
+    expect(await crashing.exited).toBe('SIGKILL');
+    const stored = (await rowsOf(url, 'transactions')).map((row) => row.key);
+    expect(stored).toHaveLength(committed ? 1 : 0);
+
+    const restarted = await startSandboxProcess(url, keys);
+    try {
+      const fresh = await pay(restarted.url, 'order-2');
+      const resent = await pay(restarted.url, 'order-1');
+      expect(fresh).toBeDefined();
+      expect(resent).toBeDefined();
+      expect(fresh).not.toBe(resent);
+      // Committed before the kill: the resend replays that payment under its number.
+      if (committed) expect(resent).toBe(stored[0]);
+    } finally {
+      await restarted.stop();
+    }
+    const orders = (await rowsOf(url, 'transactions')).map((row) => (JSON.parse(row.value) as { metadata: { orderId: string } }).metadata.orderId);
+    expect(orders.sort()).toEqual(['order-1', 'order-2']);
+  }, 60_000);
+
   it("the clock's scheduled work runs once across sandboxes: each alias registration completes once, each webhook is delivered once", async () => {
     const url = await database();
     const received: string[] = [];
