@@ -53,7 +53,7 @@ const statements = {
   meta: 'SELECT name, value FROM paykit_sandbox_meta',
   changes: "SELECT value FROM paykit_sandbox_meta WHERE name = 'changes'",
   all: 'SELECT collection, key, value FROM paykit_sandbox_records WHERE value IS NOT NULL ORDER BY position',
-  since: 'SELECT collection, key, value FROM paykit_sandbox_records WHERE change > $1 ORDER BY change, position',
+  since: 'SELECT collection, key, value, change FROM paykit_sandbox_records WHERE change > $1 ORDER BY change, position',
   // A record written again after its removal goes to the end, as it does in memory (lists keep creation order).
   // An idempotency key is taken again only once its record has expired (or by the very same record, written again).
   put:
@@ -112,6 +112,11 @@ class PostgresStore implements StateStore {
   private session: Session | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private outsideWriting: Promise<void> | undefined;
+  /**
+   * Changes this process wrote after another's it had not seen yet: catching up skips their rows, which would only
+   * replace records in memory by copies (code holding a record, a webhook attempt in flight, saves it by identity).
+   */
+  private readonly own = new Set<string>();
   private closed = false;
   rowsWritten = 0;
 
@@ -138,7 +143,7 @@ class PostgresStore implements StateStore {
     const meta = Object.fromEntries((await client.query<{ name: string; value: string }>(statements.meta)).rows.map((row) => [row.name, row.value]));
     const changes = Number(meta.changes);
     if (!reload && changes <= this.seen) return;
-    const rows = (await client.query<{ collection: string; key: string; value: string | null }>(reload ? statements.all : statements.since, reload ? [] : [this.seen])).rows;
+    const rows = (await client.query<{ collection: string; key: string; value: string | null; change?: string }>(reload ? statements.all : statements.since, reload ? [] : [this.seen])).rows;
     // A write under way in this process caught up under the lock: what a read fetched meanwhile is not newer.
     if (this.session && this.session !== session) return;
     if (!this.stale && changes <= this.seen) return;
@@ -148,7 +153,7 @@ class PostgresStore implements StateStore {
     }
     for (const row of rows) {
       const map = this.state[row.collection as CollectionName] as TrackedMap<unknown> | undefined;
-      if (!map) continue;
+      if (!map || (row.change !== undefined && this.own.has(row.change))) continue;
       if (row.value === null) map.unload(row.key);
       else map.load(row.key, JSON.parse(row.value));
     }
@@ -157,6 +162,7 @@ class PostgresStore implements StateStore {
     this.state.sequence = Math.max(this.state.sequence, sequence);
     this.tracker.savedMeta({ clockOffsetMs: this.state.clockOffsetMs, sequence });
     this.seen = changes;
+    for (const change of this.own) if (Number(change) <= changes) this.own.delete(change);
   }
 
   run<T>(write: boolean, work: () => Promise<T>): Promise<T> {
@@ -254,6 +260,7 @@ class PostgresStore implements StateStore {
     }
     // Caught up under this lock, so nobody wrote in between: this process has seen everything up to its change.
     if (before === this.seen) this.seen = change;
+    else this.own.add(String(change));
     this.rowsWritten += batch.rows.length + (batch.meta ? 2 : 0);
     crashPoint('commit:after');
   }
