@@ -8,7 +8,7 @@ const describePorts = (service: (typeof services)[number]) =>
   [`port ${service.defaultPort}`, ...Object.entries(service.extraPorts ?? {}).map(([role, port]) => `${role} ${port}`)].join(', ');
 
 const help = `usage: paykit-mock [service ...] [--host 127.0.0.1] [--port-<service>[-<role>] N] [--dynamic]
-                   [--state FILE] [--secret-key KEY ...] [--publishable-key KEY ...] [--control-token TOKEN]
+                   [--state FILE|postgres://…] [--secret-key KEY ...] [--publishable-key KEY ...] [--control-token TOKEN]
                    [--inbox DIR]
 
        paykit-mock proxy --upstream URL [...]     (paykit-mock proxy --help)
@@ -21,7 +21,11 @@ Options:
   --host H            address to listen on (default 127.0.0.1)
   --port-<service> N  override a service's port (--port-<service>-<role> N for its other ports, e.g. soap)
   --dynamic           generate responses from schemas instead of serving examples (REST mocks)
-  --state FILE        keep the payments sandbox's state in FILE across restarts (written atomically)
+  --state FILE        keep the payments sandbox's state in FILE across restarts (an SQLite database; every answer
+                      waits until its change is on disk)
+  --state postgres://USER:PASSWORD@HOST:5432/DB
+                      keep it in a PostgreSQL database instead, shared by every sandbox process given the same
+                      address (a team's sandbox, parallel CI jobs); the password is never printed
   --secret-key KEY    a secret key the payments sandbox takes (repeatable; one is generated and printed if none)
   --publishable-key KEY  a publishable key the payments sandbox takes (repeatable; likewise)
   --control-token TOKEN  the token the payments sandbox's control interface takes (default: the environment

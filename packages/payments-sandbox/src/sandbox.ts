@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { completeDeregistration, completeRegistration } from './resources/aliases.js';
 import { createApiHandler } from './http/api-handler.js';
@@ -18,7 +18,8 @@ import { IdempotencyKeys } from './http/idempotency.js';
 import { Links } from './http/links.js';
 import { operationClaims, operationHandlers } from './resources/operations.js';
 import { openStateStore } from './state/open.js';
-import type { StateStore } from './state/store.js';
+import { StateStoreError, type StateStore } from './state/store.js';
+import { ApiError, errorBody } from './http/api-error.js';
 import { notificationProblems, responseProblems } from './contract/response-check.js';
 import { SchemaValidator } from './contract/schema-validator.js';
 import { settle } from './resources/transactions.js';
@@ -39,8 +40,9 @@ export interface PaymentsSandboxOptions {
   settings?: Partial<SandboxSettings>;
   /**
    * Keep the state in this database file across restarts (SQLite; every answer is sent once its change is on disk).
-   * A state file of an earlier version (JSON) is migrated on first open and kept as `FILE.v1.json`. In memory only
-   * when not given.
+   * A state file of an earlier version (JSON) is migrated on first open and kept as `FILE.v1.json`. Or a PostgreSQL
+   * address (`postgres://user:password@host:5432/db`): the state in that database, shared by every sandbox process
+   * given the same address (see `state/postgres-store.ts`). In memory only when not given.
    */
   stateFile?: string;
   /**
@@ -78,6 +80,18 @@ export interface PaymentsSandbox {
   webhooksIdle(): Promise<void>;
 }
 
+/**
+ * A request the store could not take (a shared database out of reach before the handler ran): 503 with the reason,
+ * so nothing is acknowledged; a connection already answering is cut.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  if (!(error instanceof StateStoreError) || res.headersSent || res.destroyed) return void res.destroy();
+  if (!req.readableEnded) req.resume();
+  const body = JSON.stringify(errorBody(new ApiError(503, error.message), req.method ?? 'GET', `http://${req.headers.host ?? ''}${req.url ?? ''}`));
+  res.writeHead(503, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}
+
 /** The store of a running sandbox (its state in memory, what it wrote): for tests and benchmarks, not exported. */
 const stores = new WeakMap<PaymentsSandbox, StateStore>();
 export const storeOf = (sandbox: PaymentsSandbox): StateStore | undefined => stores.get(sandbox);
@@ -113,8 +127,11 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     links: () => new Links(origin + contract.basePath),
   };
   const commit = () => store.commit();
-  const changed = () => commit().catch((error: unknown) => console.error(`payments sandbox: cannot save ${options.stateFile}: ${String(error)}`));
-  const clock = new SandboxClock(() => core.state, store, changed);
+  const changed = () => commit().catch((error: unknown) => console.error(`payments sandbox: cannot save ${store.location}: ${String(error)}`));
+  // Due work as a write of its own: on a shared store, under its lock and after catching up on the other processes.
+  const runDueTasks = (runDue: () => void) =>
+    store.run(true, async () => (runDue(), commit())).catch((error: unknown) => console.error(`payments sandbox: scheduled work not done: ${String(error)}`));
+  const clock = new SandboxClock(() => core.state, store, changed, (runDue) => void runDueTasks(runDue));
   core.clock = clock;
   const webhooks = new WebhookDispatcher(() => core.state, clock, core.settings, changed, (eventType, body) =>
     report(notificationProblems(validator, contract, eventType, body)),
@@ -167,8 +184,8 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   });
 
   const server = createServer((req, res) => {
-    const handle = (req.url ?? '').startsWith(`${controlPrefix}/`) ? control(req, res) : api(req, res, origin);
-    handle.catch(() => res.destroy());
+    const serve = () => ((req.url ?? '').startsWith(`${controlPrefix}/`) ? control(req, res) : api(req, res, origin));
+    store.run(req.method !== 'GET' && req.method !== 'HEAD', serve).catch((error: unknown) => refuse(req, res, error));
   });
   server.listen(options.port ?? 0, host);
   await once(server, 'listening');
@@ -181,7 +198,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
         'yourself, and listen on 127.0.0.1 unless other machines must reach the sandbox.',
     );
   }
-  clock.runDue(); // what fell due while a saved sandbox was down
+  void runDueTasks(() => clock.runDue()); // what fell due while a saved sandbox was down
 
   const sandbox: PaymentsSandbox = {
     url: origin + contract.basePath,

@@ -60,11 +60,6 @@ describe('payments sandbox: --state FILE (SQLite store)', () => {
     }
   });
 
-  it('refuses a postgres:// state before anything is created', async () => {
-    await expect(startPaymentsSandbox({ stateFile: 'postgres://sandbox@127.0.0.1/paykit' })).rejects.toThrow(/PostgreSQL state .* is not supported yet/);
-    expect(existsSync('postgres:')).toBe(false);
-  });
-
   it('refuses to start from a file that is not a sandbox state', async () => {
     const { writeFile } = await import('node:fs/promises');
     await writeFile(file, '{"customers": []}');

@@ -20,6 +20,11 @@ export class SandboxClock {
     private readonly store: { track<T>(work: () => T): T } = { track: (work) => work() },
     /** Called after tasks ran, so that what they changed is saved. */
     private readonly changed: () => void = () => {},
+    /**
+     * Called when the timer finds work due, with what runs it: a store shared by several processes runs it under its
+     * write lock, after catching up, so that a task another process already ran is not run again.
+     */
+    private readonly wake: (runDue: () => void) => void = (runDue) => runDue(),
   ) {}
 
   now(): number {
@@ -88,7 +93,7 @@ export class SandboxClock {
     if (earliest === Infinity) return;
     // Timers cannot wait longer than about 24.8 days; a later task is looked at again then.
     const wait = Math.min(Math.max(0, earliest - this.now()), 2 ** 31 - 1);
-    this.timer = setTimeout(() => this.runDue(), wait);
+    this.timer = setTimeout(() => this.wake(() => this.runDue()), wait);
     this.timer.unref();
   }
 }

@@ -275,6 +275,11 @@ class SqliteStore implements StateStore {
     }
   }
 
+  /** One process owns the file: nothing to catch up on, and its writes are ordered by `commit`. */
+  run<T>(_write: boolean, work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   track<T>(work: () => T): T {
     return this.tracker.track(work);
   }

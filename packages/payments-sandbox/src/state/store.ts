@@ -11,6 +11,12 @@ export interface StateStore {
   readonly location: string | undefined;
   /** Rows written since the store was opened (records, idempotency records, counters). */
   readonly rowsWritten: number;
+  /**
+   * Runs one request. On a store shared by several processes (PostgreSQL), a read first catches up on what the
+   * others wrote, and a write holds the store's write lock from before its handler reads the state until its change
+   * is committed; elsewhere `work` just runs.
+   */
+  run<T>(write: boolean, work: () => Promise<T>): Promise<T>;
   /** Runs `work`, counting every record it looks up as changed (handlers change records in place). */
   track<T>(work: () => T): T;
   /** Resolves once every change made so far is durable; rejects when the write failed. */
@@ -31,6 +37,7 @@ export function memoryStore(): StateStore {
     state,
     location: undefined,
     rowsWritten: 0,
+    run: (_write, work) => work(),
     track: (work) => work(),
     commit: () => Promise.resolve(),
     reset() {

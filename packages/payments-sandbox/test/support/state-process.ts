@@ -7,7 +7,8 @@ export interface SandboxProcess {
   url: string;
   /** Resolves with the signal that ended the process (null for a normal exit). */
   exited: Promise<NodeJS.Signals | null>;
-  stop(): Promise<void>;
+  /** Stops the process with `signal` (SIGTERM: it closes its store first; SIGKILL: a crash). */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /**
@@ -33,8 +34,8 @@ export async function startSandboxProcess(state: string, keys: { secret: string;
   return {
     url,
     exited,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
   };

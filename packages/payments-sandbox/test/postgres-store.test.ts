@@ -1,0 +1,350 @@
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPaymentsSandbox, type PaymentsSandbox } from '../src/index.js';
+import { StateStoreError } from '../src/state/store.js';
+import { redactUrl } from '../src/state/postgres-store.js';
+import { basic, cardTokenRequest, paymentRequest } from './support.js';
+import { findPostgres, startPostgres, type PostgresCluster } from './support/postgres.js';
+import { startSandboxProcess, type SandboxProcess } from './support/state-process.js';
+
+/**
+ * `--state postgres://…` against a real PostgreSQL started for these tests (Debian's package). Without it the tests
+ * are skipped on a developer's machine, and fail under `CI=true` (`.ci/run` installs it).
+ */
+
+const bin = findPostgres();
+const ci = process.env.CI === 'true';
+if (!bin && !ci) console.warn('postgres-store tests skipped: no PostgreSQL in /usr/lib/postgresql/*/bin (apt-get install postgresql)');
+
+const keys = { secret: 'sk_pg_test', publishable: 'pk_pg_test' };
+const headers = { authorization: basic(keys.secret), accept: 'application/json', 'content-type': 'application/json' };
+
+let cluster: PostgresCluster;
+let databases = 0;
+/** A database of its own for each test. */
+async function database(): Promise<string> {
+  const name = `sandbox_${++databases}`;
+  await cluster.createDatabase(name);
+  return cluster.url(name);
+}
+
+async function post(url: string, path: string, body: unknown, extra: Record<string, string>): Promise<{ status: number; json: any } | undefined> {
+  try {
+    const response = await fetch(url + path, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+    return { status: response.status, json: await response.json() };
+  } catch {
+    return undefined; // no answer (the process was killed)
+  }
+}
+
+async function token(url: string): Promise<string> {
+  const answer = await post(url, '/single-use-tokens', cardTokenRequest(), { authorization: basic(keys.publishable) });
+  expect(answer?.status).toBe(200);
+  return answer!.json.singleUseTokenId as string;
+}
+
+/** Pays an order under its own Idempotency-Key; the receipt number when the answer says the payment was made. */
+async function pay(url: string, order: string): Promise<string | undefined> {
+  const answer = await post(url, '/transactions', paymentRequest(await token(url), 12.5, { metadata: { orderId: order } }), { 'Idempotency-Key': order });
+  return answer && (answer.status === 201 || answer.status === 202) ? String(answer.json.receiptNumber) : undefined;
+}
+
+async function getTransaction(url: string, receipt: string): Promise<{ status: number; json: any }> {
+  const response = await fetch(`${url}/transactions/${receipt}`, { headers });
+  return { status: response.status, json: await response.json() };
+}
+
+/** Neither spelling of the cluster's password (as given, as encoded in the address). */
+function expectNoPassword(text: string): void {
+  expect(text).not.toContain(cluster.password);
+  expect(text).not.toContain(encodeURIComponent(cluster.password));
+}
+
+const rowsOf = (url: string, collection: string) =>
+  cluster.query<{ key: string; value: string }>(new URL(url).pathname.slice(1), 'SELECT key, value FROM paykit_sandbox_records WHERE collection = $1 AND value IS NOT NULL', [collection]);
+
+describe.skipIf(!bin && !ci)('payments sandbox: --state postgres://… (real PostgreSQL)', () => {
+  beforeAll(async () => {
+    if (!bin) throw new Error('CI=true but PostgreSQL is not installed (/usr/lib/postgresql/*/bin/initdb): .ci/run installs it with apt-get');
+    cluster = await startPostgres(bin);
+  }, 120_000);
+  afterAll(async () => {
+    await cluster?.destroy();
+  }, 60_000);
+
+  it('keeps payments, the clock and idempotency records across a restart, and names the database without its password', async () => {
+    const url = await database();
+    const first = await startPaymentsSandbox({ stateFile: url, keys: { secret: [keys.secret], publishable: [keys.publishable] } });
+    let receipt: string | undefined;
+    try {
+      expect(first.stateFile).toBe(redactUrl(url));
+      expect(first.stateFile).toContain('paykit:***@127.0.0.1');
+      expectNoPassword(first.stateFile!);
+      receipt = await pay(first.url, 'order-1');
+      expect(receipt).toBeDefined();
+      await first.control.advanceClock({ ms: 3_600_000 });
+    } finally {
+      await first.close();
+    }
+    expect(existsSync('postgres:'), 'an address is not taken for a file name').toBe(false);
+
+    const second = await startPaymentsSandbox({ stateFile: url, keys: { secret: [keys.secret], publishable: [keys.publishable] } });
+    try {
+      const read = await getTransaction(second.url, receipt!);
+      expect(read.status).toBe(200);
+      expect(read.json.metadata).toEqual({ orderId: 'order-1' });
+      expect((await second.control.getClock()).offsetMs).toBeGreaterThanOrEqual(3_600_000);
+      // The resend after the restart replays the payment; a new order gets a new number.
+      expect(await pay(second.url, 'order-1')).toBe(receipt);
+      const fresh = await pay(second.url, 'order-2');
+      expect(fresh).toBeDefined();
+      expect(fresh).not.toBe(receipt);
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+
+  it('two sandbox processes on one database: concurrent payments all kept, each seen by both, no number twice, one payment per Idempotency-Key; a killed process loses nothing it acknowledged', async () => {
+    const url = await database();
+    const processes: SandboxProcess[] = [await startSandboxProcess(url, keys), await startSandboxProcess(url, keys)];
+    const [a, b] = processes as [SandboxProcess, SandboxProcess];
+    try {
+      const perProcess = 30;
+      const workers = 4;
+      // Each process takes its own orders, with several requests in flight at once on both.
+      const payAll = async (sandbox: SandboxProcess, prefix: string) => {
+        const receipts = new Map<string, string>();
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: workers }, async () => {
+            while (next < perProcess) {
+              const order = `${prefix}-${next++}`;
+              const receipt = await pay(sandbox.url, order);
+              expect(receipt, `${order} paid`).toBeDefined();
+              receipts.set(order, receipt!);
+            }
+          }),
+        );
+        return receipts;
+      };
+      // And the same orders sent to both processes at once, as a client that fails over would: one payment each.
+      const raced = Array.from({ length: 10 }, (_, n) => `raced-${n}`);
+      const [fromA, fromB, races] = await Promise.all([
+        payAll(a, 'a'),
+        payAll(b, 'b'),
+        Promise.all(
+          raced.map(async (order) => {
+            const [tokenA, tokenB] = await Promise.all([token(a.url), token(b.url)]);
+            const body = (tokenId: string) => paymentRequest(tokenId, 20, { metadata: { orderId: order } });
+            const answers = await Promise.all([
+              post(a.url, '/transactions', body(tokenA), { 'Idempotency-Key': order }),
+              post(b.url, '/transactions', body(tokenB), { 'Idempotency-Key': order }),
+            ]);
+            const receipts = answers.filter((answer) => answer?.status === 201 || answer?.status === 202).map((answer) => String(answer!.json.receiptNumber));
+            return { order, receipts, statuses: answers.map((answer) => answer?.status) };
+          }),
+        ),
+      ]);
+
+      const all = new Map([...fromA, ...fromB]);
+      for (const race of races) {
+        // The second of the two is a replay of the first (or 429 while the first was still being processed).
+        expect(race.receipts.length, `${race.order}: ${race.statuses.join(', ')}`).toBeGreaterThanOrEqual(1);
+        expect(new Set(race.receipts).size, `${race.order} paid once`).toBe(1);
+        all.set(race.order, race.receipts[0]!);
+      }
+      expect(new Set(all.values()).size, 'no receipt number handed out twice').toBe(all.size);
+      for (const sandbox of processes) {
+        for (const [order, receipt] of all) {
+          const read = await getTransaction(sandbox.url, receipt);
+          expect(read.json.metadata, `${order} seen by ${sandbox.url}`).toEqual({ orderId: order });
+        }
+      }
+      const stored = await rowsOf(url, 'transactions');
+      expect(stored, 'one transaction per order, none lost, none doubled').toHaveLength(all.size);
+      expect(new Set(stored.map((row) => (JSON.parse(row.value) as { metadata: { orderId: string } }).metadata.orderId)).size).toBe(all.size);
+
+      // Process A is killed while both are paying: whatever either acknowledged is in the database and seen by B.
+      const acknowledged = new Map<string, string>();
+      const killer = (async () => {
+        for (let wait = 0; acknowledged.size < 6 && wait < 2_000; wait++) await new Promise((resolve) => setTimeout(resolve, 5));
+        await a.stop('SIGKILL');
+      })();
+      await Promise.all(
+        ['kill-a', 'kill-b'].map(async (prefix, index) => {
+          for (let n = 0; n < 20; n++) {
+            const order = `${prefix}-${n}`;
+            const receipt = await pay((index === 0 ? a : b).url, order).catch(() => undefined);
+            if (receipt !== undefined) acknowledged.set(order, receipt);
+          }
+        }),
+      );
+      await killer;
+      expect(await a.exited).toBe('SIGKILL');
+      for (const [order, receipt] of acknowledged) expect((await getTransaction(b.url, receipt)).json.metadata, order).toEqual({ orderId: order });
+    } finally {
+      await Promise.all(processes.map((sandbox) => sandbox.stop()));
+    }
+  }, 180_000);
+
+  it('a reset, the clock and webhook subscriptions changed through one sandbox are what another one on the database sees', async () => {
+    const url = await database();
+    const options = { stateFile: url, keys: { secret: [keys.secret], publishable: [keys.publishable] } };
+    const [a, b] = await Promise.all([startPaymentsSandbox(options), startPaymentsSandbox(options)]);
+    try {
+      const receipt = await pay(a.url, 'order-1');
+      expect((await getTransaction(b.url, receipt!)).status).toBe(200);
+      await a.control.advanceClock({ ms: 7_200_000 });
+      await a.control.createWebhookSubscription({ url: 'http://127.0.0.1:9/hooks', secret: 'whsec', eventTypes: ['alias.payment.received'] });
+      expect((await b.control.getClock()).offsetMs).toBeGreaterThanOrEqual(7_200_000);
+      expect(await b.control.listWebhookSubscriptions()).toHaveLength(1);
+      await b.control.resetSandbox();
+      expect((await getTransaction(a.url, receipt!)).status, 'gone for the other sandbox too').toBe(404);
+      expect(await a.control.listWebhookSubscriptions()).toHaveLength(0);
+      expect((await a.control.getClock()).offsetMs).toBe(0);
+      // The number sequence goes on after a reset: the next payment, through either, has a new number.
+      const next = await pay(a.url, 'order-2');
+      expect(Number(next)).toBeGreaterThan(Number(receipt));
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
+
+  // The token's write is the first, the payment's the second: the process kills itself at that step of the payment.
+  it.each([
+    { step: 'commit:before', committed: false },
+    { step: 'commit:after', committed: true },
+  ])('killed at $step of a payment: the resend after a restart is paid once, and no receipt number is reused', async ({ step, committed }) => {
+    const url = await database();
+    const crashing = await startSandboxProcess(url, keys, { PAYKIT_SANDBOX_CRASH_AT: `${step}@2` });
+    expect(await pay(crashing.url, 'order-1'), 'no answer: the process died first').toBeUndefined();
+    expect(await crashing.exited).toBe('SIGKILL');
+    const stored = (await rowsOf(url, 'transactions')).map((row) => row.key);
+    expect(stored).toHaveLength(committed ? 1 : 0);
+
+    const restarted = await startSandboxProcess(url, keys);
+    try {
+      const fresh = await pay(restarted.url, 'order-2');
+      const resent = await pay(restarted.url, 'order-1');
+      expect(fresh).toBeDefined();
+      expect(resent).toBeDefined();
+      expect(fresh).not.toBe(resent);
+      // Committed before the kill: the resend replays that payment under its number.
+      if (committed) expect(resent).toBe(stored[0]);
+    } finally {
+      await restarted.stop();
+    }
+    const orders = (await rowsOf(url, 'transactions')).map((row) => (JSON.parse(row.value) as { metadata: { orderId: string } }).metadata.orderId);
+    expect(orders.sort()).toEqual(['order-1', 'order-2']);
+  }, 60_000);
+
+  it("the clock's scheduled work runs once across sandboxes: each alias registration completes once, each webhook is delivered once", async () => {
+    const url = await database();
+    const received: string[] = [];
+    const endpoint = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => (received.push(body), res.writeHead(200).end()));
+    });
+    endpoint.listen(0, '127.0.0.1');
+    await once(endpoint, 'listening');
+    const options = { stateFile: url, keys: { secret: [keys.secret], publishable: [keys.publishable] }, settings: { aliasRegistrationDelayMs: 400 } };
+    const [a, b] = await Promise.all([startPaymentsSandbox(options), startPaymentsSandbox(options)]);
+    try {
+      await a.control.createWebhookSubscription({ url: `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/hooks`, secret: 'whsec', eventTypes: ['alias.registered'] });
+      const aliases = await Promise.all(
+        Array.from({ length: 8 }, async (_, n) => {
+          const answer = await post(n % 2 ? a.url : b.url, '/aliases', { aliasAddress: `alias-${n}@pay.example.com`, type: 'STATIC', supplierBusinessCode: 'TEST_BUSINESS' }, { 'Idempotency-Key': `alias-${n}` });
+          expect(answer?.status).toBe(201);
+          return String(answer!.json.id);
+        }),
+      );
+      // Both sandboxes hold every task (each caught up on the other's) and both timers fire at the same moments.
+      for (let wait = 0; received.length < aliases.length && wait < 100; wait++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await Promise.all([a.webhooksIdle(), b.webhooksIdle()]);
+      const ids = received.map((body) => (JSON.parse(body) as { data: { id: string } }).data.id).sort();
+      expect(ids, 'one alias.registered notification per alias').toEqual([...aliases].sort());
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      endpoint.close();
+    }
+  }, 60_000);
+
+  it('refuses to start when the database is out of reach: a StateStoreError naming it without the password, and the process exits', async () => {
+    const unreachable = `postgres://paykit:${encodeURIComponent(cluster.password)}@127.0.0.1:1/none`;
+    const refusal = await startPaymentsSandbox({ stateFile: unreachable }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(StateStoreError);
+    expect((refusal as Error).message).toMatch(/cannot reach the sandbox state at postgres:\/\/paykit:\*\*\*@127\.0\.0\.1:1\/none: .*ECONNREFUSED/);
+    expectNoPassword((refusal as Error).message);
+
+    // A wrong password: the server's refusal, without the password sent.
+    const wrong = cluster.url('postgres').replace(encodeURIComponent(cluster.password), 'Wrong%2Fpassword');
+    const denied = (await startPaymentsSandbox({ stateFile: wrong }).then(
+      () => new Error('started'),
+      (error: unknown) => error,
+    )) as Error;
+    expect(denied.message).toMatch(/password authentication failed/);
+    expect(denied.message).not.toMatch(/Wrong/);
+
+    // The sandbox as a process (`paykit-mock payments-sandbox --state …`): it exits with the reason.
+    const exited = await startSandboxProcess(unreachable, keys).then(
+      async (started) => (await started.stop(), 'started'),
+      (error: unknown) => (error as Error).message,
+    );
+    expect(exited).toMatch(/exited early[\s\S]*cannot reach the sandbox state/);
+    expectNoPassword(exited);
+  }, 60_000);
+
+  it('when the database goes away mid-run, a write is refused with the store error and not acknowledged; once it is back, a resend is a new payment', async () => {
+    const url = await database();
+    // Each request waits 1 s with the write lock held (after catching up), so the server can go away right then.
+    let sandbox: PaymentsSandbox | undefined = await startPaymentsSandbox({ stateFile: url, keys: { secret: [keys.secret], publishable: [keys.publishable] } });
+    try {
+      const tokenId = await token(sandbox.url);
+      await sandbox.control.changeSettings({ processingDelayMs: 1_000 });
+      const pending = post(sandbox.url, '/transactions', paymentRequest(tokenId, 30, { metadata: { orderId: 'lost' } }), { 'Idempotency-Key': 'lost' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await cluster.stop();
+      const answer = await pending;
+      expect(answer?.status, 'not acknowledged').toBe(500);
+      expect(answer?.json.developerMessage).toMatch(/cannot write the sandbox state at postgres:\/\/paykit:\*\*\*@/);
+      expectNoPassword(JSON.stringify(answer?.json));
+
+      // With the server down, requests are refused before any work: 503 naming the store's problem.
+      const refused = await post(sandbox.url, '/single-use-tokens', cardTokenRequest(), { authorization: basic(keys.publishable) });
+      expect(refused?.status).toBe(503);
+      expect(refused?.json.developerMessage).toMatch(/cannot reach the sandbox state/);
+      expectNoPassword(JSON.stringify(refused?.json));
+
+      await cluster.start();
+      await sandbox.control.changeSettings({ processingDelayMs: 0 });
+      // The refused payment was never stored, so its resend is a payment of its own, not a replay of a 500.
+      const resent = await pay(sandbox.url, 'lost');
+      expect(resent).toBeDefined();
+      expect((await rowsOf(url, 'transactions')).map((row) => JSON.parse(row.value).metadata)).toEqual([{ orderId: 'lost' }]);
+      await sandbox.close();
+      sandbox = undefined;
+    } finally {
+      await sandbox?.close();
+      await cluster.start().catch(() => undefined);
+    }
+  }, 60_000);
+});
+
+describe('payments sandbox: a PostgreSQL address in logs and errors', () => {
+  it.each([
+    ['postgres://sandbox:s3cret@db.internal:5432/paykit', 'postgres://sandbox:***@db.internal:5432/paykit'],
+    ['postgresql://sandbox@db.internal/paykit?password=s3cret&sslmode=require', 'postgresql://sandbox@db.internal/paykit?password=***&sslmode=require'],
+    ['postgres://db.internal/paykit', 'postgres://db.internal/paykit'],
+    ['postgres://sandbox:s3cret@[::1', 'postgres://… (not a valid address)'],
+  ])('shows %s as %s', (url, shown) => {
+    expect(redactUrl(url)).toBe(shown);
+  });
+});
