@@ -112,7 +112,7 @@ export async function runProxyCommand(argv: string[], command: ProxyCommandOptio
   // with the reports written, rather than ending the process before any report is on disk.
   const stop = stopSignal();
   try {
-    out(`contract proxy: starting Prism on the ${values.api} contract`);
+    out(`starting the contract proxy (Prism on the ${values.api} contract)`);
     const proxy: ContractProxy = await startContractProxy({
       upstream: values.upstream,
       validator: command.validator(values.api),

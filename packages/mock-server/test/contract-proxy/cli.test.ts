@@ -1,14 +1,20 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPaymentsSandbox, type PaymentsSandbox } from '../../src/index.js';
 import { paymentRequest, send, slowStart } from './support.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+// A test that fails or times out before its SIGINT leaves no proxy (nor its Prism) running behind it.
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGTERM');
+});
 
 interface Ran {
   code: number | null;
@@ -23,6 +29,8 @@ interface Ran {
  */
 async function run(args: string[], interrupt?: { after: string; then?: (stdout: string) => Promise<void> }): Promise<Ran> {
   const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('close', () => running.delete(child));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -98,7 +106,7 @@ describe('paykit-mock proxy and replay', () => {
   it('a SIGINT while Prism still starts ends like any stop: exit 0, the summary, and the (empty) reports on disk', async () => {
     const files = { har: join(dir, 'early.har'), json: join(dir, 'early.json') };
     const result = await run(['proxy', '--upstream', sandbox.url, '--record', files.har, '--report-json', files.json], {
-      after: 'contract proxy: starting Prism',
+      after: 'starting the contract proxy',
     });
     expect(result).toMatchObject({ code: 0, signal: null });
     expect(result.stdout).toMatch(/contract proxy: 0 exchanges, 0 request violations, 0 answer violations/);
