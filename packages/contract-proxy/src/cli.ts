@@ -48,6 +48,18 @@ function positiveNumber(value: unknown, name: string): number | undefined {
   return number;
 }
 
+/** Resolves at the first SIGINT or SIGTERM from now on, instead of the default (ending the process at once). */
+function stopSignal(): { stopped: Promise<void>; dispose(): void } {
+  let dispose = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    dispose = () => void (process.off('SIGINT', stop), process.off('SIGTERM', stop));
+  });
+  return { stopped, dispose };
+}
+
 export interface ProxyCommandOptions {
   /** Starts Prism's proxy mode on the chosen contract (@paykit/mock-server's `startPrismProxy`). */
   validator: (contract: 'payments' | 'file-exchange') => ValidatorStarter;
@@ -96,44 +108,49 @@ export async function runProxyCommand(argv: string[], command: ProxyCommandOptio
   const durationSeconds = positiveNumber(values.duration, '--duration');
   if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw new Error('--tls-cert and --tls-key go together');
 
-  const proxy: ContractProxy = await startContractProxy({
-    upstream: values.upstream,
-    validator: command.validator(values.api),
-    strict: values.strict,
-    paymentsRules: values.api === 'payments',
-    host: values.host,
-    port,
-    secretKeys: asStrings(values['secret-key']),
-    publishableKeys: asStrings(values['publishable-key']),
-    record: values.record !== undefined,
-    onViolation: (violation) => err(formatViolation(violation)),
-    ...(values['tls-cert'] && values['tls-key']
-      ? { tls: { cert: await readFile(values['tls-cert']), key: await readFile(values['tls-key']) } }
-      : {}),
-    upstreamTls: {
-      ...(values['client-pfx'] ? { pfx: await readFile(values['client-pfx']) } : {}),
-      ...(values['client-passphrase'] !== undefined ? { passphrase: values['client-passphrase'] } : {}),
-      ...(values['upstream-ca'] ? { ca: await readFile(values['upstream-ca']) } : {}),
-    },
-  });
-  out(`contract proxy: ${proxy.url} -> ${values.upstream}${values.strict ? ' (strict)' : ''}`);
-  out('proxy ready; Ctrl-C stops it and prints the summary');
+  // Listening from the first moment: a Ctrl-C while Prism starts waits for the start, then ends like any other stop,
+  // with the reports written, rather than ending the process before any report is on disk.
+  const stop = stopSignal();
+  try {
+    out(`starting the contract proxy (Prism on the ${values.api} contract)`);
+    const proxy: ContractProxy = await startContractProxy({
+      upstream: values.upstream,
+      validator: command.validator(values.api),
+      strict: values.strict,
+      paymentsRules: values.api === 'payments',
+      host: values.host,
+      port,
+      secretKeys: asStrings(values['secret-key']),
+      publishableKeys: asStrings(values['publishable-key']),
+      record: values.record !== undefined,
+      onViolation: (violation) => err(formatViolation(violation)),
+      ...(values['tls-cert'] && values['tls-key']
+        ? { tls: { cert: await readFile(values['tls-cert']), key: await readFile(values['tls-key']) } }
+        : {}),
+      upstreamTls: {
+        ...(values['client-pfx'] ? { pfx: await readFile(values['client-pfx']) } : {}),
+        ...(values['client-passphrase'] !== undefined ? { passphrase: values['client-passphrase'] } : {}),
+        ...(values['upstream-ca'] ? { ca: await readFile(values['upstream-ca']) } : {}),
+      },
+    });
+    out(`contract proxy: ${proxy.url} -> ${values.upstream}${values.strict ? ' (strict)' : ''}`);
+    out('proxy ready; Ctrl-C stops it and prints the summary');
 
-  await new Promise<void>((resolve) => {
-    const timer = durationSeconds === undefined ? undefined : setTimeout(resolve, durationSeconds * 1000);
-    const stop = () => {
-      if (timer) clearTimeout(timer);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  await proxy.close();
-  const report = proxy.report();
-  if (values.record) await writeDurably(values.record, JSON.stringify(proxy.har(), null, 2));
-  if (values['report-json']) await writeDurably(values['report-json'], JSON.stringify(report, null, 2));
-  if (values['report-html']) await writeDurably(values['report-html'], renderHtml(report));
-  out(renderText(report));
+    let timer: NodeJS.Timeout | undefined;
+    const elapsed = new Promise<void>((resolve) => {
+      if (durationSeconds !== undefined) timer = setTimeout(resolve, durationSeconds * 1000);
+    });
+    await Promise.race([stop.stopped, elapsed]);
+    clearTimeout(timer);
+    await proxy.close();
+    const report = proxy.report();
+    if (values.record) await writeDurably(values.record, JSON.stringify(proxy.har(), null, 2));
+    if (values['report-json']) await writeDurably(values['report-json'], JSON.stringify(report, null, 2));
+    if (values['report-html']) await writeDurably(values['report-html'], renderHtml(report));
+    out(renderText(report));
+  } finally {
+    stop.dispose();
+  }
 }
 
 /** `paykit-mock replay FILE.har --target URL`: resolves with the exit status (0 when every status matches). */

@@ -138,10 +138,15 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
         problem(response, 502, { title: 'upstream unreachable' });
       });
   });
-  const relayPort = await listen(relay, '127.0.0.1', 0);
-  const validator = await options.validator({ upstream: `http://127.0.0.1:${relayPort}`, errors: strict });
+  // Set once Prism listens; the front port is taken before that (see below), so a request can come in earlier.
+  let validator: RunningValidator | undefined;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const prism = validator;
+    if (!prism) {
+      request.resume();
+      return void problem(response, 503, { title: 'The contract proxy is still starting' });
+    }
     const startedAt = new Date();
     const started = performance.now();
     const method = request.method ?? 'GET';
@@ -167,7 +172,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
       pending.set(id, item);
       try {
         const prismAnswer = await exchange(
-          new URL(`${validator.url}${subPath}${incoming.search}`),
+          new URL(`${prism.url}${subPath}${incoming.search}`),
           method,
           { ...endToEnd(request.headers), [exchangeHeader]: id },
           body,
@@ -250,13 +255,24 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     });
   };
   const front = options.tls ? createHttpsServer(options.tls, onRequest) : createHttpServer(onRequest);
+  // The merchant's port first: a port already taken fails at once, before Prism is started (seconds) for nothing.
   let port: number;
   try {
     port = await listen(front, host, options.port ?? 0);
   } catch (error) {
-    await Promise.allSettled([validator.close(), closeServer(relay)]);
+    throw new Error(`The contract proxy cannot listen on ${host}:${options.port ?? 0}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+  let running: RunningValidator;
+  try {
+    const relayPort = await listen(relay, '127.0.0.1', 0);
+    running = await options.validator({ upstream: `http://127.0.0.1:${relayPort}`, errors: strict });
+  } catch (error) {
+    await Promise.allSettled([closeServer(front), closeServer(relay)]);
     throw error;
   }
+  validator = running;
   const origin = `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closing: Promise<void> | undefined;
   return {
@@ -264,6 +280,6 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     origin,
     report: () => report.snapshot(),
     har: () => recorder.har(),
-    close: () => (closing ??= Promise.all([closeServer(front), closeServer(relay), validator.close()]).then(() => undefined)),
+    close: () => (closing ??= Promise.all([closeServer(front), closeServer(relay), running.close()]).then(() => undefined)),
   };
 }

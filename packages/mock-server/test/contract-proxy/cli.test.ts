@@ -1,38 +1,53 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPaymentsSandbox, type PaymentsSandbox } from '../../src/index.js';
-import { paymentRequest, send } from './support.js';
+import { paymentRequest, send, slowStart } from './support.js';
 
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
-/** The built `paykit-mock` as a real process; `whenReady` runs once it printed `ready`, then it gets SIGINT. */
-async function run(args: string[], whenReady?: (stdout: string) => Promise<void>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+// A test that fails or times out before its SIGINT leaves no proxy (nor its Prism) running behind it.
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGTERM');
+});
+
+interface Ran {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The built `paykit-mock` as a real process. With `interrupt`: once it printed `interrupt.after`, `interrupt.then`
+ * runs, then it gets SIGINT. Resolves once its output is closed (not at its exit), so no line it printed is missed.
+ */
+async function run(args: string[], interrupt?: { after: string; then?: (stdout: string) => Promise<void> }): Promise<Ran> {
   const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('close', () => running.delete(child));
   let stdout = '';
   let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  if (whenReady) {
+  const closed = new Promise<Pick<Ran, 'code' | 'signal'>>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  if (interrupt) {
     await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('ready')) resolve();
-      });
-      void exited.then(() => reject(new Error(`exited early:\n${stdout}\n${stderr}`)));
+      child.stdout.on('data', () => stdout.includes(interrupt.after) && resolve());
+      void closed.then(() => reject(new Error(`exited before printing ${JSON.stringify(interrupt.after)}:\n${stdout}\n${stderr}`)));
     });
     try {
-      await whenReady(stdout);
+      await interrupt.then?.(stdout);
     } finally {
       child.kill('SIGINT');
     }
-  } else {
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   }
-  return { code: await exited, stdout, stderr };
+  return { ...(await closed), stdout, stderr };
 }
 
 describe('paykit-mock proxy and replay', () => {
@@ -52,13 +67,16 @@ describe('paykit-mock proxy and replay', () => {
     const files = { har: join(dir, 'flow.har'), json: join(dir, 'report.json'), html: join(dir, 'report.html') };
     const result = await run(
       ['proxy', '--upstream', sandbox.url, '--record', files.har, '--report-json', files.json, '--report-html', files.html],
-      async (stdout) => {
-        const url = /contract proxy: (\S+) ->/.exec(stdout)![1]!;
-        await send(url, 'GET', '/transactions', { key: secret, headers: { accept: 'application/json' } });
-        await send(url, 'POST', '/transactions', { key: secret, headers: { accept: 'application/json' }, body: paymentRequest('no-such-token', 10.005) });
+      {
+        after: 'proxy ready;',
+        then: async (stdout) => {
+          const url = /contract proxy: (\S+) ->/.exec(stdout)![1]!;
+          await send(url, 'GET', '/transactions', { key: secret, headers: { accept: 'application/json' } });
+          await send(url, 'POST', '/transactions', { key: secret, headers: { accept: 'application/json' }, body: paymentRequest('no-such-token', 10.005) });
+        },
       },
     );
-    expect(result.code).toBe(0);
+    expect(result).toMatchObject({ code: 0, signal: null });
     expect(result.stderr).toContain('[request] idempotency-key createTransaction header.Idempotency-Key:');
     expect(result.stderr).toContain('[request] decimal-places createTransaction body.principalAmount:');
     expect(result.stdout).toMatch(/contract proxy: 2 exchanges, 2 request violations, 0 answer violations/);
@@ -82,6 +100,31 @@ describe('paykit-mock proxy and replay', () => {
       expect(refused.code).toBe(1);
     } finally {
       await fresh.close();
+    }
+  }, slowStart);
+
+  it('a SIGINT while Prism still starts ends like any stop: exit 0, the summary, and the (empty) reports on disk', async () => {
+    const files = { har: join(dir, 'early.har'), json: join(dir, 'early.json') };
+    const result = await run(['proxy', '--upstream', sandbox.url, '--record', files.har, '--report-json', files.json], {
+      after: 'starting the contract proxy',
+    });
+    expect(result).toMatchObject({ code: 0, signal: null });
+    expect(result.stdout).toMatch(/contract proxy: 0 exchanges, 0 request violations, 0 answer violations/);
+    expect(JSON.parse(await readFile(files.json, 'utf8'))).toMatchObject({ exchanges: 0, totals: { request: 0, answer: 0 } });
+    expect(JSON.parse(await readFile(files.har, 'utf8')).log.entries).toEqual([]);
+  }, slowStart);
+
+  it('a port already taken ends the command at once: exit 1, the port named', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const result = await run(['proxy', '--upstream', sandbox.url, '--port', String(port)]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`The contract proxy cannot listen on 127.0.0.1:${port}: listen EADDRINUSE`);
+      expect(result.stdout).not.toContain('proxy ready');
+    } finally {
+      taken.close();
     }
   });
 

@@ -2,9 +2,10 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startContractProxy, type ContractProxy } from '@paykit/contract-proxy';
+import { startContractProxy, type ContractProxy, type UpstreamTls } from '@paykit/contract-proxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTestCertificates, prismValidator, startFileExchangeMock, type FileExchangeMock, type TestCertificates } from '../../src/index.js';
+import { allStarted, slowStart } from './support.js';
 
 /** A GET over TLS that trusts only the test authority (the merchant's client, which trusts the proxy's certificate). */
 function get(url: string, ca: string, accept: string): Promise<{ status: number; body: string }> {
@@ -19,51 +20,63 @@ function get(url: string, ca: string, accept: string): Promise<{ status: number;
   });
 }
 
+type Upstream = 'with the client certificate' | 'without the client certificate' | 'trusting another authority';
+
 describe('the proxy in front of the REST file exchange (client-certificate TLS, certificates made for this run)', () => {
   let dir: string;
   let certificates: TestCertificates;
   let mock: FileExchangeMock;
-  const proxies: ContractProxy[] = [];
+  const proxies = new Map<Upstream, ContractProxy>();
+  // Starting Prism takes seconds on a loaded machine: the proxies start once, together, here.
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'paykit-proxy-tls-'));
     certificates = await generateTestCertificates(dir);
+    const foreign = await generateTestCertificates(await mkdtemp(join(dir, 'foreign-')));
     mock = await startFileExchangeMock({ restPort: 0, soapPort: 0, certificates });
-  });
+    const pfx = await readFile(certificates.clientPfxPath);
+    const client = { pfx, passphrase: certificates.clientPfxPassword };
+    const upstreams: Record<Upstream, UpstreamTls> = {
+      'with the client certificate': { ca: certificates.caCertPem, ...client },
+      'without the client certificate': { ca: certificates.caCertPem },
+      'trusting another authority': { ca: foreign.caCertPem, ...client },
+    };
+    const tls = { cert: await readFile(certificates.serverCertPath), key: await readFile(certificates.serverKeyPath) };
+    await allStarted(
+      Object.entries(upstreams).map(async ([name, upstreamTls]) => {
+        // The proxy ends the client's TLS with a certificate of its own, and presents the client's certificate upstream.
+        const started = await startContractProxy({ upstream: mock.restUrl, validator: prismValidator('file-exchange'), paymentsRules: false, tls, upstreamTls });
+        proxies.set(name as Upstream, started);
+      }),
+    );
+  }, slowStart);
   afterAll(async () => {
-    await Promise.allSettled(proxies.map((p) => p.close()));
+    await Promise.allSettled([...proxies.values()].map((p) => p.close()));
     await mock?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function proxy(withClientCertificate: boolean): Promise<ContractProxy> {
-    const started = await startContractProxy({
-      upstream: mock.restUrl,
-      validator: prismValidator('file-exchange'),
-      paymentsRules: false,
-      // The proxy ends the client's TLS with a certificate of its own, and presents the client's certificate upstream.
-      tls: { cert: await readFile(certificates.serverCertPath), key: await readFile(certificates.serverKeyPath) },
-      upstreamTls: {
-        ca: certificates.caCertPem,
-        ...(withClientCertificate ? { pfx: await readFile(certificates.clientPfxPath), passphrase: certificates.clientPfxPassword } : {}),
-      },
-    });
-    proxies.push(started);
-    return started;
-  }
+  const through = (name: Upstream) => proxies.get(name)!;
 
   it('passes the exchange through with the client certificate, and finds no violation', async () => {
-    const through = await proxy(true);
-    expect(through.url.startsWith('https://')).toBe(true);
-    const answer = await get(`${through.url}/filesForDownload/`, certificates.caCertPem, 'text/plain');
+    const proxy = through('with the client certificate');
+    expect(proxy.url.startsWith('https://')).toBe(true);
+    const answer = await get(`${proxy.url}/filesForDownload/`, certificates.caCertPem, 'text/plain');
     expect([200, 204]).toContain(answer.status);
-    expect(through.report()).toMatchObject({ exchanges: 1, totals: { request: 0, answer: 0 }, operations: { 'GET /filesForDownload/': 1 } });
+    expect(proxy.report()).toMatchObject({ exchanges: 1, totals: { request: 0, answer: 0 }, operations: { 'GET /filesForDownload/': 1 } });
   });
 
-  it('without the client certificate the service refuses the handshake: the client gets 502, nothing is invented', async () => {
-    const through = await proxy(false);
-    const answer = await get(`${through.url}/filesForDownload/`, certificates.caCertPem, 'text/plain');
+  it('without the client certificate the service answers 403, and the client gets that answer as it came', async () => {
+    const proxy = through('without the client certificate');
+    const answer = await get(`${proxy.url}/filesForDownload/`, certificates.caCertPem, 'text/plain');
+    expect(answer).toEqual({ status: 403, body: 'client certificate not accepted\n' });
+    expect(proxy.report()).toMatchObject({ exchanges: 1, operations: { 'GET /filesForDownload/': 1 } });
+  });
+
+  it('when the service’s certificate is not from the trusted authority the handshake fails: the client gets 502, nothing is invented', async () => {
+    const proxy = through('trusting another authority');
+    const answer = await get(`${proxy.url}/filesForDownload/`, certificates.caCertPem, 'text/plain');
     expect(answer.status).toBe(502);
     expect(JSON.parse(answer.body).title).toBe('The contract proxy could not reach the service');
-    expect(through.report().totals.answer).toBe(0);
+    expect(proxy.report().totals.answer).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import { createPublishableClient, createSecretClient } from '@paykit/payments';
 import { replayHar, type Violation } from '@paykit/contract-proxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPaymentsSandbox } from '../../src/index.js';
-import { cardTokenRequest, paymentRequest, proxiedSandbox, send, type ProxiedSandbox } from './support.js';
+import { cardTokenRequest, paymentRequest, proxiedSandbox, send, slowStart, type ProxiedSandbox } from './support.js';
 
 /** Our own clients' flow: a card token with the publishable key, a payment and its look-up with the secret key. */
 async function ourFlow(env: ProxiedSandbox): Promise<string> {
@@ -19,7 +19,7 @@ describe('the proxy in front of the payments sandbox', () => {
   const seen: Violation[] = [];
   beforeAll(async () => {
     env = await proxiedSandbox({ record: true, onViolation: (v) => seen.push(v) });
-  });
+  }, slowStart);
   afterAll(() => env?.close());
 
   it('finds no violation in our own clients’ traffic, and passes it through', async () => {
@@ -149,7 +149,7 @@ describe.each([false, true])('a merchant’s mistakes (strict: %s)', (strict) =>
       body: cardTokenRequest(),
     });
     token = created.json.singleUseTokenId;
-  });
+  }, slowStart);
   afterAll(() => env?.close());
 
   it.each(mistakes)('$name is named with its rule and location', async (mistake) => {

@@ -44,6 +44,14 @@ export async function proxiedSandbox(options: Partial<ContractProxyOptions> = {}
   return { sandbox, proxy, secretKey, publishableKey, close: async () => void (await Promise.allSettled([proxy.close(), sandbox.close()])) };
 }
 
+/** Starting Prism takes seconds, and a loaded CI machine is several times slower: the budget of a hook that starts it. */
+export const slowStart = 120_000;
+
+/** Waits for every start; a failed one is thrown once all have settled, so that afterAll can close the others. */
+export async function allStarted(starts: Promise<unknown>[]): Promise<void> {
+  for (const result of await Promise.allSettled(starts)) if (result.status === 'rejected') throw result.reason;
+}
+
 /** One request as a merchant's own code would send it, without our client. */
 export async function send(
   baseUrl: string,
