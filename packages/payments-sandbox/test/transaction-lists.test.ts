@@ -3,7 +3,9 @@ import { rules } from '@paykit/payments/rules';
 import { Links, page } from '../src/http/links.js';
 import { matchesQuery } from '../src/resources/search.js';
 import { storeOf } from '../src/sandbox.js';
-import type { SandboxState, TransactionRecord, TransactionStatus } from '../src/state/state.js';
+import type { SandboxCore } from '../src/core.js';
+import { transactionField, transactionModel, transactionModelNames } from '../src/resources/transactions.js';
+import { emptyState, type SandboxState, type TransactionRecord, type TransactionStatus } from '../src/state/state.js';
 import { call, cardToken, paymentRequest, sandboxPerTest } from './support.js';
 
 // The transaction lists read their criteria on the records and model only the page they return (issue 22). Each
@@ -234,5 +236,39 @@ describe('payments sandbox: transaction lists give what modelling every transact
     generate(state, size, 9, 5000);
     expect(state.transactions.size).toBe(size);
     await compareEverything(fewQueries);
+  });
+});
+
+describe('payments sandbox: a search reads a field of a transaction as its model and request give it', () => {
+  it('every field of every generated transaction, with and without an alias, and names the model does not have', () => {
+    const state = emptyState();
+    const made = generate(state, 300, 5);
+    state.aliases.set('ALIAS-1', { id: 'ALIAS-1', createdAt: 1, aliasAddress: 'a@pay.example.com', customerId: customers[0]!, type: 'STATIC', supplierBusinessCode: 'TEST_BUSINESS', currency: 'AUD', status: 'ACTIVE' });
+    for (const t of made.filter((_, i) => i % 7 === 0)) t.aliasId = 'ALIAS-1';
+    const business = { currency: 'AUD', surcharges: {}, acceptedSchemes: [], aliasDisplayName: 'Shown' };
+    const core = {
+      state,
+      clock: { now: () => Date.now() },
+      facility: { businesses: new Map([['TEST_BUSINESS', { supplierBusinessCode: 'TEST_BUSINESS', ...business }]]) },
+    } as unknown as SandboxCore;
+    const links = new Links('http://127.0.0.1:1/rest/v1');
+    const now = Date.now();
+    let compared = 0;
+    for (const t of made) {
+      const model = transactionModel(core, t, links, now);
+      for (const name of Object.keys(model)) expect(transactionModelNames.has(name), `${name} is listed among the model's fields`).toBe(true);
+      const fields: Record<string, unknown> = { ...t.request, ...model };
+      for (const name of new Set([...transactionModelNames, ...Object.keys(t.request), 'note', 'noSuchField', 'constructor', 'toString'])) {
+        expect(transactionField(core, t, links, now, name), `${t.receiptNumber} ${name}`).toEqual(fields[name]);
+        compared++;
+      }
+    }
+    // Both sides of every conditional field were seen: with and without alias, codes, original transaction, metadata.
+    const seen = (name: string) => made.filter((t) => name in transactionModel(core, t, links, now)).length;
+    for (const name of ['source', 'aliasAccount', 'responseCode', 'summaryCode', 'originalReceiptNumber', 'metadata']) {
+      expect(seen(name), name).toBeGreaterThan(0);
+      expect(seen(name), name).toBeLessThan(made.length);
+    }
+    expect(compared).toBeGreaterThan(300 * transactionModelNames.size);
   });
 });

@@ -41,80 +41,73 @@ export function isRefundable(t: TransactionRecord): boolean {
   return t.status === 'Approved' && t.transactionType === 'PAYMENT' && t.refunded < total(t);
 }
 
-/** What a field of the model is read with: the record, and what every field of one model shares. */
-interface ModelSource {
-  core: SandboxCore;
-  links: Links;
-  /** The sandbox clock at the request: one instant for the whole answer (a list's filter and its page). */
-  now: number;
+/** The transaction model the reference shows, from a record; `now` is the sandbox clock (one instant for a whole list). */
+export function transactionModel(core: SandboxCore, t: TransactionRecord, links: Links, now = core.clock.now()): Body {
+  const alias = t.aliasId ? core.state.aliases.get(t.aliasId) : undefined;
+  const business = core.facility.businesses.get(t.supplierBusinessCode);
+  return {
+    receiptNumber: t.receiptNumber,
+    status: t.status,
+    ...codes[t.status],
+    transactionType: t.transactionType,
+    principalAmount: money(t.principal, t.currency),
+    surchargeAmount: money(t.surcharge, t.currency),
+    totalAmount: money(total(t), t.currency),
+    fraudGuardResult: null,
+    transactionTime: isoTime(t.createdAt),
+    settlementDate: isoDate(settlesAt(t)),
+    ...(alias ? { source: 'ALIAS' } : {}),
+    voidable: isVoidable(t, now),
+    refundable: isRefundable(t),
+    comment: t.comment,
+    ipAddress: t.ipAddress,
+    debtRepayment: t.request.debtRepayment === true,
+    supplierBusinessCode: t.supplierBusinessCode,
+    ...(alias
+      ? {
+          aliasBillerAccount: { displayName: business?.aliasDisplayName ?? t.supplierBusinessCode, currency: t.currency },
+          aliasAccount: { accountType: 'ALIAS', customerId: alias.customerId, id: alias.id, aliasAddress: alias.aliasAddress },
+        }
+      : {}),
+    ...(t.originalReceiptNumber ? { originalReceiptNumber: t.originalReceiptNumber } : {}),
+    ...(t.metadata ? { metadata: t.metadata } : {}),
+    links: links.self(`/transactions/${encodeURIComponent(t.receiptNumber)}`),
+  };
 }
 
-/** A field the model leaves out for this record (not one it gives as undefined). */
-const absent = Symbol('absent');
+/** Every field `transactionModel` may give, whether or not it gives it for a given record. */
+export const transactionModelNames: ReadonlySet<string> = new Set([
+  'receiptNumber', 'status', 'responseCode', 'responseDescription', 'summaryCode', 'transactionType', 'principalAmount', 'surchargeAmount',
+  'totalAmount', 'fraudGuardResult', 'transactionTime', 'settlementDate', 'source', 'voidable', 'refundable', 'comment', 'ipAddress',
+  'debtRepayment', 'supplierBusinessCode', 'aliasBillerAccount', 'aliasAccount', 'originalReceiptNumber', 'metadata', 'links',
+]);
 
-type FieldOf = (t: TransactionRecord, source: ModelSource) => unknown;
-
-const aliasOf = (t: TransactionRecord, { core }: ModelSource) => (t.aliasId ? core.state.aliases.get(t.aliasId) : undefined);
-
-/**
- * The transaction model the reference shows, one field at a time and in the order of the answer: a search reads
- * only the fields its query names, so that it models just the page it returns (issue 22: a search over 50k
- * transactions modelled every one of them first).
- */
-const modelFields: Record<string, FieldOf> = {
+/** The fields of the model that every record has, read without modelling it: what searches compare most. */
+const plainFields: Record<string, (t: TransactionRecord, now: number) => unknown> = {
   receiptNumber: (t) => t.receiptNumber,
   status: (t) => t.status,
-  responseCode: (t) => ('responseCode' in codes[t.status] ? (codes[t.status] as { responseCode: string }).responseCode : absent),
-  responseDescription: (t) => codes[t.status].responseDescription,
-  summaryCode: (t) => ('summaryCode' in codes[t.status] ? (codes[t.status] as { summaryCode: string }).summaryCode : absent),
   transactionType: (t) => t.transactionType,
-  principalAmount: (t) => money(t.principal, t.currency),
-  surchargeAmount: (t) => money(t.surcharge, t.currency),
-  totalAmount: (t) => money(total(t), t.currency),
-  fraudGuardResult: () => null,
   transactionTime: (t) => isoTime(t.createdAt),
   settlementDate: (t) => isoDate(settlesAt(t)),
-  source: (t, source) => (aliasOf(t, source) ? 'ALIAS' : absent),
-  voidable: (t, { now }) => isVoidable(t, now),
+  voidable: (t, now) => isVoidable(t, now),
   refundable: (t) => isRefundable(t),
   comment: (t) => t.comment,
   ipAddress: (t) => t.ipAddress,
   debtRepayment: (t) => t.request.debtRepayment === true,
   supplierBusinessCode: (t) => t.supplierBusinessCode,
-  aliasBillerAccount: (t, source) => {
-    if (!aliasOf(t, source)) return absent;
-    const business = source.core.facility.businesses.get(t.supplierBusinessCode);
-    return { displayName: business?.aliasDisplayName ?? t.supplierBusinessCode, currency: t.currency };
-  },
-  aliasAccount: (t, source) => {
-    const alias = aliasOf(t, source);
-    return alias ? { accountType: 'ALIAS', customerId: alias.customerId, id: alias.id, aliasAddress: alias.aliasAddress } : absent;
-  },
-  originalReceiptNumber: (t) => t.originalReceiptNumber || absent,
-  metadata: (t) => t.metadata || absent,
-  links: (t, { links }) => links.self(`/transactions/${encodeURIComponent(t.receiptNumber)}`),
 };
-const modelFieldEntries = Object.entries(modelFields);
-
-/** The transaction model the reference shows, from a record. */
-export function transactionModel(core: SandboxCore, t: TransactionRecord, links: Links, now = core.clock.now()): Body {
-  const source: ModelSource = { core, links, now };
-  const model: Body = {};
-  for (const [name, field] of modelFieldEntries) {
-    const value = field(t, source);
-    if (value !== absent) model[name] = value;
-  }
-  return model;
-}
 
 /**
  * The top-level field `name` of the transaction's model, or of its request where the model has no such field: what
- * `{ ...t.request, ...transactionModel(t) }[name]` is, without modelling the transaction.
+ * `{ ...t.request, ...transactionModel(t) }[name]` is. A search reads its criteria with it, so that it models only
+ * the page it returns (issue 22: a search over 50k transactions modelled every one of them first); the model's
+ * other fields (amounts, codes, alias) are read from the whole model.
  */
 export function transactionField(core: SandboxCore, t: TransactionRecord, links: Links, now: number, name: string): unknown {
-  const field = Object.hasOwn(modelFields, name) ? modelFields[name]! : undefined;
-  const value = field ? field(t, { core, links, now }) : absent;
-  return value === absent ? t.request[name] : value;
+  if (Object.hasOwn(plainFields, name)) return plainFields[name]!(t, now);
+  if (!transactionModelNames.has(name)) return t.request[name];
+  const fields: Body = { ...t.request, ...transactionModel(core, t, links, now) };
+  return fields[name];
 }
 
 /** A transaction the caller may see: another business's, for a restricted key, is "nothing matches". */
