@@ -59,6 +59,9 @@ function generate(state: SandboxState, count: number, seed: number, first = 1): 
     if (next() < 0.2) request.responseCode = 'X1'; // read where the model has none (pending, suspended)
     if (next() < 0.1) request.debtRepayment = true;
     if (next() < 0.3) request.note = pick(['a', 'b']);
+    // Fields the model gives only for some records: where it leaves them out, the request's are read.
+    if (next() < 0.2) request.originalReceiptNumber = 'FROM-REQUEST';
+    if (next() < 0.1) request.metadata = 'from-request';
     const record: TransactionRecord = {
       receiptNumber: String(1_800_000_000 + n),
       createdAt: base - hour * Math.floor(next() * 48),
@@ -141,6 +144,8 @@ function queries(state: SandboxState, models: Map<string, Model>): string[] {
     'summaryCode=0',
     `originalReceiptNumber=${preauth}`,
     'metadata=x',
+    'metadata=from-request',
+    'originalReceiptNumber=FROM-REQUEST',
     'principalAmount=10',
     'comment=c',
     'comment=null',

@@ -82,11 +82,27 @@ export const transactionModelNames: ReadonlySet<string> = new Set([
   'debtRepayment', 'supplierBusinessCode', 'aliasBillerAccount', 'aliasAccount', 'originalReceiptNumber', 'metadata', 'links',
 ]);
 
-/** The fields of the model that every record has, read without modelling it: what searches compare most. */
-const plainFields: Record<string, (t: TransactionRecord, now: number) => unknown> = {
+type FieldReader = (t: TransactionRecord, now: number, links: Links) => unknown;
+
+/** Reads a field the model gives only for some records: the model's value where it has one, else the request's. */
+const orRequest = (name: string, read: (t: TransactionRecord) => unknown): FieldReader => (t) => read(t) ?? t.request[name];
+const code = (name: 'responseCode' | 'responseDescription' | 'summaryCode') => orRequest(name, (t) => (codes[t.status] as Record<string, string | undefined>)[name]);
+
+/**
+ * The fields of the model read without modelling the transaction, as `transactionModel` gives them (the ones it
+ * leaves out for some records fall back to the request's field of that name, as in `{ ...request, ...model }`).
+ */
+const fieldReaders: Record<string, FieldReader> = {
   receiptNumber: (t) => t.receiptNumber,
   status: (t) => t.status,
+  responseCode: code('responseCode'),
+  responseDescription: code('responseDescription'),
+  summaryCode: code('summaryCode'),
   transactionType: (t) => t.transactionType,
+  principalAmount: (t) => money(t.principal, t.currency),
+  surchargeAmount: (t) => money(t.surcharge, t.currency),
+  totalAmount: (t) => money(total(t), t.currency),
+  fraudGuardResult: () => null,
   transactionTime: (t) => isoTime(t.createdAt),
   settlementDate: (t) => isoDate(settlesAt(t)),
   voidable: (t, now) => isVoidable(t, now),
@@ -95,16 +111,19 @@ const plainFields: Record<string, (t: TransactionRecord, now: number) => unknown
   ipAddress: (t) => t.ipAddress,
   debtRepayment: (t) => t.request.debtRepayment === true,
   supplierBusinessCode: (t) => t.supplierBusinessCode,
+  originalReceiptNumber: orRequest('originalReceiptNumber', (t) => t.originalReceiptNumber || undefined),
+  metadata: orRequest('metadata', (t) => t.metadata || undefined),
+  links: (t, _, links) => links.self(`/transactions/${encodeURIComponent(t.receiptNumber)}`),
 };
 
 /**
  * The top-level field `name` of the transaction's model, or of its request where the model has no such field: what
  * `{ ...t.request, ...transactionModel(t) }[name]` is. A search reads its criteria with it, so that it models only
- * the page it returns (issue 22: a search over 50k transactions modelled every one of them first); the model's
- * other fields (amounts, codes, alias) are read from the whole model.
+ * the page it returns (issue 22: a search over 50k transactions modelled every one of them first); the alias fields
+ * are read from the whole model.
  */
 export function transactionField(core: SandboxCore, t: TransactionRecord, links: Links, now: number, name: string): unknown {
-  if (Object.hasOwn(plainFields, name)) return plainFields[name]!(t, now);
+  if (Object.hasOwn(fieldReaders, name)) return fieldReaders[name]!(t, now, links);
   if (!transactionModelNames.has(name)) return t.request[name];
   const fields: Body = { ...t.request, ...transactionModel(core, t, links, now) };
   return fields[name];
