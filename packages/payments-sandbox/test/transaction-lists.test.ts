@@ -264,7 +264,7 @@ describe('payments sandbox: a search reads a field of a transaction as its model
       for (const name of Object.keys(model)) expect(transactionModelNames.has(name), `${name} is listed among the model's fields`).toBe(true);
       const fields: Record<string, unknown> = { ...t.request, ...model };
       for (const name of new Set([...transactionModelNames, ...Object.keys(t.request), 'note', 'noSuchField', 'constructor', 'toString'])) {
-        expect(transactionField(core, t, links, now, name), `${t.receiptNumber} ${name}`).toEqual(fields[name]);
+        expect(transactionField(core, links, now, name)(t), `${t.receiptNumber} ${name}`).toEqual(fields[name]);
         compared++;
       }
     }
@@ -275,5 +275,32 @@ describe('payments sandbox: a search reads a field of a transaction as its model
       expect(seen(name), name).toBeLessThan(made.length);
     }
     expect(compared).toBeGreaterThan(300 * transactionModelNames.size);
+  });
+});
+
+describe('payments sandbox: the dates of a transaction at the edges of a day', () => {
+  const day = 86_400_000;
+  const midnight = Date.UTC(2026, 2, 3);
+  it.each([
+    { at: 'the last millisecond of a day', createdAt: midnight - 1 },
+    { at: 'midnight', createdAt: midnight },
+    { at: 'the first millisecond after midnight', createdAt: midnight + 1 },
+    { at: 'noon', createdAt: midnight + day / 2 },
+    { at: 'a leap day', createdAt: Date.UTC(2028, 1, 29, 23, 59, 59, 999) },
+    { at: 'before 1970', createdAt: Date.UTC(1969, 11, 31, 12) },
+    { at: 'epoch', createdAt: 0 },
+  ])('$at: the settlement date as the calendar gives it', ({ createdAt }) => {
+    const state = emptyState();
+    const [t] = generate(state, 1, 3);
+    t!.createdAt = createdAt;
+    const core = { state, clock: { now: () => Date.now() }, facility: { businesses: new Map() } } as unknown as SandboxCore;
+    const links = new Links('http://127.0.0.1:1/rest/v1');
+    const settles = new Date(createdAt + day);
+    const expected = `${String(settles.getUTCFullYear()).padStart(4, '0')}-${String(settles.getUTCMonth() + 1).padStart(2, '0')}-${String(settles.getUTCDate()).padStart(2, '0')}`;
+    // Twice: the second reading comes from what the first one kept for the day.
+    for (let i = 0; i < 2; i++) {
+      expect(transactionModel(core, t!, links).settlementDate).toBe(expected);
+      expect(transactionField(core, links, Date.now(), 'settlementDate')(t!)).toBe(expected);
+    }
   });
 });

@@ -27,13 +27,13 @@ type Criterion = (t: TransactionRecord) => boolean;
 function matching(context: HandlerContext, criterion: Criterion, skip: number, take: number): { data: Record<string, unknown>[]; more: boolean } {
   const { core, links } = context;
   const now = core.clock.now();
-  const criteria = [...context.query].filter(([name]) => name !== pageParameter);
+  const criteria = [...context.query].filter(([name]) => name !== pageParameter).map(([name, value]) => ({ read: transactionField(core, links, now, name), value }));
   const selected: TransactionRecord[] = [];
   let matched = 0;
   let more = false;
   for (const t of transactionsNewestFirst(core.state.transactions)) {
     if (!mayActFor(context.caller, t.supplierBusinessCode) || !criterion(t)) continue;
-    if (!criteria.every(([name, value]) => matchesValue(transactionField(core, t, links, now, name), value))) continue;
+    if (!criteria.every(({ read, value }) => matchesValue(read(t), value))) continue;
     if (matched++ < skip) continue;
     if (selected.length === take) {
       more = true;
