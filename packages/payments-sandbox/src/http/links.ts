@@ -22,15 +22,16 @@ export class Links {
 /** Query parameter of the sandbox's page links. The reference publishes no paging parameter: follow the links. */
 export const pageParameter = 'page';
 
-/**
- * One page of a list, newest first, with `next` and `prev` links carrying the request's own query; at most the
- * page size of the contract's rules.
- */
-export function page<T>(items: readonly T[], links: Links, path: string, query: URLSearchParams): { links: Link[]; data: T[] } {
+/** The page the query asks for (the first when it names none or no page number), and the items before it. */
+export function pageOf(query: URLSearchParams): { number: number; skip: number; size: number } {
   const size = rules.pagination.pageSize;
   const requested = Number(query.get(pageParameter) ?? '1');
   const number = Number.isInteger(requested) && requested >= 1 ? requested : 1;
-  const data = items.slice((number - 1) * size, number * size);
+  return { number, skip: (number - 1) * size, size };
+}
+
+/** The `self`, `next` (when `more` items follow) and `prev` links of page `number`, with the request's own query. */
+export function pageLinks(links: Links, path: string, query: URLSearchParams, number: number, more: boolean): Link[] {
   const at = (n: number) => {
     const search = new URLSearchParams(query);
     if (n === 1) search.delete(pageParameter);
@@ -39,7 +40,16 @@ export function page<T>(items: readonly T[], links: Links, path: string, query: 
     return links.href(text ? `${path}?${text}` : path);
   };
   const list: Link[] = [{ rel: 'self', href: at(number), requestMethod: 'GET' }];
-  if (number * size < items.length) list.push({ rel: 'next', href: at(number + 1), requestMethod: 'GET' });
+  if (more) list.push({ rel: 'next', href: at(number + 1), requestMethod: 'GET' });
   if (number > 1) list.push({ rel: 'prev', href: at(number - 1), requestMethod: 'GET' });
-  return { links: list, data };
+  return list;
+}
+
+/**
+ * One page of a list, newest first, with `next` and `prev` links carrying the request's own query; at most the
+ * page size of the contract's rules.
+ */
+export function page<T>(items: readonly T[], links: Links, path: string, query: URLSearchParams): { links: Link[]; data: T[] } {
+  const { number, skip, size } = pageOf(query);
+  return { links: pageLinks(links, path, query, number, skip + size < items.length), data: items.slice(skip, skip + size) };
 }

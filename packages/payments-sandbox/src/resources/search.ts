@@ -8,10 +8,12 @@ import { pageParameter } from '../http/links.js';
  */
 export function matchesQuery(fields: Record<string, unknown>, query: URLSearchParams): boolean {
   for (const [name, value] of query) {
-    if (name === pageParameter) continue;
-    const field = fields[name];
-    if (field === undefined || field === null || typeof field === 'object') return false;
-    if (String(field) !== value) return false;
+    if (name !== pageParameter && !matchesValue(fields[name], value)) return false;
   }
   return true;
+}
+
+/** Whether a field meets one criterion of the query. */
+export function matchesValue(field: unknown, value: string): boolean {
+  return field !== undefined && field !== null && typeof field !== 'object' && String(field) === value;
 }

@@ -1,11 +1,12 @@
 import { rules } from '@paykit/payments/rules';
 import { mayActFor } from '../http/auth.js';
 import type { ApiResponse, HandlerContext, HandlerTable } from '../core.js';
-import { page } from '../http/links.js';
-import { found, newestFirst } from '../state/records.js';
-import { matchesQuery } from './search.js';
+import { pageLinks, pageOf, pageParameter } from '../http/links.js';
+import { found } from '../state/records.js';
+import { transactionsNewestFirst } from './newest-first-index.js';
+import { matchesValue } from './search.js';
 import type { TransactionRecord } from '../state/state.js';
-import { transactionModel, visibleTransaction } from './transactions.js';
+import { transactionField, transactionModel, visibleTransaction } from './transactions.js';
 
 /**
  * Every list of transactions, newest first, 20 per page with `next` and `prev` links (the recent list holds only the
@@ -15,38 +16,55 @@ import { transactionModel, visibleTransaction } from './transactions.js';
  * these searches but the recent list's `supplierBusinessCode`, which reads the same way.
  */
 
-type Criterion = (t: TransactionRecord, context: HandlerContext) => boolean;
+type Criterion = (t: TransactionRecord) => boolean;
 
-/** The transactions the caller may see that meet the list's criterion and the query, newest first, as models. */
-function matching(context: HandlerContext, criterion: Criterion): Record<string, unknown>[] {
-  const { core } = context;
-  const models: Record<string, unknown>[] = [];
-  for (const t of newestFirst(core.state.transactions.values())) {
-    if (!mayActFor(context.caller, t.supplierBusinessCode) || !criterion(t, context)) continue;
-    const model = transactionModel(core, t, context.links);
-    if (matchesQuery({ ...t.request, ...model }, context.query)) models.push(model);
+/**
+ * The transactions the caller may see that meet the list's criterion and the query, newest first, from the
+ * `skip`+1-th to at most `take`, as models, and whether more follow. Criterion and query are read on the records
+ * (`transactionField`), so only the transactions returned are modelled, and the reading stops at the first match
+ * after the page.
+ */
+function matching(context: HandlerContext, criterion: Criterion, skip: number, take: number): { data: Record<string, unknown>[]; more: boolean } {
+  const { core, links } = context;
+  const now = core.clock.now();
+  const criteria = [...context.query].filter(([name]) => name !== pageParameter).map(([name, value]) => ({ read: transactionField(core, links, now, name), value }));
+  const selected: TransactionRecord[] = [];
+  let matched = 0;
+  let more = false;
+  for (const t of transactionsNewestFirst(core.state.transactions)) {
+    if (!mayActFor(context.caller, t.supplierBusinessCode) || !criterion(t)) continue;
+    if (!criteria.every(({ read, value }) => matchesValue(read(t), value))) continue;
+    if (matched++ < skip) continue;
+    if (selected.length === take) {
+      more = true;
+      break;
+    }
+    selected.push(t);
   }
-  return models;
+  return { data: selected.map((t) => transactionModel(core, t, links, now)), more };
 }
 
 function list(context: HandlerContext, path: string, criterion: Criterion): ApiResponse {
-  return { status: 200, json: page(matching(context, criterion), context.links, path, context.query) };
+  const { number, skip, size } = pageOf(context.query);
+  const { data, more } = matching(context, criterion, skip, size);
+  return { status: 200, json: { links: pageLinks(context.links, path, context.query, number, more), data } };
 }
 
 const any: Criterion = () => true;
 
 /** A PREAUTH that no later transaction (capture, cancellation...) has acted on. */
-const openPreauth: Criterion = (t, context) =>
-  t.transactionType === 'PREAUTH' &&
-  t.status === 'Approved' &&
-  ![...context.core.state.transactions.values()].some((other) => other.originalReceiptNumber === t.receiptNumber);
+function openPreauth(context: HandlerContext): Criterion {
+  const actedOn = new Set<string | undefined>();
+  for (const other of context.core.state.transactions.values()) actedOn.add(other.originalReceiptNumber);
+  return (t) => t.transactionType === 'PREAUTH' && t.status === 'Approved' && !actedOn.has(t.receiptNumber);
+}
 
 export const transactionListHandlers: HandlerTable = {
   listTransactions: (context) => {
     // The transaction report's layout is not published: the sandbox's report is empty.
     if (context.mediaType !== 'application/json') return { status: 200, text: '', contentType: context.mediaType };
-    const recent = matching(context, any).slice(0, rules.recentTransactions.count);
-    return { status: 200, json: { links: context.links.self('/transactions'), data: recent } };
+    const { data } = matching(context, any, 0, rules.recentTransactions.count);
+    return { status: 200, json: { links: context.links.self('/transactions'), data } };
   },
   listTransactionsForReferenceNumber: (context) => list(context, '/transactions/for-reference-number', any),
   listTransactionsForSettlementDate: (context) => list(context, '/transactions/for-settlement-date', any),
@@ -59,7 +77,7 @@ export const transactionListHandlers: HandlerTable = {
   listSuspendedTransactions: (context) => list(context, '/transactions/suspended', (t) => t.status === 'Suspended'),
   // The sandbox's bank accounts return nothing: this list stays empty.
   listReturnedTransactions: (context) => list(context, '/transactions/returns', () => false),
-  listOpenPreauths: (context) => list(context, '/transactions/open-preauths', openPreauth),
+  listOpenPreauths: (context) => list(context, '/transactions/open-preauths', openPreauth(context)),
   listTransactionsForAccountToken: (context) => {
     const token = context.params.accountToken!;
     found(context.core.state.accounts.get(token), 'account', token);
