@@ -1,9 +1,11 @@
 import { readFile, rename, writeFile, open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import type { Har } from './har.js';
+import { harHead, recordedBaseUrl, type Har } from './har.js';
+import { HarJournal } from './har-journal.js';
 import { startContractProxy, type ContractProxy, type ValidatorStarter } from './proxy.js';
 import { renderHtml, renderText } from './report.js';
 import { replayHar } from './replay.js';
+import { version } from './version.js';
 import { formatViolation } from './violation.js';
 
 export const proxyHelp = `usage: paykit-mock proxy --upstream URL [--api payments|file-exchange] [--strict] [--host H] [--port N]
@@ -111,8 +113,17 @@ export async function runProxyCommand(argv: string[], command: ProxyCommandOptio
   // Listening from the first moment: a Ctrl-C while Prism starts waits for the start, then ends like any other stop,
   // with the reports written, rather than ending the process before any report is on disk.
   const stop = stopSignal();
+  let journal: HarJournal | undefined;
+  const closeJournal = async () => {
+    const growing = journal;
+    journal = undefined;
+    await growing?.close().catch((error: unknown) => err(`the recording could not be kept on disk as it grew: ${String(error)}`));
+  };
   try {
     out(`starting the contract proxy (Prism on the ${values.api} contract)`);
+    // The recording is on disk as it grows: a proxy killed mid-session leaves every exchange so far in a HAR that
+    // parses. At a normal stop it is written again whole, pretty-printed.
+    journal = values.record ? await HarJournal.create(values.record, harHead(recordedBaseUrl(values.upstream), version)) : undefined;
     const proxy: ContractProxy = await startContractProxy({
       upstream: values.upstream,
       validator: command.validator(values.api),
@@ -123,6 +134,7 @@ export async function runProxyCommand(argv: string[], command: ProxyCommandOptio
       secretKeys: asStrings(values['secret-key']),
       publishableKeys: asStrings(values['publishable-key']),
       record: values.record !== undefined,
+      onRecord: (entry) => journal?.append(entry),
       onViolation: (violation) => err(formatViolation(violation)),
       ...(values['tls-cert'] && values['tls-key']
         ? { tls: { cert: await readFile(values['tls-cert']), key: await readFile(values['tls-key']) } }
@@ -144,11 +156,15 @@ export async function runProxyCommand(argv: string[], command: ProxyCommandOptio
     clearTimeout(timer);
     await proxy.close();
     const report = proxy.report();
-    if (values.record) await writeDurably(values.record, JSON.stringify(proxy.har(), null, 2));
+    if (values.record) {
+      await closeJournal();
+      await writeDurably(values.record, JSON.stringify(proxy.har(), null, 2));
+    }
     if (values['report-json']) await writeDurably(values['report-json'], JSON.stringify(report, null, 2));
     if (values['report-html']) await writeDurably(values['report-html'], renderHtml(report));
     out(renderText(report));
   } finally {
+    await closeJournal();
     stop.dispose();
   }
 }

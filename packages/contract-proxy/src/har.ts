@@ -100,7 +100,8 @@ export class HarRecorder {
     private readonly creatorVersion: string,
   ) {}
 
-  add(input: RecordInput): void {
+  /** Adds the exchange and returns its entry, already redacted. */
+  add(input: RecordInput): HarEntry {
     const url = new URL(input.url);
     const entry: HarEntry = {
       startedDateTime: input.startedAt.toISOString(),
@@ -139,16 +140,20 @@ export class HarRecorder {
         : {}),
     };
     this.entries.push(entry);
+    return entry;
   }
 
   har(): Har {
-    return {
-      log: {
-        version: '1.2',
-        creator: { name: '@paykit/contract-proxy', version: this.creatorVersion },
-        _paykitBaseUrl: this.baseUrl,
-        entries: [...this.entries],
-      },
-    };
+    return { log: { ...harHead(this.baseUrl, this.creatorVersion), entries: [...this.entries] } };
   }
+}
+
+/** Everything of a recording but its entries. */
+export function harHead(baseUrl: string, creatorVersion: string): Omit<Har['log'], 'entries'> {
+  return { version: '1.2', creator: { name: '@paykit/contract-proxy', version: creatorVersion }, _paykitBaseUrl: baseUrl };
+}
+
+/** The base address a recording of traffic to `upstream` names (the one a replay replaces with its target). */
+export function recordedBaseUrl(upstream: string): string {
+  return new URL(upstream.replace(/\/+$/, '')).href.replace(/\/+$/, '');
 }

@@ -3,7 +3,7 @@ import { createServer as createHttpsServer, type ServerOptions } from 'node:http
 import type { AddressInfo } from 'node:net';
 import { answerViolations } from './answer-rules.js';
 import { endToEnd, exchange, readAll, type Answer, type UpstreamTls } from './http-exchange.js';
-import { HarRecorder, type Har } from './har.js';
+import { HarRecorder, recordedBaseUrl, type Har, type HarEntry } from './har.js';
 import { matchOperation, type MatchedOperation } from './operations.js';
 import { prismViolations } from './prism-violations.js';
 import { ReportCollector, type ProxyReport } from './report.js';
@@ -45,6 +45,11 @@ export interface ContractProxyOptions {
   onViolation?: (violation: Violation) => void;
   /** Collect a HAR recording (see `har()`). */
   record?: boolean;
+  /**
+   * Called with each recorded entry (redacted) as its exchange ends, with `record` set: the CLI keeps its file
+   * current with it. A callback that throws loses nothing but its own call.
+   */
+  onRecord?: (entry: HarEntry) => void;
   /** A clock for the retry-wait rule (tests). */
   now?: () => number;
 }
@@ -87,6 +92,18 @@ const parseJson = (body: Buffer): unknown => {
   }
 };
 
+/**
+ * Calls a caller's callback about an exchange that is already answered, reported and recorded: one that throws
+ * loses only its own call, never the exchange's entry or report line.
+ */
+function notify<T>(callback: ((value: T) => void) | undefined, value: T): void {
+  try {
+    callback?.(value);
+  } catch {
+    // Theirs to handle; the proxy's own record of the exchange is complete.
+  }
+}
+
 async function listen(server: Server, host: string, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -114,7 +131,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
   const strict = options.strict ?? false;
   const rules = new RequestRules(options);
   const report = new ReportCollector();
-  const recorder = new HarRecorder(upstream.href.replace(/\/+$/, ''), version);
+  const recorder = new HarRecorder(recordedBaseUrl(options.upstream), version);
   const pending = new Map<string, Pending>();
   let nextId = 0;
 
@@ -205,9 +222,9 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     if (!refused) rules.answered(received, operation, item.networkError !== undefined ? 'network-error' : delivered.status);
     report.exchange(operationName, refused);
     report.add(violations);
-    for (const violation of violations) options.onViolation?.(violation);
+    for (const violation of violations) notify(options.onViolation, violation);
     if (options.record && !refused) {
-      recorder.add({
+      const entry = recorder.add({
         startedAt,
         durationMs: Math.round(performance.now() - started),
         method,
@@ -219,6 +236,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
         operation: operationName,
         violations,
       });
+      notify(options.onRecord, entry);
     }
   }
 

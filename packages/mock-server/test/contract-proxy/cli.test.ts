@@ -27,8 +27,14 @@ interface Ran {
  * The built `paykit-mock` as a real process. With `interrupt`: once it printed `interrupt.after`, `interrupt.then`
  * runs, then it gets SIGINT. Resolves once its output is closed (not at its exit), so no line it printed is missed.
  */
-async function run(args: string[], interrupt?: { after: string; then?: (stdout: string) => Promise<void> }): Promise<Ran> {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function run(
+  args: string[],
+  interrupt?: { after: string; then?: (stdout: string) => Promise<void>; signal?: 'SIGINT' | 'SIGKILL' },
+): Promise<Ran> {
+  // SIGKILL goes to the whole process group, as a closed terminal or an OOM kill of a container would end it: the
+  // proxy and its Prism alike.
+  const group = interrupt?.signal === 'SIGKILL';
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: group });
   running.add(child);
   child.once('close', () => running.delete(child));
   let stdout = '';
@@ -44,7 +50,8 @@ async function run(args: string[], interrupt?: { after: string; then?: (stdout: 
     try {
       await interrupt.then?.(stdout);
     } finally {
-      child.kill('SIGINT');
+      if (group) process.kill(-child.pid!, 'SIGKILL');
+      else child.kill('SIGINT');
     }
   }
   return { ...(await closed), stdout, stderr };
@@ -101,6 +108,29 @@ describe('paykit-mock proxy and replay', () => {
     } finally {
       await fresh.close();
     }
+  }, slowStart);
+
+  it('a proxy killed mid-session (SIGKILL to its process group) leaves every exchange recorded so far in a HAR that parses', async () => {
+    const secret = sandbox.keys.secret[0]!;
+    const har = join(dir, 'killed.har');
+    const result = await run(['proxy', '--upstream', sandbox.url, '--record', har], {
+      after: 'proxy ready;',
+      signal: 'SIGKILL',
+      then: async (stdout) => {
+        const url = /contract proxy: (\S+) ->/.exec(stdout)![1]!;
+        const accept = { accept: 'application/json' };
+        await send(url, 'GET', '/transactions', { key: secret, headers: accept });
+        await send(url, 'POST', '/transactions', { key: secret, headers: accept, body: paymentRequest('no-such-token', 10) });
+        // The entry is written just after its answer is delivered: the kill comes once both are on disk.
+        await expect.poll(async () => (await readFile(har, 'utf8')).split('"_paykitOperation"').length - 1).toBe(2);
+      },
+    });
+    expect(result.signal).toBe('SIGKILL');
+    const text = await readFile(har, 'utf8');
+    expect(text).not.toContain(secret);
+    const recorded = JSON.parse(text) as { log: { _paykitBaseUrl: string; entries: { _paykitOperation: string }[] } };
+    expect(recorded.log._paykitBaseUrl).toBe(sandbox.url);
+    expect(recorded.log.entries.map((entry) => entry._paykitOperation)).toEqual(['listTransactions', 'createTransaction']);
   }, slowStart);
 
   it('a SIGINT while Prism still starts ends like any stop: exit 0, the summary, and the (empty) reports on disk', async () => {
