@@ -178,3 +178,36 @@ describe.each([false, true])('a merchant’s mistakes (strict: %s)', (strict) =>
     }
   });
 });
+
+// The caller's callbacks run after the exchange is answered: one that throws loses only its own call.
+describe('callbacks that throw', () => {
+  let env: ProxiedSandbox;
+  const calls = { onViolation: 0, onRecord: 0 };
+  beforeAll(async () => {
+    env = await proxiedSandbox({
+      record: true,
+      onViolation: () => {
+        calls.onViolation += 1;
+        throw new Error('the caller’s onViolation failed');
+      },
+      onRecord: () => {
+        calls.onRecord += 1;
+        throw new Error('the caller’s onRecord failed');
+      },
+    });
+  }, slowStart);
+  afterAll(() => env?.close());
+
+  it('leave the answer, the report and the recording whole', async () => {
+    // No Idempotency-Key: a violation, so both callbacks run.
+    const answer = await send(env.proxy.url, 'POST', '/single-use-tokens', { key: env.publishableKey, headers: json, body: cardTokenRequest() });
+    expect(answer.status).toBe(200);
+    expect(answer.json.singleUseTokenId).toEqual(expect.any(String));
+    expect(calls).toEqual({ onViolation: 1, onRecord: 1 });
+    expect(env.proxy.report().violations).toEqual([expect.objectContaining({ rule: 'idempotency-key', operation: 'createSingleUseToken' })]);
+    expect(env.proxy.har().log.entries.map((e) => [e._paykitOperation, e.response.status])).toEqual([['createSingleUseToken', 200]]);
+    // The proxy still serves the next exchange.
+    expect((await send(env.proxy.url, 'GET', '/transactions', { key: env.secretKey, headers: json })).status).toBe(200);
+    expect(calls.onRecord).toBe(2);
+  });
+});
