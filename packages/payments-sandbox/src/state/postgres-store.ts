@@ -3,7 +3,7 @@ import { rules } from '@paykit/payments/rules';
 import { crashPoint } from './crash-points.js';
 import type { SandboxState } from './state.js';
 import { StateStoreError, type StateStore } from './store.js';
-import { ChangeTracker, trackedState, TrackedMap, type ChangeBatch, type CollectionName } from './tracking.js';
+import { ChangeTracker, resetTrackedState, trackedState, TrackedMap, type ChangeBatch, type CollectionName } from './tracking.js';
 
 /**
  * `--state postgres://…`: the state on a PostgreSQL server, shared by every sandbox process pointed at the same
@@ -285,9 +285,7 @@ class PostgresStore implements StateStore {
   }
 
   reset(): void {
-    for (const value of Object.values(this.state)) if (value instanceof TrackedMap) for (const key of [...value.keys()]) value.unload(key);
-    this.state.clockOffsetMs = 0;
-    this.tracker.markCleared();
+    resetTrackedState(this.state, this.tracker);
   }
 
   async close(): Promise<void> {

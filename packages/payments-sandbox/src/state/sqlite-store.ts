@@ -7,7 +7,7 @@ import { crashPoint, testCommitDelayMs } from './crash-points.js';
 import { parseState } from './persistence.js';
 import type { SandboxState } from './state.js';
 import { StateStoreError, type StateStore } from './store.js';
-import { ChangeTracker, trackedState, TrackedMap, type ChangeBatch, type CollectionName } from './tracking.js';
+import { ChangeTracker, resetTrackedState, trackedState, TrackedMap, type ChangeBatch, type CollectionName } from './tracking.js';
 
 /**
  * `--state FILE`: the state in an SQLite database (SQLite compiled to WebAssembly, `node-sqlite3-wasm`: it installs
@@ -316,9 +316,7 @@ class SqliteStore implements StateStore {
   }
 
   reset(): void {
-    for (const value of Object.values(this.state)) if (value instanceof TrackedMap) for (const key of [...value.keys()]) value.unload(key);
-    this.state.clockOffsetMs = 0;
-    this.tracker.markCleared();
+    resetTrackedState(this.state, this.tracker);
   }
 
   async close(): Promise<void> {

@@ -130,3 +130,13 @@ export function trackedState(tracker: ChangeTracker): SandboxState {
   const collections = Object.fromEntries(collectionNames.map((name) => [name, TrackedMap.create(name, tracker)])) as unknown as Collections;
   return { clockOffsetMs: 0, sequence: 0, ...collections };
 }
+
+/**
+ * A store's reset: every record is dropped as a change (so the store deletes its rows), the clock goes back; the
+ * sequence is kept, so that no identifier is handed out twice.
+ */
+export function resetTrackedState(state: SandboxState, tracker: ChangeTracker): void {
+  for (const value of Object.values(state)) if (value instanceof TrackedMap) for (const key of [...value.keys()]) value.unload(key);
+  state.clockOffsetMs = 0;
+  tracker.markCleared();
+}
