@@ -200,13 +200,19 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   }
   void runDueTasks(() => clock.runDue()); // what fell due while a saved sandbox was down
 
+  let controlClient: SandboxControl | undefined;
   const sandbox: PaymentsSandbox = {
     url: origin + contract.basePath,
     origin,
     controlUrl: origin + controlPrefix,
     keys: { secret: keys.secret.map((k) => k.key), publishable: [...keys.publishable] },
     generatedKeys: keys.generated,
-    control: createSandboxControl(origin, { token: controlToken }),
+    // Made at first use: a fetch client loads Node's HTTP client (undici), a tenth of a second no one waits for unless
+    // they drive the sandbox from this process.
+    get control() {
+      controlClient ??= createSandboxControl(origin, { token: controlToken });
+      return controlClient;
+    },
     controlToken,
     generatedControlToken: options.controlToken === undefined,
     ...(store.location ? { stateFile: store.location } : {}),
