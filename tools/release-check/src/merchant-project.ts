@@ -113,5 +113,9 @@ async function yarnAdd(dir: string, flavour: YarnFlavour, spec: string, registry
     );
   }
   const [command, args] = yarnCommand(bins, flavour, ['add', spec]);
-  return run(command, args, { cwd: dir, env: cleanEnvironment({ YARN_ENABLE_TELEMETRY: '0' }), timeoutMs: 300_000 });
+  // Yarn 1's machine-wide cache is not safe for two installs at once (CI saw one read a package another was still
+  // unpacking: ENOENT under .cache/yarn/v6); each project gets a cache of its own. Yarn 4 moves finished files into
+  // its cache atomically and keeps the shared one.
+  const cache: Record<string, string> = flavour === 'yarn1' ? { YARN_CACHE_FOLDER: join(dir, '.yarn1-cache') } : {};
+  return run(command, args, { cwd: dir, env: cleanEnvironment({ YARN_ENABLE_TELEMETRY: '0', ...cache }), timeoutMs: 300_000 });
 }
