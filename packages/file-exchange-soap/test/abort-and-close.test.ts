@@ -1,9 +1,9 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { AbortedError, FileExchangeClient } from '@paykit/file-exchange';
 import { generateTestCertificates, type TestCertificates } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,6 @@ import { answer, stallMidBody, startHostileServer, stopReading } from './support
 // Every call of both clients takes a signal and close() ends what is pending: each ends with AbortedError naming the
 // operation, the signal's reason as its cause, in each phase (before sending, body in or out, the wait to retry).
 
-const run = promisify(execFile);
 const NS = 'urn:paykit:file-exchange:v1';
 const xml = { 'content-type': 'text/xml; charset=utf-8' };
 const text = { 'content-type': 'text/plain' };
@@ -139,13 +138,44 @@ describe('close() ends what is pending', () => {
     server.next(answer(500), answer(500, text, 'busy'), stallMidBody(text, 'partial'), stallMidBody(xml, partialSoap));
     const child = fileURLToPath(new URL('./support/abort-child.ts', import.meta.url));
     const input = { restUrl: server.restUrl, soapUrl: server.soapUrl, pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem };
-    // The pending waits are 5 minutes (retry) and 2 minutes (stall): a process still alive after 60 s kept one of them.
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', child], { env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify(input) }, timeout: 60_000 });
+    // The pending waits are 5 minutes (retry) and 2 minutes (stall): a process still alive 60 s after its last call
+    // ended kept one of them. The clock starts at its report, not at the spawn: compiling the child with tsx took
+    // most of a minute on a loaded CI machine.
+    const { stdout, exitedAfterReportMs, code } = await runUntilExit(process.execPath, ['--import', 'tsx', child], {
+      env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify(input) },
+      exitWithinMs: 60_000,
+    });
+    expect(code).toBe(0);
+    expect(exitedAfterReportMs).toBeLessThan(60_000);
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual([
       'REST list, abort in the retry wait: AbortedError listFilesForDownload',
       'SOAP downloadFiles, abort in the retry wait: AbortedError downloadFiles',
       'REST download, close() mid-body: AbortedError downloadFile',
       'SOAP downloadFiles, close() mid-body: AbortedError downloadFiles',
     ]);
-  }, 90_000);
+  }, 300_000);
 });
+
+/**
+ * Runs a child until it exits by itself, or until `exitWithinMs` after its first line of output (then kills it):
+ * resolves with its output, its exit code and how long after that line it exited.
+ */
+async function runUntilExit(command: string, args: string[], options: { env: NodeJS.ProcessEnv; exitWithinMs: number }) {
+  const child = spawn(command, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let reportedAt: number | undefined;
+  let killer: NodeJS.Timeout | undefined;
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    if (reportedAt === undefined && stdout.includes('\n')) {
+      reportedAt = performance.now();
+      killer = setTimeout(() => child.kill('SIGKILL'), options.exitWithinMs + 5_000);
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  clearTimeout(killer);
+  if (reportedAt === undefined) throw new Error(`the child printed nothing (exit ${code}):\n${stderr}`);
+  return { stdout, stderr, code, exitedAfterReportMs: performance.now() - reportedAt };
+}
