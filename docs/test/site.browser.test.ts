@@ -5,7 +5,7 @@
 // references. Screenshots go to test-results/screenshots/ (or PAYKIT_DOCS_SCREENSHOTS).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApiContracts, soapContracts } from '@paykit/contracts';
+import { controlContracts, openApiContracts, soapContracts } from '@paykit/contracts';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { changelogPage } from '../scripts/changelog-page.mjs';
@@ -20,7 +20,11 @@ import { builtDefinition, builtOperations, type CodeSample } from './support/bui
 import { readSpecSummary, type SpecOperation } from './support/spec-operations.js';
 
 const builtPages = existsSync(paths.dist) ? readdirSync(paths.dist).filter((f) => f.endsWith('.html')).sort() : [];
-const rest = openApiContracts.map((c) => ({ spec: c.root, packageName: c.clientPackage.name, ...c.docs }));
+// The mocks' control interfaces are OpenAPI contracts with generated clients too: their pages get the same checks.
+const rest = [
+  ...openApiContracts.map((c) => ({ spec: c.root, packageName: c.clientPackage.name, ...c.docs })),
+  ...controlContracts.map((c) => ({ spec: c.root, packageName: c.package.name, ...c.docs })),
+];
 const specs = new Map(await Promise.all(rest.map(async (c) => [c.page, await readSpecSummary(join(paths.repoRoot, c.spec))] as const)));
 const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, ...c.docs }));
 const guides = readGuides();
