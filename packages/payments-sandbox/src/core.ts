@@ -4,6 +4,7 @@ import type { OperationSpec, SandboxContract } from './contract/contract.js';
 import type { Links } from './http/links.js';
 import type { SchemaValidator } from './contract/schema-validator.js';
 import type { SandboxState } from './state/state.js';
+import type { components } from './generated/control/openapi.js';
 
 /** A business of the sandbox's facility. */
 export interface SandboxBusiness {
@@ -18,21 +19,11 @@ export interface SandboxBusiness {
   aliasDisplayName?: string;
 }
 
-/** Timings of the sandbox, changeable at run time through the control interface. */
-export interface SandboxSettings {
-  /** How long an alias registration takes (`UNATTENDED`, the default priority); `ATTENDED` completes at once. */
-  aliasRegistrationDelayMs: number;
-  /** How long a submitted deregistration takes to complete. */
-  aliasDeregistrationDelayMs: number;
-  /** How long a pending (202) payment waits for the banking network. */
-  pendingSettlesAfterMs: number;
-  /** Time each API request spends "processing" before its answer: makes concurrency and in-progress resends testable. */
-  processingDelayMs: number;
-  /** Waits between webhook delivery attempts; the last one repeats until the endpoint answers 200. */
-  webhookRetryDelaysMs: number[];
-  /** How long a webhook endpoint may take to answer an attempt. */
-  webhookTimeoutMs: number;
-}
+/**
+ * Timings of the sandbox, changeable at run time through the control interface: the control contract's `Settings`
+ * (specs/payments-sandbox-control), so that the options, the control interface and its client name one shape.
+ */
+export type SandboxSettings = components['schemas']['Settings'];
 
 export const defaultSettings: SandboxSettings = {
   aliasRegistrationDelayMs: 2_000,
