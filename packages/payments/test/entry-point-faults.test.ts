@@ -27,6 +27,9 @@ async function listWithStalledSecondPage() {
   return server;
 }
 
+/** A deadline meant to fire while a request is in flight: the server never answers, so each such row waits it out. */
+const inFlightDeadlineMs = 2_000;
+
 describe('the raw client and the list iterators are ended like the methods', () => {
   it('raw: the caller aborts a GET in flight: an aborted PaymentsError, nothing resent', async () => {
     server = await startLoopbackServer(() => undefined);
@@ -41,7 +44,8 @@ describe('the raw client and the list iterators are ended like the methods', () 
 
   it("raw: the deadline ends a POST in flight: a timeout that carries the Idempotency-Key, nothing resent", async () => {
     server = await startLoopbackServer(() => undefined);
-    const call = secretClient(server.url, { timeoutMs: 150 }).raw.POST('/transactions', {
+    // Long enough that the request reaches the server first, even on a loaded CI machine (150 ms once did not).
+    const call = secretClient(server.url, { timeoutMs: inFlightDeadlineMs }).raw.POST('/transactions', {
       body: paymentRequest as never,
       params: { header: { 'Idempotency-Key': 'raw-order-1' } },
     });
@@ -52,13 +56,13 @@ describe('the raw client and the list iterators are ended like the methods', () 
 
   it.each([
     { stopper: 'the caller', kind: 'aborted', timeoutMs: 60_000 },
-    { stopper: 'the deadline', kind: 'timeout', timeoutMs: 150 },
+    { stopper: 'the deadline', kind: 'timeout', timeoutMs: inFlightDeadlineMs },
   ])('list iterator: $stopper ends the read of a next page: a $kind error, the page read once', async ({ stopper, kind, timeoutMs }) => {
     await listWithStalledSecondPage();
     const controller = new AbortController();
     const first = await secretClient(server!.url, { timeoutMs }).transactions.list({ signal: controller.signal });
     const items: unknown[] = [];
-    // Observed at once: on a busy machine the 150 ms deadline can end the walk before the poll below returns.
+    // Observed at once: on a busy machine the deadline can end the walk before the poll below returns.
     const outcome = failure(
       (async () => {
         for await (const item of first) items.push(item);
