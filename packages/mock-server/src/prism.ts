@@ -86,7 +86,9 @@ async function startPrism(options: PrismMockOptions | PrismProxyOptions, command
   ];
   const args = [prismBin(), ...command, '-h', host, '-p', String(port), specPath, ...after];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCARF_ANALYTICS: 'false' } });
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const named = host === '0.0.0.0' ? '127.0.0.1' : /^[0:]+$/.test(host) ? '::1' : host;
+  // An address a client can call: 0.0.0.0 and :: listen on every interface but name none.
+  const origin = `http://${named.includes(':') ? `[${named}]` : named}:${port}`;
 
   await new Promise<void>((resolve, reject) => {
     let output: string | undefined = '';

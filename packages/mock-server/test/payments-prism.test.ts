@@ -48,3 +48,16 @@ describe('payments mock (real Prism on the bundled contract)', () => {
     expect(response.status).toBe(401);
   });
 });
+
+describe('payments mock listening on every interface', () => {
+  it('hands out a loopback address a client can call, not 0.0.0.0', async () => {
+    const mock = await startPrismMock({ contract: 'payments', host: '0.0.0.0', port: 0 });
+    try {
+      expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/rest\/v1$/);
+      const response = await fetch(`${mock.url}/transactions/1`, { headers: { accept: 'application/json' } });
+      expect(response.status).toBe(401);
+    } finally {
+      await mock.close();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import { InFlightRequests } from './http/concurrency.js';
 import { loadPaymentsContract } from './contract/contract.js';
 import { controlPrefix, createControlHandler } from './http/control.js';
 import { createSandboxControl, type SandboxControl } from './http/control-client.js';
-import { checkControlToken, ControlGuard, generateControlToken, isLoopback } from './http/control-guard.js';
+import { advertisedHost, checkControlToken, ControlGuard, generateControlToken, isLoopback } from './http/control-guard.js';
 import { defaultSettings, type HandlerContext, type SandboxBusiness, type SandboxCore, type SandboxSettings } from './core.js';
 import { concurrentCreation } from './resources/customers.js';
 import { createFacility } from './resources/facility.js';
@@ -190,11 +190,12 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   server.listen(options.port ?? 0, host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const named = advertisedHost(host);
+  origin = `http://${named.includes(':') ? `[${named}]` : named}:${port}`;
   guard.listening(host, port);
   if (!isLoopback(host)) {
     (options.onWarning ?? console.warn)(
-      `payments sandbox: listening on ${host}, so other machines can reach ${origin}. Keep its control token to ` +
+      `payments sandbox: listening on ${host} port ${port}, so other machines can reach it. Keep its control token to ` +
         'yourself, and listen on 127.0.0.1 unless other machines must reach the sandbox.',
     );
   }

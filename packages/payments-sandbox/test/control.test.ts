@@ -197,4 +197,14 @@ describe('payments sandbox control token and listening address', () => {
     expect(warnings.length > 0).toBe(warned);
     if (warned) expect(warnings[0]).toContain('other machines can reach');
   });
+
+  it.each([
+    { host: '0.0.0.0', named: '127.0.0.1' },
+    { host: '::', named: '[::1]' },
+    { host: '127.0.0.1', named: '127.0.0.1' },
+  ])('listening on $host, the addresses it hands out name $named, and they answer', async ({ host, named }) => {
+    const sandbox = await start({ host, onWarning: () => {} });
+    for (const address of [sandbox.url, sandbox.origin, sandbox.controlUrl]) expect(new URL(address).hostname).toBe(named);
+    expect((await sandbox.control.getClock()).offsetMs).toBe(0);
+  });
 });

@@ -65,9 +65,15 @@ describe('paykit-mock payments-sandbox', () => {
     expect(output).not.toContain('given-control-token-cli-1');
   });
 
-  it('warns when it listens beyond loopback', async () => {
-    const output = await runUntilReady(['payments-sandbox', '--port-payments-sandbox', '0', '--host', '0.0.0.0'], async () => {});
+  it('warns when it listens beyond loopback, and prints addresses a client can call', async () => {
+    const output = await runUntilReady(['payments-sandbox', '--port-payments-sandbox', '0', '--host', '0.0.0.0'], async (printed) => {
+      const control = /control: (http:\/\/127\.0\.0\.1:\d+\/__sandbox)/.exec(printed)![1]!;
+      const token = /control token: (ctl_sandbox_\S+)/.exec(printed)![1]!;
+      expect((await fetch(`${control}/clock`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    });
     expect(output).toContain('other machines can reach');
+    expect(output).toMatch(/payments-sandbox mock: http:\/\/127\.0\.0\.1:\d+\/rest\/v1/);
+    expect(output).not.toContain('0.0.0.0:');
   });
 
   it('takes keys from the command line and never prints them', async () => {

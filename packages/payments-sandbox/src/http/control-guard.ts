@@ -40,6 +40,16 @@ export function isLoopback(host: string): boolean {
   return bare === '::1';
 }
 
+/**
+ * The host this sandbox names in the addresses it hands out. 0.0.0.0 and :: listen on every interface but are no
+ * address a client can call, so they become the loopback address of the same family.
+ */
+export function advertisedHost(host: string): string {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === '0.0.0.0') return '127.0.0.1';
+  return isIP(bare) === 6 && /^[0:]+$/.test(bare) ? '::1' : bare;
+}
+
 /** The content types a browser sends to another origin without a preflight (the "simple" ones of the Fetch standard). */
 const simpleFormTypes = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
 
