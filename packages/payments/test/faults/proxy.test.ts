@@ -1,6 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createTlsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json, startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
+import { isPaymentsError } from '../../src/index.js';
+import { json, listenOnLoopback, startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from '../support/fixtures.js';
 import { startProxy } from '../support/connect-proxy.js';
 
@@ -89,5 +95,39 @@ describe('the proxy named by the environment, when the caller asks for it', () =
     const error = await failure(secretClient(server.url, { dispatcher: agent }).transactions.create(paymentRequest));
     expect([error.kind, error.status, error.attempts]).toEqual(['proxyRefused', 407, 1]);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("the README's corporate proxy: credentials, and TLS inspection that re-signs with the company's own CA", () => {
+  it.each([
+    { label: 'trusted through requestTls.ca: the call goes through the tunnel', trusted: true },
+    { label: 'not trusted without it: a network error whose cause is the certificate', trusted: false },
+  ])('the service certificate made by that CA is $label', async ({ trusted }) => {
+    // A certificate made for this run, its own CA, for the address the client calls.
+    const dir = mkdtempSync(join(tmpdir(), 'paykit-proxy-ca-'));
+    const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+    const ca = readFileSync(cert, 'utf8');
+    const service = createTlsServer({ key: readFileSync(key), cert: ca }, (_request, res) => json(res, 201, approved));
+    const { port, close } = await listenOnLoopback(service);
+    rmSync(dir, { recursive: true, force: true });
+    try {
+      proxy = await startProxy({ credentials });
+      agent = new ProxyAgent({
+        uri: proxy.url,
+        token: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`,
+        ...(trusted ? { requestTls: { ca } } : {}),
+      });
+      const call = secretClient(`https://127.0.0.1:${port}/rest/v1`, { dispatcher: agent, retry: { maxRetries: 0 } }).transactions.create(paymentRequest);
+      if (trusted) expect((await call).status).toBe(201);
+      else {
+        const error = await failure(call);
+        expect(isPaymentsError(error) && error.kind).toBe('network');
+        expect(String((error.cause as Error)?.cause ?? error.cause)).toMatch(/certificate/i);
+      }
+      expect(proxy.received).toEqual([`CONNECT 127.0.0.1:${port}`]);
+    } finally {
+      await close();
+    }
   });
 });
