@@ -1,14 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createTlsServer } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isPaymentsError } from '../../src/index.js';
 import { json, listenOnLoopback, startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from '../support/fixtures.js';
 import { startProxy } from '../support/connect-proxy.js';
+import { selfSignedCertificate } from '../support/self-signed.js';
 
 // Fault row "a proxy refuses the request", through a real proxy on loopback: the client reaches the service through
 // an undici dispatcher given as `dispatcher` (the package has no proxy code of its own). A refusal (407: credentials
@@ -17,6 +14,7 @@ import { startProxy } from '../support/connect-proxy.js';
 
 const approved = { receiptNumber: '1000000001', status: 'Approved' };
 const credentials = { user: 'merchant', password: 'proxy-secret-1' };
+const proxyToken = `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`;
 
 let server: LoopbackServer | undefined;
 let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
@@ -52,8 +50,7 @@ describe('a proxy that refuses', () => {
   it('lets the call through once the credentials are given: the proxy tunnels to the service', async () => {
     server = await startLoopbackServer((_request, res) => json(res, 201, approved));
     proxy = await startProxy({ credentials });
-    const token = `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`;
-    agent = new ProxyAgent({ uri: proxy.url, token });
+    agent = new ProxyAgent({ uri: proxy.url, token: proxyToken });
     const result = await secretClient(server.url, { dispatcher: agent }).transactions.create(paymentRequest);
     expect(result.status).toBe(201);
     expect(proxy.received).toEqual([`CONNECT ${new URL(server.url).host}`]);
@@ -63,7 +60,7 @@ describe('a proxy that refuses', () => {
   it('keeps the proxy credentials out of the error', async () => {
     server = await startLoopbackServer((_request, res) => json(res, 201, approved));
     proxy = await startProxy({ forbid: true });
-    agent = new ProxyAgent({ uri: proxy.url, token: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` });
+    agent = new ProxyAgent({ uri: proxy.url, token: proxyToken });
     const error = await failure(secretClient(server.url, { dispatcher: agent }).transactions.get('1'));
     expect(error.kind).toBe('proxyRefused');
     expect(JSON.stringify(error) + String(error) + error.stack).not.toContain(credentials.password);
@@ -103,19 +100,14 @@ describe("the README's corporate proxy: credentials, and TLS inspection that re-
     { label: 'trusted through requestTls.ca: the call goes through the tunnel', trusted: true },
     { label: 'not trusted without it: a network error whose cause is the certificate', trusted: false },
   ])('the service certificate made by that CA is $label', async ({ trusted }) => {
-    // A certificate made for this run, its own CA, for the address the client calls.
-    const dir = mkdtempSync(join(tmpdir(), 'paykit-proxy-ca-'));
-    const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
-    const ca = readFileSync(cert, 'utf8');
-    const service = createTlsServer({ key: readFileSync(key), cert: ca }, (_request, res) => json(res, 201, approved));
+    const { key, cert: ca } = selfSignedCertificate();
+    const service = createTlsServer({ key, cert: ca }, (_request, res) => json(res, 201, approved));
     const { port, close } = await listenOnLoopback(service);
-    rmSync(dir, { recursive: true, force: true });
     try {
       proxy = await startProxy({ credentials });
       agent = new ProxyAgent({
         uri: proxy.url,
-        token: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`,
+        token: proxyToken,
         ...(trusted ? { requestTls: { ca } } : {}),
       });
       const call = secretClient(`https://127.0.0.1:${port}/rest/v1`, { dispatcher: agent, retry: { maxRetries: 0 } }).transactions.create(paymentRequest);
