@@ -1,13 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPublishableClient, createSecretClient, isPaymentsError, settleTransaction } from '../src/index.js';
 import { json, startLoopbackServer, type LoopbackServer } from './support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from './support/fixtures.js';
+import { selfSignedCertificate } from './support/self-signed.js';
 
 // Fault-model cells of the raw client and the list iterators (which share the methods' transport), and the TLS row of
 // every entry point that sends: see the fault model in the README.
@@ -118,15 +115,12 @@ describe('a redirect is never followed', () => {
 });
 
 describe('a TLS failure (a certificate the runtime does not trust)', () => {
-  let dir: string;
   let tls: TlsServer;
   let baseUrl: string;
   let handshakes = 0;
   beforeAll(async () => {
     // A self-signed certificate made for this run: no client trusts it.
-    dir = mkdtempSync(join(tmpdir(), 'paykit-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-    tls = createTlsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('{}'));
+    tls = createTlsServer(selfSignedCertificate(), (_req, res) => res.end('{}'));
     tls.on('secureConnection', () => handshakes++);
     tls.on('tlsClientError', () => handshakes++);
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
@@ -135,7 +129,6 @@ describe('a TLS failure (a certificate the runtime does not trust)', () => {
   afterAll(async () => {
     tls.closeAllConnections();
     await new Promise((resolve) => tls.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it.each([

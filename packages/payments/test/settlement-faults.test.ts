@@ -67,13 +67,18 @@ describe('settleTransaction before any transaction exists', () => {
     expect(requests).toHaveLength(0);
   });
 
-  it('an aborted POST in flight names the key to resend with, and is not resent', async () => {
-    const { client, requests } = inProcessClient(never);
+  it.each([
+    { stopper: 'the caller aborts', kind: 'aborted', timeoutMs: 60_000 },
+    { stopper: "the client's deadline ends", kind: 'timeout', timeoutMs: 1_000 },
+  ] as const)('$stopper the POST in flight: $kind, naming the key to resend with, and not resent', async ({ stopper, kind, timeoutMs }) => {
+    useFakeClock();
+    const { client, requests } = inProcessClient(never, { timeoutMs });
     const controller = new AbortController();
     const settling = failure(settleTransaction(client.transactions, paymentRequest as never, { idempotencyKey: key, signal: controller.signal }));
-    setTimeout(() => controller.abort(), 5);
+    if (stopper === 'the caller aborts') setTimeout(() => controller.abort(), 5);
+    await vi.advanceTimersByTimeAsync(2_000);
     const error = await settling;
-    expect(error).toMatchObject({ kind: 'aborted', idempotencyKey: key, receiptNumber: undefined, attempts: 1 });
+    expect(error).toMatchObject({ kind, idempotencyKey: key, receiptNumber: undefined, attempts: 1 });
     expect(requests).toHaveLength(1);
   });
 

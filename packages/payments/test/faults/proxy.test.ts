@@ -1,8 +1,11 @@
+import { createServer as createTlsServer } from 'node:https';
 import { EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json, startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
+import { isPaymentsError } from '../../src/index.js';
+import { json, listenOnLoopback, startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from '../support/fixtures.js';
 import { startProxy } from '../support/connect-proxy.js';
+import { selfSignedCertificate } from '../support/self-signed.js';
 
 // Fault row "a proxy refuses the request", through a real proxy on loopback: the client reaches the service through
 // an undici dispatcher given as `dispatcher` (the package has no proxy code of its own). A refusal (407: credentials
@@ -11,6 +14,7 @@ import { startProxy } from '../support/connect-proxy.js';
 
 const approved = { receiptNumber: '1000000001', status: 'Approved' };
 const credentials = { user: 'merchant', password: 'proxy-secret-1' };
+const proxyToken = `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`;
 
 let server: LoopbackServer | undefined;
 let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
@@ -46,8 +50,7 @@ describe('a proxy that refuses', () => {
   it('lets the call through once the credentials are given: the proxy tunnels to the service', async () => {
     server = await startLoopbackServer((_request, res) => json(res, 201, approved));
     proxy = await startProxy({ credentials });
-    const token = `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`;
-    agent = new ProxyAgent({ uri: proxy.url, token });
+    agent = new ProxyAgent({ uri: proxy.url, token: proxyToken });
     const result = await secretClient(server.url, { dispatcher: agent }).transactions.create(paymentRequest);
     expect(result.status).toBe(201);
     expect(proxy.received).toEqual([`CONNECT ${new URL(server.url).host}`]);
@@ -57,7 +60,7 @@ describe('a proxy that refuses', () => {
   it('keeps the proxy credentials out of the error', async () => {
     server = await startLoopbackServer((_request, res) => json(res, 201, approved));
     proxy = await startProxy({ forbid: true });
-    agent = new ProxyAgent({ uri: proxy.url, token: `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}` });
+    agent = new ProxyAgent({ uri: proxy.url, token: proxyToken });
     const error = await failure(secretClient(server.url, { dispatcher: agent }).transactions.get('1'));
     expect(error.kind).toBe('proxyRefused');
     expect(JSON.stringify(error) + String(error) + error.stack).not.toContain(credentials.password);
@@ -89,5 +92,34 @@ describe('the proxy named by the environment, when the caller asks for it', () =
     const error = await failure(secretClient(server.url, { dispatcher: agent }).transactions.create(paymentRequest));
     expect([error.kind, error.status, error.attempts]).toEqual(['proxyRefused', 407, 1]);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("the README's corporate proxy: credentials, and TLS inspection that re-signs with the company's own CA", () => {
+  it.each([
+    { label: 'trusted through requestTls.ca: the call goes through the tunnel', trusted: true },
+    { label: 'not trusted without it: a network error whose cause is the certificate', trusted: false },
+  ])('the service certificate made by that CA is $label', async ({ trusted }) => {
+    const { key, cert: ca } = selfSignedCertificate();
+    const service = createTlsServer({ key, cert: ca }, (_request, res) => json(res, 201, approved));
+    const { port, close } = await listenOnLoopback(service);
+    try {
+      proxy = await startProxy({ credentials });
+      agent = new ProxyAgent({
+        uri: proxy.url,
+        token: proxyToken,
+        ...(trusted ? { requestTls: { ca } } : {}),
+      });
+      const call = secretClient(`https://127.0.0.1:${port}/rest/v1`, { dispatcher: agent, retry: { maxRetries: 0 } }).transactions.create(paymentRequest);
+      if (trusted) expect((await call).status).toBe(201);
+      else {
+        const error = await failure(call);
+        expect(isPaymentsError(error) && error.kind).toBe('network');
+        expect(String((error.cause as Error)?.cause ?? error.cause)).toMatch(/certificate/i);
+      }
+      expect(proxy.received).toEqual([`CONNECT 127.0.0.1:${port}`]);
+    } finally {
+      await close();
+    }
   });
 });
