@@ -57,6 +57,36 @@ describe('entryMode in the samples', () => {
   });
 });
 
+/** Reads a status the contract does not name as a decline ("treats other values as declines"). */
+export const readsUnnamedStatusAsDecline = (text: string) =>
+  /\b(?:other|unknown|unnamed|unlisted)\s+(?:status(?:es)?|values?)\b[^.|]*?\b(?:as|are|is|means?)\s+(?:an?\s+)?declin/i.test(text);
+
+describe('transaction status values', () => {
+  it('finds a guide reading other values as declines', () => {
+    expect(readsUnnamedStatusAsDecline('The client treats other values as declines.')).toBe(true);
+    expect(readsUnnamedStatusAsDecline('Any unknown status is a decline.')).toBe(true);
+    expect(readsUnnamedStatusAsDecline('The client reads any other status as undetermined: not approved, and not known to be declined.')).toBe(false);
+  });
+
+  it('no guide reads a status the contract does not name as a decline', () => {
+    expect(units.filter((u) => readsUnnamedStatusAsDecline(u.text)).map((u) => `${u.source}: ${u.text}`)).toEqual([]);
+  });
+
+  it('the card payments guide gives what the reference gives: Approved, pending, and the suspended transactions', () => {
+    const section = markdownSection(guide('02-card-payments.md'), '3. The server takes the payment');
+    for (const named of [/`Approved`/, /pending/, /suspended/, /`GET \/transactions\/suspended`/, /`undetermined`/]) expect(section).toMatch(named);
+  });
+
+  it('the wallet sample does not tell the payer an undetermined payment failed, and names no decline outcome', () => {
+    const sample = codeBlocks(guide('03-digital-wallets.md')).find((code) => /settleTransaction/.test(code)) ?? '';
+    expect(sample).toMatch(/if \(outcome === 'approved'\) return \{ complete: 'success', show: 'receipt' \};/);
+    // Past the approved branch, the page shows that the payment is being checked: never a failure page.
+    const rest = sample.slice(sample.indexOf("if (outcome === 'approved')"));
+    expect([...rest.matchAll(/show: '([^']+)'/g)].map((m) => m[1])).toEqual(['receipt', 'payment-being-checked']);
+    expect(sample).not.toMatch(/'declined'/);
+  });
+});
+
 describe('501', () => {
   it('is explained as the reference does: request method not recognised', () => {
     const mentions = units.filter((u) => /\b501\b/.test(u.text));
@@ -206,6 +236,55 @@ describe('the single-use token quota', () => {
     const mentions = units.filter((u) => /\b1000\b/.test(u.text) && /unused/.test(u.text));
     expect(mentions.length).toBeGreaterThan(0);
     expect(mentions.filter((u) => !/IP address/.test(u.text)).map((u) => `${u.source}: ${u.text}`)).toEqual([]);
+  });
+});
+
+describe('a refused client certificate', () => {
+  it('every guide section that has a certificate refused at the handshake also gives the 403 the reference names', () => {
+    const sections = guides.flatMap((g) => g.markdown.split(/\n(?=## )/).map((text) => ({ source: g.source, text })));
+    const handshakeOnly = sections.filter(({ text }) => /certificate[^.]*(?:refus|not accept|expired)[^.]*handshake|handshake[^.]*certificate[^.]*refus/i.test(text.replace(/\s+/g, ' ')));
+    expect(handshakeOnly.length).toBeGreaterThan(0);
+    expect(handshakeOnly.filter(({ text }) => !/\b403\b/.test(text)).map(({ source, text }) => `${source}: ${text.split('\n')[0]}`)).toEqual([]);
+  });
+});
+
+describe('going live: what a merchant must find', () => {
+  // The issue's list, each with the guide and section that answers it.
+  const topics: [string, string, string][] = [
+    ['New Zealand: addresses, currency, bank accounts', '10-going-live.md', 'New Zealand'],
+    ["test data for the operator's test environment", '10-going-live.md', "Test data for the operator's test environment"],
+    ['the support details to collect', '10-going-live.md', 'What support needs from you'],
+    ['rotating keys without downtime', '10-going-live.md', 'Rotating keys without downtime'],
+    ['living with the 10-request limit', '10-going-live.md', 'Living with the 10-request limit'],
+    ['a live smoke test', '10-going-live.md', 'A live smoke test'],
+    ['reconciliation', '10-going-live.md', 'Reconciliation'],
+    ['client certificate expiry and renewal', '12-certificates-proxies-and-encrypted-files.md', 'The client certificate: expiry and renewal'],
+    ['PKCS#12 to PEM', '12-certificates-proxies-and-encrypted-files.md', 'PKCS#12 to PEM'],
+    ['proxies', '12-certificates-proxies-and-encrypted-files.md', 'Through an HTTP proxy'],
+    ['PGP files in and out', '12-certificates-proxies-and-encrypted-files.md', 'Encrypted files (PGP) in and out'],
+  ];
+
+  it.each(topics)('%s has its section', (_topic, source, heading) => {
+    expect(markdownSection(guide(source), heading).length).toBeGreaterThan(200);
+  });
+
+  it('New Zealand covers the addresses, the currency and the bank accounts', () => {
+    const section = markdownSection(guide('10-going-live.md'), 'New Zealand');
+    for (const part of [/\*\*Addresses\.\*\*/, /\*\*Currency\.\*\*/, /\*\*Bank accounts\.\*\*/, /DIRECT_DEBIT_NZ/, /NZ_DOMESTIC/]) expect(section).toMatch(part);
+  });
+
+  it('the live smoke test is one low-value payment, then its refund', () => {
+    const sample = codeBlocks(markdownSection(guide('10-going-live.md'), 'A live smoke test'))[0] ?? '';
+    const payment = sample.search(/transactionType: 'PAYMENT'/);
+    const refund = sample.search(/transactionType: 'REFUND', originalReceiptNumber: transaction\.receiptNumber/);
+    expect(payment).toBeGreaterThan(-1);
+    expect(refund).toBeGreaterThan(payment);
+    expect(sample).toMatch(/principalAmount: 1\.0\b/);
+  });
+
+  it('the support record holds what the reference asks for a persisting 500 or 503', () => {
+    const sample = codeBlocks(markdownSection(guide('10-going-live.md'), 'What support needs from you'))[0] ?? '';
+    for (const field of ['communityCode', 'error.method', 'error.url', 'error.occurredAt', 'error.body']) expect(sample).toContain(field);
   });
 });
 

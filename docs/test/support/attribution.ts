@@ -1,7 +1,9 @@
 // Finds guide sentences that attribute to the reference a fact the contracts mark as our own assumption: a clause
 // that says "the reference says / names / requires / lists..." (or "the reference's rule") and also names one of an
 // assumption's keywords. A clause that denies ("the reference publishes no...") or another clause of the same sentence
-// ("... but it does not publish the algorithm") is not an attribution.
+// ("... but it does not publish the algorithm") is not an attribution; an aside in brackets right after an attributing
+// clause is ("the reference publishes the void (while the transaction is voidable)"), unless it denies or says whose
+// reading it is ("(our assumption: ...)").
 
 export interface KeywordedAssumption {
   key: string;
@@ -57,13 +59,37 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // A keyword matches at the start of a word and may end inside one: "redeliver" finds "redelivered".
 const phrase = (keyword: string) => new RegExp(`(?<!\\w)${escape(keyword).replace(/\s+/g, '\\s+')}`, 'i');
 
+// An aside that says it is not the reference's word.
+const disowned = /\b(?:not|no|never|neither|nor|without|nothing|none|silent|our\s+(?:assumption|reading|choice|advice))\b/i;
+
+/** The attributing clauses of a sentence: each clause that attributes, and each bracketed aside that continues one. */
+export function attributedClauses(sentence: string): string[] {
+  const found: string[] = [];
+  let lastAttributes = false;
+  for (const piece of sentence.split(/(\([^()]*\))/)) {
+    if (/^\(.*\)$/.test(piece)) {
+      const aside = piece.slice(1, -1);
+      if (lastAttributes && !disowned.test(aside)) found.push(aside);
+      else found.push(...aside.split(clauseBreak).filter((clause) => attribution.test(clause)));
+      continue; // the text after the brackets goes on with the clause before them
+    }
+    const clauses = piece.split(clauseBreak);
+    clauses.forEach((clause, i) => {
+      const attributes = attribution.test(clause);
+      if (attributes) found.push(clause);
+      // Only the clause that ends the piece touches the next bracket; an empty one leaves the state as it was.
+      if (i < clauses.length - 1 || clause.trim() !== '') lastAttributes = attributes;
+    });
+  }
+  return found;
+}
+
 /** Every clause of the guides that attributes one of the assumptions' keywords to the reference. */
 export function findAttributions(guides: { source: string; markdown: string }[], assumptions: KeywordedAssumption[]): Attribution[] {
   const found: Attribution[] = [];
   for (const guide of guides) {
     for (const sentence of sentencesOf(guide.markdown)) {
-      for (const clause of sentence.split(clauseBreak)) {
-        if (!attribution.test(clause)) continue;
+      for (const clause of attributedClauses(sentence)) {
         for (const { key, keywords } of assumptions) {
           const keyword = keywords.find((k) => phrase(k).test(clause));
           if (keyword) found.push({ guide: guide.source, key, keyword, sentence });
