@@ -177,21 +177,20 @@ export async function startAlertingServer(certificates: TestCertificates) {
 }
 
 /**
- * Reads the request body slowly but without a silence as long as `pauseMs`: `stepBytes` at a time with a pause of
- * `pauseMs` after each, until `slowBytes` were read; then the rest at full speed, and answers `status` with `body`.
+ * Reads the request body slowly but never silent for as long as `pauseMs`: `stepBytes` at a time with a pause of
+ * `pauseMs` after each; then answers `status` with `body`.
  */
 export const readSlowly =
-  (pace: { stepBytes: number; pauseMs: number; slowBytes: number }, status: number, headers: Record<string, string> = {}, body = ''): Behaviour =>
+  (pace: { stepBytes: number; pauseMs: number }, status: number, headers: Record<string, string> = {}, body = ''): Behaviour =>
   (req, res) => {
     let read = 0;
     let pauseAt = pace.stepBytes;
     req.on('data', (chunk: Buffer) => {
       read += chunk.length;
-      if (read >= pauseAt && read < pace.slowBytes) {
-        pauseAt = read + pace.stepBytes;
-        req.pause();
-        setTimeout(() => req.resume(), pace.pauseMs);
-      }
+      if (read < pauseAt) return;
+      pauseAt = read + pace.stepBytes;
+      req.pause();
+      setTimeout(() => req.resume(), pace.pauseMs);
     });
     req.once('end', () => res.writeHead(status, headers).end(body));
   };
