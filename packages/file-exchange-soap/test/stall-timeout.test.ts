@@ -5,17 +5,20 @@ import { ClientOptionsError, FileExchangeClient, TransientFailureError } from '@
 import { generateTestCertificates, type TestCertificates } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileExchangeSoapClient } from '../src/index.js';
-import { answer, stallMidBody, startHostileServer, stopReading, type Behaviour } from './support/hostile-server.js';
+import { answer, readSlowly, stallMidBody, startHostileServer, stopReading, type Behaviour } from './support/hostile-server.js';
 import { soapEnvelope } from './support/scripted-server.js';
+import { emptySoapResponse } from './support/streamed-soap-file.js';
 
 // A silent stall (no byte either way for stallTimeoutMs) becomes a network failure, TransientFailureError with code
 // ETIMEDOUT, handled by the retry rule: in REST and SOAP, request and response bodies, against a real TLS server.
+// A slow transfer whose bytes keep moving is not one.
 
 const NS = 'urn:paykit:file-exchange:v1';
 const xml = { 'content-type': 'text/xml; charset=utf-8' };
 const text = { 'content-type': 'text/plain' };
 const partialSoap = `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><downloadFilesResponse xmlns="${NS}"><file><fileID>F1</fileID><fileContent>QUJD`;
 const big = Buffer.alloc(16 * 1024 * 1024, 7);
+const stallMs = 1000;
 
 let dir: string;
 let certificates: TestCertificates;
@@ -33,51 +36,113 @@ afterAll(async () => {
 
 const tls = () => ({ pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem });
 const fastRetry = { intervalMs: 10, maxDurationMs: 60_000, allowShortIntervals: true };
+type Clients = { rest: FileExchangeClient; soap: FileExchangeSoapClient };
+
+/** The answer to a call that opens a connection: an empty list, REST or SOAP. */
+const emptyList: Behaviour = (req, res) => (req.url?.includes('/services/messaging/rest/') ? answer(204) : emptySoapResponse)(req, res);
+
+/** Clients of a scope of the server of their own (see startHostileServer), with a stall timeout of `ms`. */
+async function scoped(token: string, otherwise: Behaviour, options: { retry: typeof fastRetry | false; ms?: number }) {
+  const scope = server.scope(token, otherwise);
+  const stallTimeoutMs = options.ms ?? stallMs;
+  const clients: Clients = {
+    rest: await FileExchangeClient.create({ baseUrl: scope.restUrl, tls: tls(), retry: options.retry, stallTimeoutMs }),
+    soap: await FileExchangeSoapClient.create({ baseUrl: scope.soapUrl, tls: tls(), retry: options.retry, stallTimeoutMs }),
+  };
+  return { scope, clients, close: () => Promise.all([clients.rest.close(), clients.soap.close()]) };
+}
+
+/**
+ * Runs `call` until one completes: its connection, TLS handshake done, is then kept for the call under test, so that
+ * the stall timer runs in the phase the test is about and not in a handshake, which a loaded machine can make last
+ * longer than the stall timeout (a stall, rightly: the try is made again).
+ */
+async function warmUp(call: () => Promise<unknown>): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    try {
+      await call();
+      // undici gives a connection back to its pool on a turn of the event loop after the one its response ended
+      // on: a call made before then would open another.
+      await new Promise((resolve) => setImmediate(resolve));
+      return;
+    } catch (error) {
+      if (!(error instanceof TransientFailureError && error.code === 'ETIMEDOUT') || tries === 5) throw error;
+    }
+  }
+}
 
 interface Row {
   title: string;
   stall: Behaviour;
-  call: (clients: { rest: FileExchangeClient; soap: FileExchangeSoapClient }) => Promise<unknown>;
+  /** The request meant to take the stall: its method and the end of its path. */
+  request: [string, RegExp];
+  warm: (clients: Clients) => Promise<unknown>;
+  call: (clients: Clients) => Promise<unknown>;
 }
+
+const restWarm = ({ rest }: Clients) => rest.list();
+const soapWarm = ({ soap }: Clients) => soap.downloadFiles('Q0');
 
 const rows: Row[] = [
-  { title: 'REST list, response body', stall: stallMidBody(text, 'A.csv\nB'), call: ({ rest }) => rest.list() },
-  { title: 'REST downloadToFile, response body', stall: stallMidBody(text, 'partial'), call: ({ rest }) => rest.downloadToFile('A.csv', join(dir, 'A.csv')) },
-  { title: 'REST upload, request body (the server stops reading)', stall: stopReading, call: ({ rest }) => rest.upload('U.csv', big) },
-  { title: 'SOAP downloadFiles, response body', stall: stallMidBody(xml, partialSoap), call: ({ soap }) => soap.downloadFiles('Q1') },
-  { title: 'SOAP uploadFile, request body (the server stops reading)', stall: stopReading, call: ({ soap }) => soap.uploadFile({ fileID: 'U1', fileContent: big }) },
+  { title: 'REST list, response body', stall: stallMidBody(text, 'A.csv\nB'), request: ['GET', /\/filesForDownload\/$/], warm: restWarm, call: ({ rest }) => rest.list() },
+  {
+    title: 'REST downloadToFile, response body',
+    stall: stallMidBody(text, 'partial'),
+    request: ['GET', /\/filesForDownload\/A\.csv$/],
+    warm: restWarm,
+    call: ({ rest }) => rest.downloadToFile('A.csv', join(dir, 'A.csv')),
+  },
+  { title: 'REST upload, request body (the server stops reading)', stall: stopReading, request: ['POST', /\/uploadedFiles\/U\.csv$/], warm: restWarm, call: ({ rest }) => rest.upload('U.csv', big) },
+  { title: 'SOAP downloadFiles, response body', stall: stallMidBody(xml, partialSoap), request: ['POST', /\/DownloadFiles$/], warm: soapWarm, call: ({ soap }) => soap.downloadFiles('Q1') },
+  {
+    title: 'SOAP uploadFile, request body (the server stops reading)',
+    stall: stopReading,
+    request: ['POST', /\/UploadFile$/],
+    warm: soapWarm,
+    call: ({ soap }) => soap.uploadFile({ fileID: 'U1', fileContent: big }),
+  },
 ];
 
-async function clients(retry: typeof fastRetry | false) {
-  return {
-    rest: await FileExchangeClient.create({ baseUrl: server.restUrl, tls: tls(), retry, stallTimeoutMs: 300 }),
-    soap: await FileExchangeSoapClient.create({ baseUrl: server.soapUrl, tls: tls(), retry, stallTimeoutMs: 300 }),
-  };
-}
-
 describe('stall timeout', () => {
-  it.each(rows)('$title: a stall is a network failure (ETIMEDOUT) the retry rule handles', async (row) => {
-    const both = await clients(false);
-    server.next(row.stall);
-    const error = await row.call(both).then(() => new Error('no error'), (thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(TransientFailureError);
-    expect(error).toMatchObject({ code: 'ETIMEDOUT', retryable: true });
-    expect((error as Error).message).toMatch(/stalled: no bytes sent or received for 300 ms/);
-    await Promise.all([both.rest.close(), both.soap.close()]);
+  it.each(rows.map((row, index) => ({ ...row, token: `stall-${index}` })))('$title: a stall is a network failure (ETIMEDOUT) the retry rule handles', async (row) => {
+    const { scope, clients, close } = await scoped(row.token, emptyList, { retry: false });
+    try {
+      await warmUp(() => row.warm(clients));
+      scope.next(row.stall);
+      const error = await row.call(clients).then(() => new Error('no error'), (thrown: unknown) => thrown);
+      const seen = `requests the server saw: ${JSON.stringify(scope.requests)}`;
+      expect(error, seen).toBeInstanceOf(TransientFailureError);
+      expect(error, seen).toMatchObject({ code: 'ETIMEDOUT', retryable: true });
+      expect((error as Error).message).toMatch(new RegExp(`stalled: no bytes sent or received for ${stallMs} ms`));
+      // The stall came from the scripted behaviour, taken by this call's request over the warmed connection.
+      const [method, path] = row.request;
+      await expect.poll(() => scope.requests.filter((request) => request.reusedConnection), { timeout: 10_000 }).toEqual([{ method, path: expect.stringMatching(path), reusedConnection: true }]);
+    } finally {
+      await close();
+    }
   });
 
   it('retries a stalled download and completes it (REST and SOAP)', async () => {
-    const both = await clients(fastRetry);
-    server.next(stallMidBody(text, 'par'), answer(200, { ...text, 'content-length': '8' }, 'complete'));
-    await expect(both.rest.downloadToFile('A.csv', join(dir, 'B.csv'))).resolves.toEqual({ size: 8 });
-    expect(await readFile(join(dir, 'B.csv'), 'utf8')).toBe('complete');
     const content = Buffer.from('complete');
-    server.next(
-      stallMidBody(xml, partialSoap),
-      answer(200, xml, soapEnvelope(`<downloadFilesResponse xmlns="${NS}"><file><fileID>F1</fileID><fileContent>${content.toString('base64')}</fileContent></file></downloadFilesResponse>`)),
-    );
-    await expect(both.soap.downloadFiles('Q1')).resolves.toEqual([{ fileID: 'F1', fileContent: content }]);
-    await Promise.all([both.rest.close(), both.soap.close()]);
+    const soapFile = answer(200, xml, soapEnvelope(`<downloadFilesResponse xmlns="${NS}"><file><fileID>F1</fileID><fileContent>${content.toString('base64')}</fileContent></file></downloadFilesResponse>`));
+    const { scope, clients, close } = await scoped('retry', (req, res) => (req.url?.includes('/rest/') ? answer(200, { ...text, 'content-length': '8' }, 'complete') : soapFile)(req, res), { retry: fastRetry });
+    try {
+      await warmUp(() => clients.rest.downloadToFile('A.csv', join(dir, 'B.csv')));
+      scope.next(stallMidBody(text, 'par'));
+      await expect(clients.rest.downloadToFile('A.csv', join(dir, 'B.csv'))).resolves.toEqual({ size: 8 });
+      expect(await readFile(join(dir, 'B.csv'), 'utf8')).toBe('complete');
+
+      await warmUp(() => clients.soap.downloadFiles('Q1'));
+      scope.next(stallMidBody(xml, partialSoap));
+      await expect(clients.soap.downloadFiles('Q1')).resolves.toEqual([{ fileID: 'F1', fileContent: content }]);
+      // Each stall was taken by its call over the warmed connection, and the retry that completed came after it.
+      expect(scope.requests.filter((request) => request.reusedConnection).map((request) => request.path)).toEqual([
+        expect.stringMatching(/\/filesForDownload\/A\.csv$/),
+        expect.stringMatching(/\/DownloadFiles$/),
+      ]);
+    } finally {
+      await close();
+    }
   });
 
   it.each([Number.NaN, -1, '60' as unknown as number])('refuses stallTimeoutMs %s in both clients before any request', async (value) => {
@@ -85,5 +150,32 @@ describe('stall timeout', () => {
     await expect(FileExchangeClient.create({ baseUrl: server.restUrl, tls: tls(), stallTimeoutMs: value })).rejects.toThrow(ClientOptionsError);
     await expect(FileExchangeSoapClient.create({ baseUrl: server.soapUrl, tls: tls(), stallTimeoutMs: value })).rejects.toThrow(ClientOptionsError);
     expect(server.requests.length).toBe(requests);
+  });
+});
+
+describe('a slow transfer whose bytes keep moving is not a stall', () => {
+  // The server reads 2 MiB, then nothing for a fifth of the stall timeout, and so on to the end (16 pauses, over three
+  // timeouts in all): no silence comes near the timeout, though the upload lasts far longer. Loopback buffers can
+  // hold many MiB (tcp_rmem grows to 32 MiB here), hence a body large enough to outlast them.
+  const slowMs = 2000;
+  const pace = { stepBytes: 2 * 1024 * 1024, pauseMs: slowMs / 5 };
+  const content = Buffer.alloc(32 * 1024 * 1024, 5);
+  const soapUploaded = soapEnvelope(`<uploadFileResponse xmlns="${NS}"/>`);
+
+  it.each([
+    { title: 'REST upload of bytes', accepted: readSlowly(pace, 202), warm: restWarm, call: ({ rest }: Clients) => rest.upload('S.csv', content) },
+    { title: 'SOAP uploadFile', accepted: readSlowly(pace, 200, xml, soapUploaded), warm: soapWarm, call: ({ soap }: Clients) => soap.uploadFile({ fileID: 'S1', fileContent: content }) },
+  ].map((row, index) => ({ ...row, token: `slow-${index}` })))('$title completes', async (row) => {
+    const { scope, clients, close } = await scoped(row.token, emptyList, { retry: false, ms: slowMs });
+    try {
+      await warmUp(() => row.warm(clients));
+      scope.next(row.accepted);
+      const error = await row.call(clients).then(() => undefined, (thrown: unknown) => thrown);
+      const seen = `requests the server saw: ${JSON.stringify(scope.requests)}`;
+      expect(error, seen).toBeUndefined();
+      expect(scope.requests.filter((request) => request.reusedConnection), seen).toHaveLength(1);
+    } finally {
+      await close();
+    }
   });
 });

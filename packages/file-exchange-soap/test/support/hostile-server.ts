@@ -7,32 +7,69 @@ import type { TestCertificates } from '@paykit/mock-server';
 
 export type Behaviour = (request: IncomingMessage, response: ServerResponse) => void;
 
+/** What a request saw of the server: its method and path, and whether it came over a connection used before. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  reusedConnection: boolean;
+}
+
+/** The behaviours scripted for one scope, in order; what its other requests get; the requests it saw. */
+interface Scope {
+  behaviours: Behaviour[];
+  otherwise: Behaviour;
+  requests: SeenRequest[];
+}
+
 /**
  * A real client-certificate TLS server for peers the contract's mock never plays: one that stalls mid-body, stops
  * reading an upload, answers a list of a million names. Each request gets the next scripted behaviour, as soon as
  * its head arrived (before its body is read), or `fallback`. Serves REST (`restUrl`) and SOAP (`soapUrl`) alike.
+ *
+ * `scope(token, otherwise)` gives addresses under `/<token>/` whose script binds each behaviour to the request meant
+ * to take it: only a request of that scope, and only one over a connection that already carried a request (its TLS
+ * handshake done). Every other request of the scope gets `otherwise`: the call that opens (warms) the connection, a
+ * retry on a new connection, a request its client already gave up on (in a handshake slower than its stall timeout
+ * on a loaded machine) that reaches the server late. Nothing of one test can take a behaviour meant for another.
  */
 export async function startHostileServer(certificates: TestCertificates, fallback: Behaviour = (_, res) => res.writeHead(599).end()) {
   const script: Behaviour[] = [];
-  const sockets = new Set<Socket>();
+  const scopes = new Map<string, Scope>();
+  const connections = new Set<Socket>();
+  const used = new WeakSet<Socket>();
   const requests: string[] = [];
   const [key, cert] = await Promise.all([readFile(certificates.serverKeyPath), readFile(certificates.serverCertPath)]);
   const server: Server = createServer({ key, cert, ca: certificates.caCertPem, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-    requests.push(`${req.method} ${req.url}`);
-    (script.shift() ?? fallback)(req, res);
+    const path = req.url ?? '';
+    requests.push(`${req.method} ${path}`);
+    const reusedConnection = used.has(req.socket);
+    used.add(req.socket);
+    const scope = scopes.get(path.split('/')[1] ?? '');
+    if (!scope) {
+      (script.shift() ?? fallback)(req, res);
+      return;
+    }
+    scope.requests.push({ method: req.method ?? '', path, reusedConnection });
+    ((reusedConnection ? scope.behaviours.shift() : undefined) ?? scope.otherwise)(req, res);
   });
-  server.on('secureConnection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
+  // Every accepted connection, the TLS handshake not yet done included: a client that gave up during its handshake
+  // leaves the server side of it to finish later, and a server that only knew its secure connections would wait
+  // on that one for ever in close() (its request paused by stopReading, it never reads the client's end). The raw
+  // connection and, once the handshake is done, its TLS socket are both ended.
+  const track = (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  };
+  server.on('connection', track);
+  server.on('secureConnection', track);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const origin = `https://127.0.0.1:${port}`;
+  const urls = (prefix: string) => ({ restUrl: `${origin}${prefix}/services/messaging/rest`, soapUrl: `${origin}${prefix}/services/messaging` });
   return {
     origin,
-    restUrl: `${origin}/services/messaging/rest`,
-    soapUrl: `${origin}/services/messaging`,
+    ...urls(''),
     requests,
     next(...behaviours: Behaviour[]) {
       script.push(...behaviours);
@@ -41,9 +78,24 @@ export async function startHostileServer(certificates: TestCertificates, fallbac
     clear() {
       script.length = 0;
     },
+    /** Addresses under `/<token>/` with a script of their own: see above. */
+    scope(token: string, otherwise: Behaviour = fallback) {
+      if (!/^[\w-]+$/.test(token) || scopes.has(token)) throw new Error(`scope token ${JSON.stringify(token)} must be a new word`);
+      const scope: Scope = { behaviours: [], otherwise, requests: [] };
+      scopes.set(token, scope);
+      return {
+        ...urls(`/${token}`),
+        requests: scope.requests,
+        /** Behaviours for the next requests of the scope over a connection that already carried one. */
+        next(...behaviours: Behaviour[]) {
+          scope.behaviours.push(...behaviours);
+        },
+      };
+    },
     async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of connections) socket.destroy();
+      await closed;
     },
   };
 }
@@ -123,3 +175,22 @@ export async function startAlertingServer(certificates: TestCertificates) {
     },
   };
 }
+
+/**
+ * Reads the request body slowly but never silent for as long as `pauseMs`: `stepBytes` at a time with a pause of
+ * `pauseMs` after each; then answers `status` with `body`.
+ */
+export const readSlowly =
+  (pace: { stepBytes: number; pauseMs: number }, status: number, headers: Record<string, string> = {}, body = ''): Behaviour =>
+  (req, res) => {
+    let read = 0;
+    let pauseAt = pace.stepBytes;
+    req.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read < pauseAt) return;
+      pauseAt = read + pace.stepBytes;
+      req.pause();
+      setTimeout(() => req.resume(), pace.pauseMs);
+    });
+    req.once('end', () => res.writeHead(status, headers).end(body));
+  };

@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type Agent as HttpsAgent } from 'node:https';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stallError } from '../core/call-signal.js';
 
@@ -20,6 +20,17 @@ export interface TransferRequest {
    * reason): so that whoever reads the body, the caller of `download` included, gets the client's typed error.
    */
   failure?: (error: unknown) => Error;
+}
+
+/**
+ * Bytes handed to the socket at a time, the same as a file upload's reads. The socket's idle timer (the stall
+ * timeout) counts a write when it is done, that is when its last byte reached the kernel: a body written in one
+ * piece would show no progress until its end, and a large one over a slow but live link would be taken for a stall.
+ */
+const sliceBytes = 1024 * 1024;
+
+function* slices(bytes: Buffer): Generator<Buffer> {
+  for (let start = 0; start < bytes.length; start += sliceBytes) yield bytes.subarray(start, start + sliceBytes);
 }
 
 /**
@@ -58,7 +69,7 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
         outgoing.once('close', () => signal.removeEventListener('abort', onAbort));
       }
     }
-    const body = request.body;
+    const body = request.body === undefined || !Buffer.isBuffer(request.body) || request.body.length <= sliceBytes ? request.body : Readable.from(slices(request.body), { objectMode: false });
     if (body === undefined) outgoing.end();
     else if (Buffer.isBuffer(body)) outgoing.end(body);
     else {
