@@ -13,6 +13,7 @@ import { loadDiagrams } from './diagrams/index.mjs';
 import { loadHighlighter } from './highlight.mjs';
 import { createMarkdownRenderer, renderGuide } from './markdown.mjs';
 import { publishedPackages } from './package-versions.mjs';
+import { precompress } from './precompress.mjs';
 import { buildReferencePages } from './reference-pages.mjs';
 import { confirmPage } from './reference/assumptions.mjs';
 import { loadReferenceOperations } from './reference/operation-index.mjs';
@@ -95,4 +96,7 @@ const search = await buildSearchIndex({
   operations,
 });
 
-console.log(`docs: ${site.references.length} reference pages, ${guides.length} guides and the landing page in ${paths.dist}; search index of ${search.pages} pages and ${search.records} operations`);
+// Last: the gzip copies the server sends must be of the files as finally written.
+const gzipped = precompress(paths.dist);
+
+console.log(`docs: ${site.references.length} reference pages, ${guides.length} guides and the landing page in ${paths.dist}; search index of ${search.pages} pages and ${search.records} operations; ${gzipped} gzip copies`);

@@ -36,6 +36,22 @@ describe('state diagrams', () => {
     }
   });
 
+  it.each(machines.map((machine) => ({ name: machine.name, machine })))('$name: no two boxes overlap, and no number sits on a box or on another number', ({ machine }) => {
+    const svg = renderStateDiagram(machine);
+    const boxes = [...svg.matchAll(/<g data-state="([^"]+)"><title>[^<]*<\/title><rect x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"/g)].map((m) => ({
+      name: m[1]!, x: Number(m[2]), y: Number(m[3]), w: Number(m[4]), h: Number(m[5]),
+    }));
+    const badges = [...svg.matchAll(/<g data-transition-badge="([^"]+)"><circle cx="([\d.-]+)" cy="([\d.-]+)" r="([\d.]+)"/g)].map((m) => ({
+      id: m[1]!, x: Number(m[2]), y: Number(m[3]), r: Number(m[4]),
+    }));
+    expect(boxes.map((b) => b.name).sort()).toEqual(Object.keys(machine.states).sort());
+    const overlaps = (a: { x: number; y: number; w: number; h: number }, b: typeof a) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    const square = (c: (typeof badges)[number]) => ({ x: c.x - c.r, y: c.y - c.r, w: 2 * c.r, h: 2 * c.r });
+    boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => expect(overlaps(a, b), `${a.name} and ${b.name}`).toBe(false)));
+    for (const badge of badges) for (const box of boxes) expect(overlaps(square(badge), box), `number of ${badge.id} on ${box.name}`).toBe(false);
+    badges.forEach((a, i) => badges.slice(i + 1).forEach((b) => expect(Math.hypot(a.x - b.x, a.y - b.y), `numbers of ${a.id} and ${b.id}`).toBeGreaterThanOrEqual(a.r + b.r)));
+  });
+
   it('a state added to the source appears in the drawing (the test reads the source, not a copy)', () => {
     const machine = machines.find((m) => m.name === 'aliasStatus')!;
     const extended: StateMachine = {

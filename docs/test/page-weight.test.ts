@@ -1,11 +1,12 @@
 // Page weight: the landing page, the guides and the SOAP reference (pages we render ourselves) stay under budget, and
 // a Redoc reference page opened after another costs little, the renderer they share being cached (the browser test
 // test/reference-weight.browser.test.ts measures the same in Chromium).
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { controlContracts, openApiContracts } from '@paykit/contracts';
 import { describe, expect, it } from 'vitest';
+import { precompress } from '../scripts/precompress.mjs';
 import { GUIDE_FIRST_LOAD_BUDGET_BYTES, NEXT_REFERENCE_PAGE_BUDGET_BYTES, OWN_PAGE_BUDGET_BYTES, gzipBytesAfter, measurePageWeights } from '../scripts/page-weight.mjs';
 import { readGuides } from '../scripts/guides.mjs';
 import { paths } from '../scripts/site-paths.mjs';
@@ -23,6 +24,24 @@ describe('measurePageWeights', () => {
       expect(page?.bytes).toBe(Buffer.byteLength(html) + 1500);
       expect(page?.assets.map((a) => a.slice(dir.length + 1)).sort()).toEqual(['app.js', 'site.css']);
       expect(page?.gzipBytes).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('counts the gzip copy the server sends, or the file itself where the build made none', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paykit-docs-weight-'));
+    try {
+      writeFileSync(join(dir, 'page.html'), `<script src="app.js"></script><img src="logo.png">${'<p>text</p>'.repeat(100)}`);
+      writeFileSync(join(dir, 'app.js'), 'x();'.repeat(1000));
+      writeFileSync(join(dir, 'logo.png'), Buffer.alloc(3000, 1));
+      const before = measurePageWeights(dir).find((row) => row.page === 'page.html');
+      precompress(dir);
+      const page = measurePageWeights(dir).find((row) => row.page === 'page.html');
+      const size = (file: string) => statSync(join(dir, file)).size;
+      expect(page?.htmlGzipBytes).toBe(size('page.html.gz'));
+      expect(page?.gzipBytes).toBe(size('page.html.gz') + size('app.js.gz') + size('logo.png'));
+      expect(before?.gzipBytes).toBe(size('page.html') + size('app.js') + size('logo.png'));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
