@@ -104,7 +104,7 @@ async function measure(label, start, searches) {
     const payment = await fetch(`${sandbox.url}/transactions`, {
       method: 'POST',
       headers: { ...json, authorization: authorization(keys.secret[0]), 'Idempotency-Key': `bench-${label}-${i}` },
-      body: JSON.stringify({ transactionType: 'PAYMENT', singleUseTokenId, principalAmount: 12.5, currency: 'AUD', eci: 'INTERNET', entryMode: 'ECOMMERCE', supplierBusinessCode: 'TEST_BUSINESS' }),
+      body: JSON.stringify({ transactionType: 'PAYMENT', singleUseTokenId, principalAmount: 12.5, currency: 'AUD', eci: 'INTERNET', entryMode: 'STORED_CREDENTIAL', supplierBusinessCode: 'TEST_BUSINESS' }),
     });
     await payment.arrayBuffer();
     if (payment.status !== 201) throw new Error(`${label}: payment answered ${payment.status}`);

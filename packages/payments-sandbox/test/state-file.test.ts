@@ -75,7 +75,7 @@ describe('payments sandbox: --state FILE (SQLite store)', () => {
       await sandbox.control.createWebhookSubscription({ url: 'http://127.0.0.1:9/hooks', secret: 'whsec' });
       const pay = async (amount: number) => (await secret.transactions.create(paymentRequest(await token(), amount) as never)).data as { receiptNumber: string };
       const refunded = await pay(20);
-      await secret.transactions.create({ transactionType: 'REFUND', originalReceiptNumber: refunded.receiptNumber, principalAmount: 5, entryMode: 'ECOMMERCE', supplierBusinessCode: 'TEST_BUSINESS' } as never);
+      await secret.transactions.create({ transactionType: 'REFUND', originalReceiptNumber: refunded.receiptNumber, principalAmount: 5, entryMode: 'STORED_CREDENTIAL', supplierBusinessCode: 'TEST_BUSINESS' } as never);
       await secret.transactions.void((await pay(30)).receiptNumber);
       await pay(10.52); // pending: settles on the clock
       const customer = (await secret.customers.create({ customerNumber: 'C1', customerName: 'First' } as never)).data as { customerId: string };

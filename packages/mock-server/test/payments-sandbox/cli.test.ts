@@ -125,7 +125,7 @@ describe('paykit-mock payments-sandbox', () => {
             principalAmount: 12.5,
             currency: 'AUD',
             eci: 'INTERNET',
-            entryMode: 'ECOMMERCE',
+            entryMode: 'STORED_CREDENTIAL',
           }),
         });
         expect(payment.status).toBe(201);
