@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TestCertificates } from '@paykit/mock-server';
+import { closeAll } from './close-all.js';
 
 export type Behaviour = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -35,7 +36,6 @@ interface Scope {
 export async function startHostileServer(certificates: TestCertificates, fallback: Behaviour = (_, res) => res.writeHead(599).end()) {
   const script: Behaviour[] = [];
   const scopes = new Map<string, Scope>();
-  const connections = new Set<Socket>();
   const used = new WeakSet<Socket>();
   const requests: string[] = [];
   const [key, cert] = await Promise.all([readFile(certificates.serverKeyPath), readFile(certificates.serverCertPath)]);
@@ -52,16 +52,7 @@ export async function startHostileServer(certificates: TestCertificates, fallbac
     scope.requests.push({ method: req.method ?? '', path, reusedConnection });
     ((reusedConnection ? scope.behaviours.shift() : undefined) ?? scope.otherwise)(req, res);
   });
-  // Every accepted connection, the TLS handshake not yet done included: a client that gave up during its handshake
-  // leaves the server side of it to finish later, and a server that only knew its secure connections would wait
-  // on that one for ever in close() (its request paused by stopReading, it never reads the client's end). The raw
-  // connection and, once the handshake is done, its TLS socket are both ended.
-  const track = (socket: Socket) => {
-    connections.add(socket);
-    socket.once('close', () => connections.delete(socket));
-  };
-  server.on('connection', track);
-  server.on('secureConnection', track);
+  const close = closeAll(server);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -92,11 +83,7 @@ export async function startHostileServer(certificates: TestCertificates, fallbac
         },
       };
     },
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of connections) socket.destroy();
-      await closed;
-    },
+    close,
   };
 }
 
