@@ -20,6 +20,8 @@ interface Scope {
   behaviours: Behaviour[];
   otherwise: Behaviour;
   requests: SeenRequest[];
+  /** Only a request over a connection that already carried one takes a behaviour. */
+  warmed: boolean;
 }
 
 /**
@@ -32,6 +34,8 @@ interface Scope {
  * handshake done). Every other request of the scope gets `otherwise`: the call that opens (warms) the connection, a
  * retry on a new connection, a request its client already gave up on (in a handshake slower than its stall timeout
  * on a loaded machine) that reaches the server late. Nothing of one test can take a behaviour meant for another.
+ * With `{ warmed: false }` any request of the scope takes the next behaviour: for calls no client timeout can
+ * abandon, where only the token has to keep tests apart (a retry on a new connection then takes its behaviour).
  */
 export async function startHostileServer(certificates: TestCertificates, fallback: Behaviour = (_, res) => res.writeHead(599).end()) {
   const script: Behaviour[] = [];
@@ -50,7 +54,7 @@ export async function startHostileServer(certificates: TestCertificates, fallbac
       return;
     }
     scope.requests.push({ method: req.method ?? '', path, reusedConnection });
-    ((reusedConnection ? scope.behaviours.shift() : undefined) ?? scope.otherwise)(req, res);
+    ((reusedConnection || !scope.warmed ? scope.behaviours.shift() : undefined) ?? scope.otherwise)(req, res);
   });
   const close = closeAll(server);
   server.listen(0, '127.0.0.1');
@@ -70,14 +74,14 @@ export async function startHostileServer(certificates: TestCertificates, fallbac
       script.length = 0;
     },
     /** Addresses under `/<token>/` with a script of their own: see above. */
-    scope(token: string, otherwise: Behaviour = fallback) {
+    scope(token: string, otherwise: Behaviour = fallback, { warmed = true }: { warmed?: boolean } = {}) {
       if (!/^[\w-]+$/.test(token) || scopes.has(token)) throw new Error(`scope token ${JSON.stringify(token)} must be a new word`);
-      const scope: Scope = { behaviours: [], otherwise, requests: [] };
+      const scope: Scope = { behaviours: [], otherwise, requests: [], warmed };
       scopes.set(token, scope);
       return {
         ...urls(`/${token}`),
         requests: scope.requests,
-        /** Behaviours for the next requests of the scope over a connection that already carried one. */
+        /** Behaviours for the next requests of the scope (over a connection that already carried one, unless `warmed: false`). */
         next(...behaviours: Behaviour[]) {
           scope.behaviours.push(...behaviours);
         },
