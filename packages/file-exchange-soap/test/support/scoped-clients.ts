@@ -27,7 +27,7 @@ export async function scopedClients(
   certificates: TestCertificates,
   token: string,
   otherwise: Behaviour,
-  options: { retry: Retry; stallTimeoutMs: number },
+  options: { retry: Retry; stallTimeoutMs?: number },
 ) {
   const scope = server.scope(token, otherwise);
   const tls = { pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem };
