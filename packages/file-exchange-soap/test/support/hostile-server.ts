@@ -69,10 +69,6 @@ export async function startHostileServer(certificates: TestCertificates, fallbac
     next(...behaviours: Behaviour[]) {
       script.push(...behaviours);
     },
-    /** Drops the behaviours no request used. */
-    clear() {
-      script.length = 0;
-    },
     /** Addresses under `/<token>/` with a script of their own: see above. */
     scope(token: string, otherwise: Behaviour = fallback, { warmed = true }: { warmed?: boolean } = {}) {
       if (!/^[\w-]+$/.test(token) || scopes.has(token)) throw new Error(`scope token ${JSON.stringify(token)} must be a new word`);
