@@ -10,7 +10,7 @@ import { generateTestCertificates, type TestCertificates } from '@paykit/mock-se
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileExchangeSoapClient, InvalidFileNameError, type SavedFile } from '../src/index.js';
 import type { DownloadMeasurement } from '../bench/measure.js';
-import { answer, startHostileServer } from './support/hostile-server.js';
+import { answer, startHostileServer, type Behaviour } from './support/hostile-server.js';
 import { emptySoapResponse, repeatedSha256, streamedSoapFile } from './support/streamed-soap-file.js';
 import { soapEnvelope } from './support/scripted-server.js';
 
@@ -36,9 +36,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const client = () =>
+/**
+ * A scope of the server of its own for each test (see startHostileServer.scope): its behaviours are taken by its own
+ * requests in order, whatever their connection (no call here has a timeout that could leave one to arrive late, and a
+ * retry after a cut response comes on a new connection); a request with none left gets the 599 fallback.
+ */
+const scoped = (token: string) => server.scope(token, undefined, { warmed: false });
+const client = (scope: { soapUrl: string }) =>
   FileExchangeSoapClient.create({
-    baseUrl: server.soapUrl,
+    baseUrl: scope.soapUrl,
     tls: { pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem },
     retry: { intervalMs: 10, maxDurationMs: 10_000, allowShortIntervals: true },
   });
@@ -62,8 +68,9 @@ describe('downloadAllToFolder', () => {
   it('writes every file of every response into the folder, complete, with no .part left', async () => {
     const folder = await mkdtemp(join(dir, 'all-'));
     const [a, b, c] = [randomBytes(70_000), randomBytes(3), Buffer.alloc(0)];
-    server.next(response([{ id: 'A', name: 'a.bin', content: a }, { id: 'B', name: 'b.bin', content: b }]), response([{ id: 'C', content: c }]), emptySoapResponse);
-    const soap = await client();
+    const scope = scoped('all');
+    scope.next(response([{ id: 'A', name: 'a.bin', content: a }, { id: 'B', name: 'b.bin', content: b }]), response([{ id: 'C', content: c }]), emptySoapResponse);
+    const soap = await client(scope);
     const saved: SavedFile[] = [];
     for await (const file of soap.downloadAllToFolder('Q1', folder)) saved.push(file);
     expect(saved.map(({ fileID, fileName, size }) => ({ fileID, fileName, size }))).toEqual([
@@ -73,36 +80,41 @@ describe('downloadAllToFolder', () => {
     ]);
     expect(await Promise.all(saved.map((file) => readFile(file.path)))).toEqual([a, b, c]);
     expect((await readdir(folder)).sort()).toEqual(saved.map((file) => file.path.slice(folder.length + 1)).sort());
+    expect(scope.requests.map((request) => request.method)).toEqual(['POST', 'POST', 'POST']);
     await soap.close();
   });
 
   it('removes what a response cut short wrote, and keeps the complete copy the retry brings', async () => {
     const folder = await mkdtemp(join(dir, 'cut-'));
     const content = randomBytes(300_000);
-    const cut = (): Parameters<typeof server.next>[0] => (req, res) => {
+    const cut = (): Behaviour => (req, res) => {
       req.resume();
       res.writeHead(200, xml);
       res.write(`<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><downloadFilesResponse xmlns="${NS}"><file><fileID>A</fileID><fileContent>${content.toString('base64').slice(0, 100_000)}`);
       setTimeout(() => res.destroy(), 50);
     };
-    server.next(cut(), response([{ id: 'A', name: 'a.bin', content }]), emptySoapResponse);
-    const soap = await client();
+    const scope = scoped('cut');
+    scope.next(cut(), response([{ id: 'A', name: 'a.bin', content }]), emptySoapResponse);
+    const soap = await client(scope);
     const saved: SavedFile[] = [];
     for await (const file of soap.downloadAllToFolder('Q1', folder)) saved.push(file);
     expect(saved).toHaveLength(1);
     expect(await readdir(folder)).toEqual([saved[0]!.path.slice(folder.length + 1)]);
     expect(await readFile(saved[0]!.path)).toEqual(content);
+    // The cut response, its retry, the empty queue: nothing else.
+    expect(scope.requests).toHaveLength(3);
     await soap.close();
   });
 });
 
 describe('names the service sends are checked before the caller sees them', () => {
-  it.each(['../../etc/cron.d/evil', '..', 'a/b.csv', 'name\u202Etxt.exe', 'C:\\x.csv'])('refuses %j with InvalidFileNameError, leaving the file unprocessed', async (name) => {
+  it.each(['../../etc/cron.d/evil', '..', 'a/b.csv', 'name\u202Etxt.exe', 'C:\\x.csv'].map((name, index) => ({ name, token: `names-${index}` })))('refuses $name with InvalidFileNameError, leaving the file unprocessed', async ({ name, token }) => {
     const escaped = name.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+    const scope = scoped(token);
     for (const toFolder of [false, true]) {
       const folder = await mkdtemp(join(dir, 'names-'));
-      server.next(response([{ id: 'OK', name: 'ok.csv', content: Buffer.from('1') }, { id: 'BAD', name: escaped, content: Buffer.from('2') }]));
-      const soap = await client();
+      scope.next(response([{ id: 'OK', name: 'ok.csv', content: Buffer.from('1') }, { id: 'BAD', name: escaped, content: Buffer.from('2') }]));
+      const soap = await client(scope);
       const session = toFolder ? soap.downloadAllToFolder('Q1', folder) : soap.downloadAll('Q1');
       const seen: string[] = [];
       const error = await (async () => {
@@ -115,6 +127,8 @@ describe('names the service sends are checked before the caller sees them', () =
       expect(session.unprocessed.map((file) => file.fileID)).toEqual(['BAD']);
       await soap.close();
     }
+    // One DownloadFiles for each session, each answered by its own response.
+    expect(scope.requests).toHaveLength(2);
   });
 });
 
@@ -123,9 +137,10 @@ async function downloadInChild(sizeMiB: number): Promise<{ growth: number; recei
   const folder = await mkdtemp(join(dir, 'memory-'));
   const block = randomBytes(3 * 64 * 1024);
   const repeats = Math.round((sizeMiB * MiB) / block.length);
-  server.next(streamedSoapFile('big.bin', block, repeats), emptySoapResponse);
+  const scope = scoped(`memory-${sizeMiB}`);
+  scope.next(streamedSoapFile('big.bin', block, repeats), emptySoapResponse);
   const child = fileURLToPath(new URL('./support/folder-download-child.ts', import.meta.url));
-  const input = { soapUrl: server.soapUrl, pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem, folder };
+  const input = { soapUrl: scope.soapUrl, pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem, folder };
   const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', child], { env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify(input) } });
   const [measurementLine, savedLine] = stdout.trim().split('\n').slice(-2);
   const measurement = JSON.parse(measurementLine!) as DownloadMeasurement;
@@ -133,6 +148,7 @@ async function downloadInChild(sizeMiB: number): Promise<{ growth: number; recei
   expect(await sha256(saved[0]!.path)).toBe(repeatedSha256(block, repeats));
   await rm(folder, { recursive: true, force: true });
   expect(measurement.receivedBytes).toBe(block.length * repeats);
+  expect(scope.requests).toHaveLength(2);
   return { growth: measurement.peakRssBytes - measurement.baselineRssBytes, received: measurement.receivedBytes };
 }
 

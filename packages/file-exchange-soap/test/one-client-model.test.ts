@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_RESPONSE_TEXT_CHARS } from '../src/codec/read-response.js';
 import { FileExchangeSoapClient } from '../src/index.js';
 import { answer, stallMidBody, startAlertingServer, startHostileServer, startRefusingProxy, streamBody, type Behaviour } from './support/hostile-server.js';
+import { byInterface, emptyList, restWarm, scopedClients, soapWarm, warmUp } from './support/scoped-clients.js';
 import { soapEnvelope } from './support/scripted-server.js';
 
 // The same condition, met by the REST client (list) and by the SOAP client (DownloadFiles), gives the same error
@@ -138,14 +139,20 @@ const rows: Row[] = [
 ];
 
 describe('one client model: the same condition, the same error in REST and SOAP', () => {
-  it.each(rows)('$title → $expected.name (retryable: $expected.retryable)', async (row) => {
+  it.each(rows.map((row, index) => ({ ...row, token: `model-${index}` })))('$title → $expected.name (retryable: $expected.retryable)', async (row) => {
+    // A row with scripted behaviours gets a scope of the server of its own: each behaviour is taken by its call only,
+    // over the connection a first call warmed (see startHostileServer.scope).
+    const scoped = row.rest && row.soap ? await scopedClients(server, certificates, row.token, emptyList, { retry: false, stallTimeoutMs: stallTimeoutMs(row) }) : undefined;
     const peer = row.alerting ? alerting : server;
     const clients = [
-      { interface: 'REST', behaviour: row.rest, client: await rest(row, peer), call: (c: FileExchangeClient) => c.list() },
-      { interface: 'SOAP', behaviour: row.soap, client: await soap(row, peer), call: (c: FileExchangeSoapClient) => c.downloadFiles('Q1') },
+      { interface: 'REST', behaviour: row.rest, warm: restWarm, client: scoped?.clients.rest ?? (await rest(row, peer)), call: (c: FileExchangeClient) => c.list() },
+      { interface: 'SOAP', behaviour: row.soap, warm: soapWarm, client: scoped?.clients.soap ?? (await soap(row, peer)), call: (c: FileExchangeSoapClient) => c.downloadFiles('Q1') },
     ] as const;
     for (const client of clients) {
-      if (client.behaviour) server.next(client.behaviour);
+      if (scoped && client.behaviour) {
+        await warmUp(() => client.warm(scoped.clients));
+        scoped.scope.next(client.behaviour);
+      }
       const error = await (client.call as (c: unknown) => Promise<unknown>)(client.client).finally(() => client.client.close()).then(
         () => new Error(`${client.interface}: no error`),
         (thrown: unknown) => thrown,
@@ -157,22 +164,29 @@ describe('one client model: the same condition, the same error in REST and SOAP'
         ...(row.expected.code === undefined ? {} : { code: row.expected.code }),
       });
     }
+    // Each behaviour was taken by its own call: the REST list, then the SOAP DownloadFiles.
+    if (scoped) {
+      await expect
+        .poll(() => scoped.scope.requests.filter((request) => request.reusedConnection).map(({ method, path }) => `${method} ${path}`), { timeout: 10_000 })
+        .toEqual([expect.stringMatching(/^GET .*\/rest\/filesForDownload\/$/), expect.stringMatching(/^POST .*\/DownloadFiles$/)]);
+      await scoped.close();
+    }
   });
 
   it('gives up with the same RetriesExhaustedError in both, carrying the last failure', async () => {
     // A window shorter than one wait: the first failure closes it, whatever the machine's speed.
     const retry = { intervalMs: 10, maxDurationMs: 0, allowShortIntervals: true };
-    const restClient = await FileExchangeClient.create({ baseUrl: server.restUrl, tls: tls(), retry });
-    const soapClient = await FileExchangeSoapClient.create({ baseUrl: server.soapUrl, tls: tls(), retry });
-    server.next(answer(500), answer(500, text, 'no'));
-    const errors = [await restClient.list().catch((e: unknown) => e), await soapClient.downloadFiles('Q1').catch((e: unknown) => e)];
+    // Every request of the scope gets a 500.
+    const { scope, clients, close } = await scopedClients(server, certificates, 'model-exhausted', byInterface(answer(500), answer(500, text, 'no')), { retry });
+    const errors = [await clients.rest.list().catch((e: unknown) => e), await clients.soap.downloadFiles('Q1').catch((e: unknown) => e)];
     for (const error of errors) {
       expect((error as Error).name).toBe('RetriesExhaustedError');
       expect(error).toMatchObject({ attempts: 1, status: 500, retryable: false });
       expect((error as Error).cause).toBeInstanceOf(TransientFailureError);
     }
     expect(errors[0]!.constructor).toBe(errors[1]!.constructor);
-    await Promise.all([restClient.close(), soapClient.close()]);
+    expect(scope.requests.map((request) => request.method)).toEqual(['GET', 'POST']);
+    await close();
   });
 });
 
@@ -185,19 +199,23 @@ describe('where the reference and we differ: a SOAP Client fault (HTTP 500)', ()
     { title: 'a Client fault is final by default (OUR choice: the message itself is wrong)', code: 'soap:Client', soapClientFaults: undefined, retried: false },
     { title: "a Client fault is retried with soapClientFaults: 'retry' (the reference, literally)", code: 'soap:Client', soapClientFaults: 'retry' as const, retried: true },
     { title: 'a Server fault is retried either way', code: 'soap:Server', soapClientFaults: undefined, retried: true },
-  ])('$title', async ({ code, soapClientFaults, retried }) => {
+  ].map((row, index) => ({ ...row, token: `fault-${index}` })))('$title', async ({ code, soapClientFaults, retried, token }) => {
+    // A scope of its own: the fault is taken by this call's first request (over the warmed connection), every other
+    // request of the scope gets an empty queue.
+    const scope = server.scope(token, empty);
     const client = await FileExchangeSoapClient.create({
-      baseUrl: server.soapUrl,
+      baseUrl: scope.soapUrl,
       tls: tls(),
       retry: { ...retry, ...(soapClientFaults ? { soapClientFaults } : {}) },
     });
-    server.next(fault(code), empty);
-    const before = server.requests.length;
+    await warmUp(() => client.downloadFiles('Q0'));
+    scope.next(fault(code));
+    const before = scope.requests.length;
     const outcome = await client.downloadFiles('Q1').catch((error: unknown) => error);
     if (retried) expect(outcome).toEqual([]);
     else expect(outcome).toMatchObject({ name: 'SoapFaultError', faultCode: code, status: 500, retryable: false });
-    expect(server.requests.length - before).toBe(retried ? 2 : 1);
-    server.clear();
+    expect(scope.requests.length - before).toBe(retried ? 2 : 1);
+    expect(scope.requests[before]).toMatchObject({ method: 'POST', reusedConnection: true });
     await client.close();
   });
 });

@@ -6,8 +6,8 @@ import { generateTestCertificates, type TestCertificates } from '@paykit/mock-se
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileExchangeSoapClient } from '../src/index.js';
 import { answer, readSlowly, stallMidBody, startHostileServer, stopReading, type Behaviour } from './support/hostile-server.js';
+import { emptyList, restWarm, scopedClients, soapWarm, warmUp, type Clients } from './support/scoped-clients.js';
 import { soapEnvelope } from './support/scripted-server.js';
-import { emptySoapResponse } from './support/streamed-soap-file.js';
 
 // A silent stall (no byte either way for stallTimeoutMs) becomes a network failure, TransientFailureError with code
 // ETIMEDOUT, handled by the retry rule: in REST and SOAP, request and response bodies, against a real TLS server.
@@ -36,40 +36,10 @@ afterAll(async () => {
 
 const tls = () => ({ pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem });
 const fastRetry = { intervalMs: 10, maxDurationMs: 60_000, allowShortIntervals: true };
-type Clients = { rest: FileExchangeClient; soap: FileExchangeSoapClient };
-
-/** The answer to a call that opens a connection: an empty list, REST or SOAP. */
-const emptyList: Behaviour = (req, res) => (req.url?.includes('/services/messaging/rest/') ? answer(204) : emptySoapResponse)(req, res);
 
 /** Clients of a scope of the server of their own (see startHostileServer), with a stall timeout of `ms`. */
-async function scoped(token: string, otherwise: Behaviour, options: { retry: typeof fastRetry | false; ms?: number }) {
-  const scope = server.scope(token, otherwise);
-  const stallTimeoutMs = options.ms ?? stallMs;
-  const clients: Clients = {
-    rest: await FileExchangeClient.create({ baseUrl: scope.restUrl, tls: tls(), retry: options.retry, stallTimeoutMs }),
-    soap: await FileExchangeSoapClient.create({ baseUrl: scope.soapUrl, tls: tls(), retry: options.retry, stallTimeoutMs }),
-  };
-  return { scope, clients, close: () => Promise.all([clients.rest.close(), clients.soap.close()]) };
-}
-
-/**
- * Runs `call` until one completes: its connection, TLS handshake done, is then kept for the call under test, so that
- * the stall timer runs in the phase the test is about and not in a handshake, which a loaded machine can make last
- * longer than the stall timeout (a stall, rightly: the try is made again).
- */
-async function warmUp(call: () => Promise<unknown>): Promise<void> {
-  for (let tries = 1; ; tries++) {
-    try {
-      await call();
-      // undici gives a connection back to its pool on a turn of the event loop after the one its response ended
-      // on: a call made before then would open another.
-      await new Promise((resolve) => setImmediate(resolve));
-      return;
-    } catch (error) {
-      if (!(error instanceof TransientFailureError && error.code === 'ETIMEDOUT') || tries === 5) throw error;
-    }
-  }
-}
+const scoped = (token: string, otherwise: Behaviour, options: { retry: typeof fastRetry | false; ms?: number }) =>
+  scopedClients(server, certificates, token, otherwise, { retry: options.retry, stallTimeoutMs: options.ms ?? stallMs });
 
 interface Row {
   title: string;
@@ -79,9 +49,6 @@ interface Row {
   warm: (clients: Clients) => Promise<unknown>;
   call: (clients: Clients) => Promise<unknown>;
 }
-
-const restWarm = ({ rest }: Clients) => rest.list();
-const soapWarm = ({ soap }: Clients) => soap.downloadFiles('Q0');
 
 const rows: Row[] = [
   { title: 'REST list, response body', stall: stallMidBody(text, 'A.csv\nB'), request: ['GET', /\/filesForDownload\/$/], warm: restWarm, call: ({ rest }) => rest.list() },

@@ -4,18 +4,20 @@
 import { FileExchangeClient } from '@paykit/file-exchange';
 import { FileExchangeSoapClient } from '../../src/index.js';
 
-const input = JSON.parse(process.env.PAYKIT_CHILD_INPUT ?? '{}') as { restUrl: string; soapUrl: string; pfx: string; passphrase: string; ca: string };
+// `waiting` and `stalling` address scopes of the test's server whose every request waits or stalls (see the test).
+type Urls = { restUrl: string; soapUrl: string };
+const input = JSON.parse(process.env.PAYKIT_CHILD_INPUT ?? '{}') as { waiting: Urls; stalling: Urls; pfx: string; passphrase: string; ca: string };
 const tls = { pfx: input.pfx, passphrase: input.passphrase, ca: input.ca };
 const outcomes: string[] = [];
 const note = (what: string) => (error: unknown) => outcomes.push(`${what}: ${(error as Error).name} ${(error as { operation?: string }).operation}`);
 
 // The reference's retry rule (a 5-minute wait after the 500 the server gives), ended by the signal during the wait.
-const rest = await FileExchangeClient.create({ baseUrl: input.restUrl, tls });
-const soap = await FileExchangeSoapClient.create({ baseUrl: input.soapUrl, tls });
+const rest = await FileExchangeClient.create({ baseUrl: input.stalling.restUrl, tls });
+const soap = await FileExchangeSoapClient.create({ baseUrl: input.stalling.soapUrl, tls });
 const restAbort = new AbortController();
 const soapAbort = new AbortController();
-const restWaiting = await FileExchangeClient.create({ baseUrl: input.restUrl, tls, retry: { onRetry: () => restAbort.abort(new Error('operator stop')) } });
-const soapWaiting = await FileExchangeSoapClient.create({ baseUrl: input.soapUrl, tls, retry: { onRetry: () => soapAbort.abort(new Error('operator stop')) } });
+const restWaiting = await FileExchangeClient.create({ baseUrl: input.waiting.restUrl, tls, retry: { onRetry: () => restAbort.abort(new Error('operator stop')) } });
+const soapWaiting = await FileExchangeSoapClient.create({ baseUrl: input.waiting.soapUrl, tls, retry: { onRetry: () => soapAbort.abort(new Error('operator stop')) } });
 await restWaiting.list({ signal: restAbort.signal }).catch(note('REST list, abort in the retry wait'));
 await soapWaiting.downloadFiles('Q1', { signal: soapAbort.signal }).catch(note('SOAP downloadFiles, abort in the retry wait'));
 

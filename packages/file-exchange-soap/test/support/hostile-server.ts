@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TestCertificates } from '@paykit/mock-server';
+import { closeAll } from './close-all.js';
 
 export type Behaviour = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -19,6 +20,8 @@ interface Scope {
   behaviours: Behaviour[];
   otherwise: Behaviour;
   requests: SeenRequest[];
+  /** Only a request over a connection that already carried one takes a behaviour. */
+  warmed: boolean;
 }
 
 /**
@@ -31,11 +34,12 @@ interface Scope {
  * handshake done). Every other request of the scope gets `otherwise`: the call that opens (warms) the connection, a
  * retry on a new connection, a request its client already gave up on (in a handshake slower than its stall timeout
  * on a loaded machine) that reaches the server late. Nothing of one test can take a behaviour meant for another.
+ * With `{ warmed: false }` any request of the scope takes the next behaviour: for calls no client timeout can
+ * abandon, where only the token has to keep tests apart (a retry on a new connection then takes its behaviour).
  */
 export async function startHostileServer(certificates: TestCertificates, fallback: Behaviour = (_, res) => res.writeHead(599).end()) {
   const script: Behaviour[] = [];
   const scopes = new Map<string, Scope>();
-  const connections = new Set<Socket>();
   const used = new WeakSet<Socket>();
   const requests: string[] = [];
   const [key, cert] = await Promise.all([readFile(certificates.serverKeyPath), readFile(certificates.serverCertPath)]);
@@ -50,18 +54,9 @@ export async function startHostileServer(certificates: TestCertificates, fallbac
       return;
     }
     scope.requests.push({ method: req.method ?? '', path, reusedConnection });
-    ((reusedConnection ? scope.behaviours.shift() : undefined) ?? scope.otherwise)(req, res);
+    ((reusedConnection || !scope.warmed ? scope.behaviours.shift() : undefined) ?? scope.otherwise)(req, res);
   });
-  // Every accepted connection, the TLS handshake not yet done included: a client that gave up during its handshake
-  // leaves the server side of it to finish later, and a server that only knew its secure connections would wait
-  // on that one for ever in close() (its request paused by stopReading, it never reads the client's end). The raw
-  // connection and, once the handshake is done, its TLS socket are both ended.
-  const track = (socket: Socket) => {
-    connections.add(socket);
-    socket.once('close', () => connections.delete(socket));
-  };
-  server.on('connection', track);
-  server.on('secureConnection', track);
+  const close = closeAll(server);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -74,29 +69,21 @@ export async function startHostileServer(certificates: TestCertificates, fallbac
     next(...behaviours: Behaviour[]) {
       script.push(...behaviours);
     },
-    /** Drops the behaviours no request used. */
-    clear() {
-      script.length = 0;
-    },
     /** Addresses under `/<token>/` with a script of their own: see above. */
-    scope(token: string, otherwise: Behaviour = fallback) {
+    scope(token: string, otherwise: Behaviour = fallback, { warmed = true }: { warmed?: boolean } = {}) {
       if (!/^[\w-]+$/.test(token) || scopes.has(token)) throw new Error(`scope token ${JSON.stringify(token)} must be a new word`);
-      const scope: Scope = { behaviours: [], otherwise, requests: [] };
+      const scope: Scope = { behaviours: [], otherwise, requests: [], warmed };
       scopes.set(token, scope);
       return {
         ...urls(`/${token}`),
         requests: scope.requests,
-        /** Behaviours for the next requests of the scope over a connection that already carried one. */
+        /** Behaviours for the next requests of the scope (over a connection that already carried one, unless `warmed: false`). */
         next(...behaviours: Behaviour[]) {
           scope.behaviours.push(...behaviours);
         },
       };
     },
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of connections) socket.destroy();
-      await closed;
-    },
+    close,
   };
 }
 

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestCertificates } from '@paykit/mock-server';
+import { closeAll } from './close-all.js';
 
 export interface RecordedRequest {
   method: string;
@@ -31,6 +32,7 @@ export async function startScriptedServer(certificates: TestCertificates) {
     if (next) next(res);
     else res.writeHead(599).end();
   });
+  const close = closeAll(server);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -43,10 +45,7 @@ export async function startScriptedServer(certificates: TestCertificates) {
     answerNext(answer: (res: ServerResponse) => void) {
       script.push(answer);
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }
 
