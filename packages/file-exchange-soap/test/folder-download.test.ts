@@ -64,7 +64,9 @@ const sha256 = async (path: string) => {
   return hash.digest('hex');
 };
 
-describe('downloadAllToFolder', () => {
+// Each test makes TLS connections and, for the cut response, a retry: on CI's loaded machine the first test here took
+// 7 s for three small answers and the second ran past vitest's default 30 s, so both get room (no timing is asserted).
+describe('downloadAllToFolder', { timeout: 120_000 }, () => {
   it('writes every file of every response into the folder, complete, with no .part left', async () => {
     const folder = await mkdtemp(join(dir, 'all-'));
     const [a, b, c] = [randomBytes(70_000), randomBytes(3), Buffer.alloc(0)];
