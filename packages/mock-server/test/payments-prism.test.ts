@@ -49,7 +49,8 @@ describe('payments mock (real Prism on the bundled contract)', () => {
   });
 });
 
-describe('payments mock listening on every interface', () => {
+// A Prism start of its own: on CI's loaded machine one took past vitest's default 30 s, so the test gets 120 s.
+describe('payments mock listening on every interface', { timeout: 120_000 }, () => {
   it('hands out a loopback address a client can call, not 0.0.0.0', async () => {
     const mock = await startPrismMock({ contract: 'payments', host: '0.0.0.0', port: 0 });
     try {
