@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,17 +122,24 @@ describe('stall timeout', () => {
 });
 
 describe('a slow transfer whose bytes keep moving is not a stall', () => {
-  // The server reads 2 MiB, then nothing for a fifth of the stall timeout, and so on to the end (16 pauses, over three
-  // timeouts in all): no silence comes near the timeout, though the upload lasts far longer. Loopback buffers can
-  // hold many MiB (tcp_rmem grows to 32 MiB here), hence a body large enough to outlast them.
+  // The server reads 2 MiB, then nothing for a fifth of the stall timeout, and so on for 16 steps (over three timeouts
+  // in all): no silence comes near the timeout, though the upload lasts far longer. The client sees a byte move only
+  // when the kernel takes one from it, and the kernel holds many MiB in flight (tcp_rmem grows to 32 MiB here): once
+  // the client has handed over its last byte, the server still has all that to read before it answers. Read slowly,
+  // that tail took 2 s on a loaded CI machine and the timeout fired (with the product's default of 120 s, it would
+  // need a server reading under 0.3 MiB/s). So the server reads the last part, more than the kernel can hold, at
+  // full speed: the silence before the answer is then short, and the body is sized to have that tail.
   const slowMs = 2000;
-  const pace = { stepBytes: 2 * 1024 * 1024, pauseMs: slowMs / 5 };
-  const content = Buffer.alloc(32 * 1024 * 1024, 5);
+  const pace = { stepBytes: 2 * 1024 * 1024, pauseMs: slowMs / 5, slowBytes: 16 * 2 * 1024 * 1024 };
+  const wireBytes = pace.slowBytes + inFlightBound();
+  const content = Buffer.alloc(wireBytes, 5);
+  // Base64 makes 4 bytes of 3: the SOAP body on the wire is as long as the REST one.
+  const soapContent = content.subarray(0, Math.ceil((wireBytes * 3) / 4));
   const soapUploaded = soapEnvelope(`<uploadFileResponse xmlns="${NS}"/>`);
 
   it.each([
     { title: 'REST upload of bytes', accepted: readSlowly(pace, 202), warm: restWarm, call: ({ rest }: Clients) => rest.upload('S.csv', content) },
-    { title: 'SOAP uploadFile', accepted: readSlowly(pace, 200, xml, soapUploaded), warm: soapWarm, call: ({ soap }: Clients) => soap.uploadFile({ fileID: 'S1', fileContent: content }) },
+    { title: 'SOAP uploadFile', accepted: readSlowly(pace, 200, xml, soapUploaded), warm: soapWarm, call: ({ soap }: Clients) => soap.uploadFile({ fileID: 'S1', fileContent: soapContent }) },
   ].map((row, index) => ({ ...row, token: `slow-${index}` })))('$title completes', async (row) => {
     const { scope, clients, close } = await scoped(row.token, emptyList, { retry: false, ms: slowMs });
     try {
@@ -144,5 +152,21 @@ describe('a slow transfer whose bytes keep moving is not a stall', () => {
     } finally {
       await close();
     }
-  });
+    // A process of its own is not started, but 70 MiB through TLS on a loaded machine takes its time.
+  }, 120_000);
 });
+
+/**
+ * More than the bytes a loopback connection can hold between the client's write and the server's read: the largest
+ * receive and send buffers TCP may grow to (the third figure of tcp_rmem and tcp_wmem), and 8 MiB for the buffers of
+ * Node and TLS on both sides. 64 MiB where /proc cannot be read.
+ */
+function inFlightBound(): number {
+  try {
+    const largest = (name: string) => Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[2]);
+    const bound = largest('tcp_rmem') + largest('tcp_wmem') + 8 * 1024 * 1024;
+    return Number.isFinite(bound) ? bound : 64 * 1024 * 1024;
+  } catch {
+    return 64 * 1024 * 1024;
+  }
+}

@@ -165,16 +165,18 @@ export async function startAlertingServer(certificates: TestCertificates) {
 
 /**
  * Reads the request body slowly but never silent for as long as `pauseMs`: `stepBytes` at a time with a pause of
- * `pauseMs` after each; then answers `status` with `body`.
+ * `pauseMs` after each, for the first `slowBytes` (all of it when unset); the rest at full speed. Then answers
+ * `status` with `body`.
  */
 export const readSlowly =
-  (pace: { stepBytes: number; pauseMs: number }, status: number, headers: Record<string, string> = {}, body = ''): Behaviour =>
+  (pace: { stepBytes: number; pauseMs: number; slowBytes?: number }, status: number, headers: Record<string, string> = {}, body = ''): Behaviour =>
   (req, res) => {
     let read = 0;
     let pauseAt = pace.stepBytes;
+    const slowBytes = pace.slowBytes ?? Number.POSITIVE_INFINITY;
     req.on('data', (chunk: Buffer) => {
       read += chunk.length;
-      if (read < pauseAt) return;
+      if (read < pauseAt || read > slowBytes) return;
       pauseAt = read + pace.stepBytes;
       req.pause();
       setTimeout(() => req.resume(), pace.pauseMs);
