@@ -73,7 +73,7 @@ describe.skipIf(!bin && !ci)('payments sandbox: --state postgres://… (real Pos
   }, 120_000);
   afterAll(async () => {
     await cluster?.destroy();
-  }, 60_000);
+  }, 120_000);
 
   it('keeps payments, the clock and idempotency records across a restart, and names the database without its password', async () => {
     const url = await database();
@@ -105,7 +105,7 @@ describe.skipIf(!bin && !ci)('payments sandbox: --state postgres://… (real Pos
     } finally {
       await second.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('two sandbox processes on one database: concurrent payments all kept, each seen by both, no number twice, one payment per Idempotency-Key; a killed process loses nothing it acknowledged', async () => {
     const url = await database();
@@ -211,7 +211,7 @@ describe.skipIf(!bin && !ci)('payments sandbox: --state postgres://… (real Pos
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
-  }, 60_000);
+  }, 120_000);
 
   // The token's write is the first, the payment's the second: the process kills itself at that step of the payment.
   it.each([
@@ -239,7 +239,7 @@ describe.skipIf(!bin && !ci)('payments sandbox: --state postgres://… (real Pos
     }
     const orders = (await rowsOf(url, 'transactions')).map((row) => (JSON.parse(row.value) as { metadata: { orderId: string } }).metadata.orderId);
     expect(orders.sort()).toEqual(['order-1', 'order-2']);
-  }, 60_000);
+  }, 120_000);
 
   it("the clock's scheduled work runs once across sandboxes: each alias registration completes once, each webhook is delivered once", async () => {
     const url = await database();
@@ -272,7 +272,7 @@ describe.skipIf(!bin && !ci)('payments sandbox: --state postgres://… (real Pos
       await Promise.all([a.close(), b.close()]);
       endpoint.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('refuses to start when the database is out of reach: a StateStoreError naming it without the password, and the process exits', async () => {
     const unreachable = `postgres://paykit:${encodeURIComponent(cluster.password)}@127.0.0.1:1/none`;
@@ -300,7 +300,7 @@ describe.skipIf(!bin && !ci)('payments sandbox: --state postgres://… (real Pos
     );
     expect(exited).toMatch(/exited early[\s\S]*cannot reach the sandbox state/);
     expectNoPassword(exited);
-  }, 60_000);
+  }, 120_000);
 
   it('when the database goes away mid-run, a write is refused with the store error and not acknowledged; once it is back, a resend is a new payment', async () => {
     const url = await database();
@@ -335,7 +335,7 @@ describe.skipIf(!bin && !ci)('payments sandbox: --state postgres://… (real Pos
       await sandbox?.close();
       await cluster.start().catch(() => undefined);
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('payments sandbox: a PostgreSQL address in logs and errors', () => {

@@ -5,6 +5,7 @@ import * as rules from '../generated/rules.js';
 import { basicAuthorization, headerNamesOption, numberOption, resolveTimeout, type ClientOptions, type ErrorLog, type Hook, type RequestLog, type ResponseLog } from './config.js';
 import { CallStop, longestTimerMs } from './call-stop.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
+import { readJson } from './response-body.js';
 
 /** A request as the client builds it: plain values, cheaper than a `Request` and resendable as they are. */
 export interface OutgoingRequest {
@@ -212,6 +213,10 @@ export function transportAsFetch(transport: Transport): (request: Request) => Pr
       { method: request.method, url: request.url, headers, body, signal: request.signal },
       (answer) => answer.arrayBuffer(),
     );
-    return new Response(data.byteLength ? data : null, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const answer = new Response(data.byteLength ? data : null, { status: response.status, statusText: response.statusText, headers: response.headers });
+    // openapi-fetch reads a success with json(), which throws a SyntaxError at a body that is not JSON: read it as the
+    // methods do, JSON when it parses, else its text.
+    answer.json = () => readJson(answer);
+    return answer;
   };
 }

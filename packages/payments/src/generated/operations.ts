@@ -43,88 +43,94 @@ export const idempotencyKeyRule: IdempotencyKeyRule | null = {
   pattern: "^[\\x20-\\x7E]{1,60}$",
 };
 
-// The media types of error answers, by status, each distinct set once (the entries below name them).
+// The lists of media types, then the media types of error answers by status: each distinct one once (the entries
+// below name them).
+const mediaTypes1 = ["application/json"] as const;
+const mediaTypes2 = ["application/json", "text/csv"] as const;
+const mediaTypes3 = ["text/csv"] as const;
+const mediaTypes4 = ["text/plain"] as const;
+
 const errorMediaTypes1 = {
-  "400": ["application/json"],
-  "401": ["application/json"],
-  "403": ["application/json"],
-  "406": ["application/json"],
-  "429": ["application/json"],
-  "500": ["application/json"],
-  "502": ["application/json"],
-  "503": ["application/json"],
-  "504": ["application/json"],
+  "400": mediaTypes1,
+  "401": mediaTypes1,
+  "403": mediaTypes1,
+  "406": mediaTypes1,
+  "429": mediaTypes1,
+  "500": mediaTypes1,
+  "502": mediaTypes1,
+  "503": mediaTypes1,
+  "504": mediaTypes1,
 } as const;
 
 const errorMediaTypes2 = {
-  "400": ["application/json"],
-  "401": ["application/json"],
-  "403": ["application/json"],
-  "404": ["application/json"],
-  "406": ["application/json"],
-  "429": ["application/json"],
-  "500": ["application/json"],
-  "502": ["application/json"],
-  "503": ["application/json"],
-  "504": ["application/json"],
+  "400": mediaTypes1,
+  "401": mediaTypes1,
+  "403": mediaTypes1,
+  "404": mediaTypes1,
+  "406": mediaTypes1,
+  "429": mediaTypes1,
+  "500": mediaTypes1,
+  "502": mediaTypes1,
+  "503": mediaTypes1,
+  "504": mediaTypes1,
 } as const;
 
 const errorMediaTypes3 = {
-  "400": ["application/json"],
-  "401": ["application/json"],
-  "403": ["application/json"],
-  "404": ["application/json"],
-  "406": ["application/json"],
-  "415": ["application/json"],
-  "422": ["application/json"],
-  "429": ["application/json"],
-  "500": ["application/json"],
-  "502": ["application/json"],
-  "503": ["application/json"],
-  "504": ["application/json"],
+  "400": mediaTypes1,
+  "401": mediaTypes1,
+  "403": mediaTypes1,
+  "404": mediaTypes1,
+  "406": mediaTypes1,
+  "415": mediaTypes1,
+  "422": mediaTypes1,
+  "429": mediaTypes1,
+  "500": mediaTypes1,
+  "502": mediaTypes1,
+  "503": mediaTypes1,
+  "504": mediaTypes1,
 } as const;
 
 const errorMediaTypes4 = {
-  "400": ["application/json"],
-  "401": ["application/json"],
-  "403": ["application/json"],
-  "406": ["application/json"],
-  "415": ["application/json"],
-  "422": ["application/json"],
-  "429": ["application/json"],
-  "500": ["application/json"],
-  "502": ["application/json"],
-  "503": ["application/json"],
-  "504": ["application/json"],
+  "400": mediaTypes1,
+  "401": mediaTypes1,
+  "403": mediaTypes1,
+  "406": mediaTypes1,
+  "415": mediaTypes1,
+  "422": mediaTypes1,
+  "429": mediaTypes1,
+  "500": mediaTypes1,
+  "502": mediaTypes1,
+  "503": mediaTypes1,
+  "504": mediaTypes1,
 } as const;
 
 const errorMediaTypes5 = {
-  "400": ["application/json"],
-  "401": ["application/json"],
-  "403": ["application/json"],
-  "404": ["application/json"],
-  "406": ["application/json"],
-  "422": ["application/json"],
-  "429": ["application/json"],
-  "500": ["application/json"],
-  "502": ["application/json"],
-  "503": ["application/json"],
-  "504": ["application/json"],
+  "400": mediaTypes1,
+  "401": mediaTypes1,
+  "403": mediaTypes1,
+  "404": mediaTypes1,
+  "406": mediaTypes1,
+  "422": mediaTypes1,
+  "429": mediaTypes1,
+  "500": mediaTypes1,
+  "502": mediaTypes1,
+  "503": mediaTypes1,
+  "504": mediaTypes1,
 } as const;
 
 const errorMediaTypes6 = {
-  "400": ["application/json"],
-  "401": ["application/json"],
-  "403": ["application/json"],
-  "406": ["application/json"],
-  "409": ["application/json"],
-  "415": ["application/json"],
-  "422": ["application/json"],
-  "429": ["application/json"],
-  "500": ["application/json"],
-  "502": ["application/json"],
-  "503": ["application/json"],
-  "504": ["application/json"],
+  "400": mediaTypes1,
+  "401": mediaTypes1,
+  "403": mediaTypes1,
+  "406": mediaTypes1,
+  "409": mediaTypes1,
+  "415": mediaTypes1,
+  "422": mediaTypes1,
+  "429": mediaTypes1,
+  "500": mediaTypes1,
+  "502": mediaTypes1,
+  "503": mediaTypes1,
+  "504": mediaTypes1,
 } as const;
 
 /** The 61 operations that require the `secretKey` security scheme. */
@@ -135,7 +141,7 @@ export const secretKeyOperations = {
     group: "facility",
     name: "get",
     pathParams: [],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   getLatestApiKey: {
@@ -144,7 +150,7 @@ export const secretKeyOperations = {
     group: "apiKeys",
     name: "getLatest",
     pathParams: [],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   getBusiness: {
@@ -153,7 +159,7 @@ export const secretKeyOperations = {
     group: "businesses",
     name: "get",
     pathParams: ["supplierBusinessCode"],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   listBusinesses: {
@@ -163,7 +169,7 @@ export const secretKeyOperations = {
     name: "list",
     pathParams: [],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   queryBusinessCardSurcharge: {
@@ -175,7 +181,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
   authenticateSingleUseTokenThreeDS2: {
@@ -187,7 +193,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
   listPaymentMethods: {
@@ -197,7 +203,7 @@ export const secretKeyOperations = {
     name: "list",
     pathParams: [],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   getTransaction: {
@@ -206,7 +212,7 @@ export const secretKeyOperations = {
     group: "transactions",
     name: "get",
     pathParams: ["receiptNumber"],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   listTransactions: {
@@ -217,7 +223,7 @@ export const secretKeyOperations = {
     pathParams: [],
     query: ["supplierBusinessCode"],
     list: true,
-    accept: ["application/json", "text/csv"],
+    accept: mediaTypes2,
     errors: errorMediaTypes1,
   },
   createTransaction: {
@@ -229,7 +235,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes4,
   },
   listTransactionsForReferenceNumber: {
@@ -239,7 +245,7 @@ export const secretKeyOperations = {
     name: "listForReferenceNumber",
     pathParams: [],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   listTransactionsForSettlementDate: {
@@ -249,7 +255,7 @@ export const secretKeyOperations = {
     name: "listForSettlementDate",
     pathParams: [],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   listTransactionsForAccountToken: {
@@ -259,7 +265,7 @@ export const secretKeyOperations = {
     name: "listForAccountToken",
     pathParams: ["accountToken"],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   listTransactionsForCreditCard: {
@@ -269,7 +275,7 @@ export const secretKeyOperations = {
     name: "listForCreditCard",
     pathParams: [],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   listTransactionsForBankAccount: {
@@ -279,7 +285,7 @@ export const secretKeyOperations = {
     name: "listForBankAccount",
     pathParams: [],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   listTransactionsForNzBankAccount: {
@@ -289,7 +295,7 @@ export const secretKeyOperations = {
     name: "listForNzBankAccount",
     pathParams: [],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   listSuspendedTransactions: {
@@ -299,7 +305,7 @@ export const secretKeyOperations = {
     name: "listSuspended",
     pathParams: [],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   listReturnedTransactions: {
@@ -309,7 +315,7 @@ export const secretKeyOperations = {
     name: "listReturned",
     pathParams: [],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   listOpenPreauths: {
@@ -319,7 +325,7 @@ export const secretKeyOperations = {
     name: "listOpenPreauths",
     pathParams: [],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   listTransactionRefunds: {
@@ -329,7 +335,7 @@ export const secretKeyOperations = {
     name: "listRefunds",
     pathParams: ["receiptNumber"],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   listTransactionRetries: {
@@ -339,7 +345,7 @@ export const secretKeyOperations = {
     name: "listRetries",
     pathParams: ["receiptNumber"],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   voidTransaction: {
@@ -349,7 +355,7 @@ export const secretKeyOperations = {
     name: "void",
     pathParams: ["receiptNumber"],
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes5,
   },
   listTransactionsForCustomer: {
@@ -359,7 +365,7 @@ export const secretKeyOperations = {
     name: "listForCustomer",
     pathParams: ["customerId"],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   listTransactionsForRecurringPayment: {
@@ -369,7 +375,7 @@ export const secretKeyOperations = {
     name: "listForRecurringPayment",
     pathParams: ["paymentScheduleId"],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   listTransactionsForPaymentBatch: {
@@ -380,7 +386,7 @@ export const secretKeyOperations = {
     pathParams: ["paymentBatchId"],
     query: ["status"],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   getCustomer: {
@@ -389,7 +395,7 @@ export const secretKeyOperations = {
     group: "customers",
     name: "get",
     pathParams: ["customerId"],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   updateCustomer: {
@@ -400,7 +406,7 @@ export const secretKeyOperations = {
     pathParams: ["customerId"],
     body: "application/json",
     bodyRequired: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
   changeCustomerStatus: {
@@ -411,7 +417,7 @@ export const secretKeyOperations = {
     pathParams: ["customerId"],
     body: "application/json",
     bodyRequired: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
   searchCustomers: {
@@ -422,7 +428,7 @@ export const secretKeyOperations = {
     pathParams: [],
     query: ["customerNumber"],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   createCustomer: {
@@ -434,7 +440,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes6,
   },
   listAccountsForCustomer: {
@@ -444,7 +450,7 @@ export const secretKeyOperations = {
     name: "listForCustomer",
     pathParams: ["customerId"],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   registerAccountForCustomer: {
@@ -456,7 +462,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
   getAccount: {
@@ -465,7 +471,7 @@ export const secretKeyOperations = {
     group: "accounts",
     name: "get",
     pathParams: ["accountToken"],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   disableAccount: {
@@ -474,7 +480,7 @@ export const secretKeyOperations = {
     group: "accounts",
     name: "disable",
     pathParams: ["accountToken"],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   updateAccount: {
@@ -485,7 +491,7 @@ export const secretKeyOperations = {
     pathParams: ["accountToken"],
     body: "application/json",
     bodyRequired: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
   registerAccount: {
@@ -497,7 +503,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes4,
   },
   listRecurringPaymentsForCustomer: {
@@ -507,7 +513,7 @@ export const secretKeyOperations = {
     name: "listForCustomer",
     pathParams: ["customerId"],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   createRecurringPaymentForCustomer: {
@@ -519,7 +525,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
   getRecurringPayment: {
@@ -528,7 +534,7 @@ export const secretKeyOperations = {
     group: "recurringPayments",
     name: "get",
     pathParams: ["paymentScheduleId"],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   updateRecurringPayment: {
@@ -539,7 +545,7 @@ export const secretKeyOperations = {
     pathParams: ["paymentScheduleId"],
     body: "application/json",
     bodyRequired: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
   stopRecurringPayment: {
@@ -550,7 +556,7 @@ export const secretKeyOperations = {
     pathParams: ["paymentScheduleId"],
     body: "application/json",
     bodyRequired: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
   getCreditCardScheme: {
@@ -559,7 +565,7 @@ export const secretKeyOperations = {
     group: "creditCards",
     name: "getScheme",
     pathParams: ["cardBIN"],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   registerAlias: {
@@ -571,7 +577,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes4,
   },
   listAliasesForCustomer: {
@@ -582,7 +588,7 @@ export const secretKeyOperations = {
     pathParams: ["customerId"],
     query: ["status"],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   registerAliasForCustomer: {
@@ -594,7 +600,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
   getAlias: {
@@ -603,7 +609,7 @@ export const secretKeyOperations = {
     group: "aliases",
     name: "get",
     pathParams: ["id"],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   deregisterAlias: {
@@ -614,7 +620,7 @@ export const secretKeyOperations = {
     pathParams: ["id"],
     body: "application/json",
     bodyRequired: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
   listPaymentFiles: {
@@ -624,7 +630,7 @@ export const secretKeyOperations = {
     name: "list",
     pathParams: [],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   uploadPaymentFile: {
@@ -636,7 +642,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes4,
   },
   getPaymentFile: {
@@ -645,7 +651,7 @@ export const secretKeyOperations = {
     group: "paymentFiles",
     name: "get",
     pathParams: ["paymentFileId"],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   listPaymentFileErrors: {
@@ -655,7 +661,7 @@ export const secretKeyOperations = {
     name: "listErrors",
     pathParams: ["paymentFileId"],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   downloadPaymentFileCsv2Report: {
@@ -664,7 +670,7 @@ export const secretKeyOperations = {
     group: "paymentFiles",
     name: "downloadCsv2Report",
     pathParams: ["paymentFileId"],
-    accept: ["text/csv"],
+    accept: mediaTypes3,
     errors: errorMediaTypes2,
   },
   downloadPaymentFileCsvReport: {
@@ -673,7 +679,7 @@ export const secretKeyOperations = {
     group: "paymentFiles",
     name: "downloadCsvReport",
     pathParams: ["paymentFileId"],
-    accept: ["text/csv"],
+    accept: mediaTypes3,
     errors: errorMediaTypes2,
   },
   downloadPaymentFileFlatFileReport: {
@@ -682,7 +688,7 @@ export const secretKeyOperations = {
     group: "paymentFiles",
     name: "downloadFlatFileReport",
     pathParams: ["paymentFileId"],
-    accept: ["text/plain"],
+    accept: mediaTypes4,
     errors: errorMediaTypes2,
   },
   downloadPaymentFileMtsRejectsReport: {
@@ -691,7 +697,7 @@ export const secretKeyOperations = {
     group: "paymentFiles",
     name: "downloadMtsRejectsReport",
     pathParams: ["paymentFileId"],
-    accept: ["text/plain"],
+    accept: mediaTypes4,
     errors: errorMediaTypes2,
   },
   listPaymentBatchesForPaymentFile: {
@@ -701,7 +707,7 @@ export const secretKeyOperations = {
     name: "listForPaymentFile",
     pathParams: ["paymentFileId"],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   getPaymentBatch: {
@@ -710,7 +716,7 @@ export const secretKeyOperations = {
     group: "paymentBatches",
     name: "get",
     pathParams: ["paymentBatchId"],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   listMandateAgreements: {
@@ -720,7 +726,7 @@ export const secretKeyOperations = {
     name: "list",
     pathParams: [],
     list: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes1,
   },
   createMandateAgreement: {
@@ -732,7 +738,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes4,
   },
   createMandateAgreementForCustomer: {
@@ -744,7 +750,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
   updateMandateAgreement: {
@@ -755,7 +761,7 @@ export const secretKeyOperations = {
     pathParams: ["agreementToken"],
     body: "application/json",
     bodyRequired: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes3,
   },
 } as const satisfies Record<string, OperationSpec>;
@@ -768,7 +774,7 @@ export const publishableKeyOperations = {
     group: "businesses",
     name: "listAcceptedCards",
     pathParams: ["supplierBusinessCode"],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   listBusinessCardSurcharges: {
@@ -777,7 +783,7 @@ export const publishableKeyOperations = {
     group: "businesses",
     name: "listCardSurcharges",
     pathParams: ["supplierBusinessCode"],
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes2,
   },
   createSingleUseToken: {
@@ -789,7 +795,7 @@ export const publishableKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     idempotent: true,
-    accept: ["application/json"],
+    accept: mediaTypes1,
     errors: errorMediaTypes4,
   },
 } as const satisfies Record<string, OperationSpec>;

@@ -174,37 +174,54 @@ export function buildOperationTables(document: OpenApiDocument) {
 }
 
 /**
- * Most operations declare the same error answers: each distinct set is written once, as a constant the table entries
- * name, which keeps the module (and every bundle of the client) small.
+ * Most operations take and answer the same media types and declare the same error answers: each distinct list of
+ * media types, and each distinct set of error answers, is written once, as a constant the table entries name, which
+ * keeps the module (and every bundle of the client) small.
  */
-function sharedErrorMediaTypes(tables: Record<string, Record<string, TableEntry>>): { lines: string[]; tables: Record<string, Record<string, unknown>> } {
-  const names = new Map<string, Identifier>();
-  const lines: string[] = [];
+function sharedMediaTypes(tables: Record<string, Record<string, TableEntry>>): { lines: string[]; tables: Record<string, Record<string, unknown>> } {
+  const listNames = new Map<string, Identifier>();
+  const setNames = new Map<string, Identifier>();
+  const listLines: string[] = [];
+  const setLines: string[] = [];
+  const list = (mediaTypes: string[]): Identifier => {
+    const key = JSON.stringify(mediaTypes);
+    let name = listNames.get(key);
+    if (!name) {
+      name = new Identifier(`mediaTypes${listNames.size + 1}`);
+      listNames.set(key, name);
+      listLines.push(`const ${name.name} = ${toLiteral(mediaTypes)} as const;`);
+    }
+    return name;
+  };
+  const errorSet = (errors: Record<string, string[]>): Identifier => {
+    const key = JSON.stringify(errors);
+    let name = setNames.get(key);
+    if (!name) {
+      name = new Identifier(`errorMediaTypes${setNames.size + 1}`);
+      setNames.set(key, name);
+      const byStatus = Object.fromEntries(Object.entries(errors).map(([status, mediaTypes]) => [status, list(mediaTypes)]));
+      setLines.push(`const ${name.name} = ${toLiteral(byStatus)} as const;`, '');
+    }
+    return name;
+  };
   const shared = Object.fromEntries(
     Object.entries(tables).map(([scheme, table]) => [
       scheme,
       Object.fromEntries(
-        Object.entries(table).map(([operationId, row]) => {
-          if (!row.errors) return [operationId, row];
-          const key = JSON.stringify(row.errors);
-          let name = names.get(key);
-          if (!name) {
-            name = new Identifier(`errorMediaTypes${names.size + 1}`);
-            names.set(key, name);
-            lines.push(`const ${name.name} = ${toLiteral(row.errors)} as const;`, '');
-          }
-          return [operationId, { ...row, errors: name }];
-        }),
+        Object.entries(table).map(([operationId, row]) => [
+          operationId,
+          { ...row, accept: list(row.accept), ...(row.errors ? { errors: errorSet(row.errors) } : {}) },
+        ]),
       ),
     ]),
   );
-  return { lines, tables: shared };
+  return { lines: [...listLines, '', ...setLines], tables: shared };
 }
 
 export const paymentsOperationsGenerator: Generator = ({ document, specPath }) => {
   const built = buildOperationTables(document);
   const { idempotency } = built;
-  const { lines: errorLines, tables } = sharedErrorMediaTypes(built.tables);
+  const { lines: sharedLines, tables } = sharedMediaTypes(built.tables);
   const lines = [
     generatedHeader(specPath),
     '/** How to call one operation, as the spec describes it. */',
@@ -244,8 +261,9 @@ export const paymentsOperationsGenerator: Generator = ({ document, specPath }) =
     '',
     `export const idempotencyKeyRule: IdempotencyKeyRule | null = ${toLiteral(idempotency ?? null)};`,
     '',
-    '// The media types of error answers, by status, each distinct set once (the entries below name them).',
-    ...errorLines,
+    '// The lists of media types, then the media types of error answers by status: each distinct one once (the entries',
+    '// below name them).',
+    ...sharedLines,
   ];
   for (const [scheme, table] of Object.entries(tables)) {
     const count = Object.keys(table).length;
