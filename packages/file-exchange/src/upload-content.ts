@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { promisify } from 'node:util';
 import { fstat as fstatCallback } from 'node:fs';
 import { InvalidUploadContentError } from './errors.js';
 import { SpoolingReader } from './spooling-reader.js';
+import { ReusedBufferFileReader } from './transport/reused-buffer-file-reader.js';
 import { makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
 
 /**
@@ -32,9 +32,6 @@ export interface ContentOptions {
 
 const nothingToDispose = async () => undefined;
 
-/** Larger reads than the 64 KiB default: fewer writes into the TLS socket, for about 1 MiB more memory. */
-const readChunkBytes = 1024 * 1024;
-
 function checkLength(actual: number, announced: number | undefined, what: string): number {
   if (announced !== undefined && announced !== actual) {
     throw new InvalidUploadContentError(`The content length given (${announced} bytes) is not the length of ${what} (${actual} bytes); nothing was sent.`);
@@ -52,7 +49,8 @@ async function fromPath(path: string, announced: number | undefined): Promise<Re
     if (error instanceof InvalidUploadContentError) throw error;
     throw new InvalidUploadContentError(`Cannot read the upload content file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
   }
-  return { length: checkLength(size, announced, path), open: () => createReadStream(path, { highWaterMark: readChunkBytes }), dispose: nothingToDispose };
+  const length = checkLength(size, announced, path);
+  return { length, open: () => new ReusedBufferFileReader({ path }, length), dispose: nothingToDispose };
 }
 
 async function fromDescriptor(fd: number, announced: number | undefined): Promise<ReplayableContent> {
@@ -63,7 +61,7 @@ async function fromDescriptor(fd: number, announced: number | undefined): Promis
   const length = checkLength(info.size, announced, `the file of descriptor ${fd}`);
   // Positioned reads (start) leave the descriptor's own offset alone; the descriptor stays open: it is the caller's.
   const open = () =>
-    length === 0 ? Buffer.alloc(0) : createReadStream('', { fd, start: 0, end: length - 1, autoClose: false, highWaterMark: readChunkBytes });
+    length === 0 ? Buffer.alloc(0) : new ReusedBufferFileReader({ fd }, length);
   return { length, open, dispose: nothingToDispose };
 }
 
@@ -93,7 +91,7 @@ async function spool(source: Readable, spoolDir: string): Promise<ReplayableCont
   try {
     const length = await new SpoolingReader(source, file.fd, undefined, lengthMismatch).spooled();
     await file.close();
-    return { length, open: () => createReadStream(path, { highWaterMark: readChunkBytes }), dispose };
+    return { length, open: () => new ReusedBufferFileReader({ path }, length), dispose };
   } catch (error) {
     await dispose();
     throw new InvalidUploadContentError(`Reading the upload content stream failed: ${(error as Error).message}`, { cause: error });

@@ -2,7 +2,9 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { request as httpsRequest, type Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ClientRequest } from 'node:http';
 import { stallError } from '../core/call-signal.js';
+import { isReleasingBody, type ReleasingBody } from './reused-buffer-file-reader.js';
 
 export interface TransferRequest {
   method: string;
@@ -73,7 +75,7 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
     if (body === undefined) outgoing.end();
     else if (Buffer.isBuffer(body)) outgoing.end(body);
     else {
-      pipeline(body, outgoing).catch((error: unknown) => {
+      (isReleasingBody(body) ? sendReleasing(body, outgoing) : pipeline(body, outgoing)).catch((error: unknown) => {
         // A body that failed (a file that cannot be read, a stream of the wrong length) is the cause, not the
         // connection reset that follows. Otherwise the server may have answered (and closed) before it read
         // everything, e.g. 503: the answer is what counts then.
@@ -82,6 +84,43 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
       });
     }
     request.onBodyPiped?.();
+  });
+}
+
+/**
+ * `pipeline(body, outgoing)` for a body whose chunks are read into again once sent: each chunk is written with a
+ * callback, which releases it once the socket took it. Fails as pipeline does: with the body's error (the request is
+ * destroyed with it); a request that closes first ends the body (its answer, or the abort, is what counts then).
+ */
+function sendReleasing(body: ReleasingBody, outgoing: ClientRequest): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      const more = outgoing.write(chunk, (error) => {
+        if (!error) body.releaseChunk(chunk);
+      });
+      if (!more) {
+        body.pause();
+        outgoing.once('drain', onDrain);
+      }
+    };
+    const onDrain = () => body.resume();
+    const onClose = () => {
+      if (body.readableEnded) return;
+      body.destroy();
+      reject(new Error('the request closed before its body was sent'));
+    };
+    body.on('data', onData);
+    body.once('end', () => {
+      outgoing.off('close', onClose);
+      outgoing.end();
+      resolve();
+    });
+    body.once('error', (error) => {
+      outgoing.off('close', onClose);
+      outgoing.destroy(error);
+      reject(error);
+    });
+    outgoing.once('close', onClose);
   });
 }
 
