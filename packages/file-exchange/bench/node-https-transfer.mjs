@@ -3,7 +3,7 @@
 // the machine, so that each run separates that cost from what the CLI adds to it.
 //   node node-https-transfer.mjs upload-file PATH URL | upload-stdin LENGTH URL | download URL PATH
 // Certificates come from BENCH_CLIENT_CERT, BENCH_CLIENT_KEY and BENCH_CA (PEM, as curl is given them).
-import { closeSync, createReadStream, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, read, readFileSync, statSync, writeSync } from 'node:fs';
 import { request } from 'node:https';
 import { pipeline } from 'node:stream/promises';
 
@@ -30,9 +30,28 @@ function upload(url, length, body) {
 }
 
 if (mode === 'upload-file') {
+  // 1 MiB reads into four buffers used again once the socket took them, as the CLI does for a file: a fresh buffer
+  // per read (fs.createReadStream) costs page faults and a cold cache, and made this program about 1.5x slower.
   const { size } = statSync(first);
-  // 1 MiB reads, as the CLI does for a file (fewer, larger writes into the TLS socket than the 64 KiB default).
-  await upload(second, size, createReadStream(first, { highWaterMark: 1 << 20 }));
+  const fd = openSync(first, 'r');
+  const outgoing = request(new URL(second), { ...tls, method: 'POST', headers: { 'content-type': 'application/octet-stream', 'content-length': String(size) } }, (response) => {
+    checkStatus(response.statusCode, 202);
+    response.resume();
+  });
+  const free = Array.from({ length: 4 }, () => Buffer.allocUnsafeSlow(1 << 20));
+  const waiting = [];
+  for (let offset = 0; offset < size; ) {
+    while (free.length === 0) await new Promise((resolve) => waiting.push(resolve));
+    const buffer = free.pop();
+    const bytesRead = await new Promise((resolve, reject) => read(fd, buffer, 0, Math.min(buffer.length, size - offset), offset, (error, n) => (error ? reject(error) : resolve(n))));
+    offset += bytesRead;
+    outgoing.write(bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead), () => {
+      free.push(buffer);
+      waiting.shift()?.();
+    });
+  }
+  outgoing.end();
+  closeSync(fd);
 } else if (mode === 'upload-stdin') {
   await upload(second, Number(first), process.stdin);
 } else if (mode === 'download') {

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -143,6 +143,46 @@ describe('a file body sent with its buffers read into again', () => {
       expect(received).toEqual([]);
     } finally {
       agent.destroy();
+    }
+  });
+});
+
+describe('a file body sent to a peer that stops reading', () => {
+  it('stops reading the file once four chunks wait for the socket and its buffers are full', async () => {
+    // A peer that reads nothing: what leaves the file can only sit in the kernel's buffers or in the request's.
+    const sockets: Socket[] = [];
+    const peer = createTcpServer((socket) => {
+      sockets.push(socket);
+      socket.pause();
+    });
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    const big = join(dir, 'big.bin');
+    await writeFile(big, Buffer.alloc(96 * MiB, 3));
+    const agent = plainHttpAgent();
+    try {
+      const body = new ReusedBufferFileReader({ path: big }, 96 * MiB);
+      let emitted = 0;
+      body.on('data', () => emitted++);
+      const port = (peer.address() as AddressInfo).port;
+      const sent = transfer(agent, { method: 'POST', url: new URL(`http://127.0.0.1:${port}/upload`), headers: { 'content-length': String(96 * MiB) }, body });
+      sent.catch(() => undefined);
+      // Wait until the reads stop: no new chunk for half a second.
+      let last = -1;
+      while (emitted !== last) {
+        last = emitted;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      // The most the kernel can hold between the two sockets (the largest TCP buffers), and four chunks waiting in
+      // the request plus one read ahead: the reads stopped there, far from the file's end.
+      const largest = (name: string) => Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[2]);
+      const bound = Math.ceil((largest('tcp_rmem') + largest('tcp_wmem')) / MiB) + 5;
+      expect(emitted).toBeGreaterThan(0);
+      expect(emitted).toBeLessThanOrEqual(bound);
+      expect(emitted).toBeLessThan(96);
+    } finally {
+      agent.destroy();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => peer.close(resolve));
     }
   });
 });
