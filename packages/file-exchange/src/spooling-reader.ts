@@ -1,11 +1,10 @@
 import { read, writeSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
+import { uploadChunkBytes } from './transport/reused-buffer-file-reader.js';
 
 const readAt = promisify(read);
 
-/** The size of the reads that send the spool file: large writes into the TLS socket, as for a file given by path. */
-const sendChunkBytes = 1024 * 1024;
 
 /** Gives the reason a stream of announced length had the wrong length. */
 export type LengthMismatch = (seen: number, announced: number, which: 'fewer' | 'more') => Error;
@@ -49,7 +48,7 @@ export class SpoolingReader {
     let offset = 0;
     let pumping = false;
     const body = new Readable({
-      highWaterMark: sendChunkBytes,
+      highWaterMark: uploadChunkBytes,
       read: () => {
         if (!pumping) void pump();
       },
@@ -66,7 +65,7 @@ export class SpoolingReader {
           // The last byte waits for the end: until then, the stream may yet turn out longer than announced.
           const sendable = this.ended ? this.received : Math.min(this.received, length - 1);
           if (offset < sendable) {
-            const size = Math.min(sendable - offset, sendChunkBytes);
+            const size = Math.min(sendable - offset, uploadChunkBytes);
             const chunk = Buffer.allocUnsafeSlow(size);
             const { bytesRead } = await readAt(this.spoolFd, chunk, 0, size, offset);
             if (bytesRead === 0) throw new Error('the spool file ended before what was written to it');

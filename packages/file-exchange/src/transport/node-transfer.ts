@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ClientRequest } from 'node:http';
 import { stallError } from '../core/call-signal.js';
-import { isReleasingBody, type ReleasingBody } from './reused-buffer-file-reader.js';
+import { isReleasingBody, uploadChunkBytes, uploadChunksInFlight, type ReleasingBody } from './reused-buffer-file-reader.js';
 
 export interface TransferRequest {
   method: string;
@@ -25,14 +25,12 @@ export interface TransferRequest {
 }
 
 /**
- * Bytes handed to the socket at a time, the same as a file upload's reads. The socket's idle timer (the stall
- * timeout) counts a write when it is done, that is when its last byte reached the kernel: a body written in one
+ * Bytes given in one piece are handed to the socket a file upload's chunk at a time. The socket's idle timer (the
+ * stall timeout) counts a write when it is done, that is when its last byte reached the kernel: a body written in one
  * piece would show no progress until its end, and a large one over a slow but live link would be taken for a stall.
  */
-const sliceBytes = 1024 * 1024;
-
 function* slices(bytes: Buffer): Generator<Buffer> {
-  for (let start = 0; start < bytes.length; start += sliceBytes) yield bytes.subarray(start, start + sliceBytes);
+  for (let start = 0; start < bytes.length; start += uploadChunkBytes) yield bytes.subarray(start, start + uploadChunkBytes);
 }
 
 /**
@@ -71,7 +69,7 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
         outgoing.once('close', () => signal.removeEventListener('abort', onAbort));
       }
     }
-    const body = request.body === undefined || !Buffer.isBuffer(request.body) || request.body.length <= sliceBytes ? request.body : Readable.from(slices(request.body), { objectMode: false });
+    const body = request.body === undefined || !Buffer.isBuffer(request.body) || request.body.length <= uploadChunkBytes ? request.body : Readable.from(slices(request.body), { objectMode: false });
     if (body === undefined) outgoing.end();
     else if (Buffer.isBuffer(body)) outgoing.end(body);
     else {
@@ -87,16 +85,13 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
   });
 }
 
-/** Chunks of a releasing body written but not yet taken by the socket, at most: they bound its memory. */
-const chunksInFlight = 4;
-
 /**
  * `pipeline(body, outgoing)` for a body whose chunks are read into again once sent: each chunk is written with a
- * callback, which releases it once the socket took it. The flow pauses at `chunksInFlight` chunks not yet taken, not
- * at the request's 16 KiB high-water mark: waiting for 'drain' after each 1 MiB chunk left the socket idle while the
- * next chunk was read (measured: 2.25 s for 1 GiB against 1.73 s for the same writes four in flight). Fails as
- * pipeline does: with the body's error (the request is destroyed with it); a request that closes first ends the body
- * (its answer, or the abort, is what counts then).
+ * callback, which releases it once the socket took it. The flow pauses at `uploadChunksInFlight` chunks not yet
+ * taken, not at the request's 16 KiB high-water mark: waiting for 'drain' after each 1 MiB chunk left the socket idle
+ * while the next chunk was read (in the package's transfer bench: 2.25 s for 1 GiB against 1.73 s for its node:https
+ * upload with four chunks in flight). Fails as pipeline does: with the body's error (the request is destroyed with
+ * it); a request that closes first ends the body (its answer, or the abort, is what counts then).
  */
 function sendReleasing(body: ReleasingBody, outgoing: ClientRequest): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -106,9 +101,9 @@ function sendReleasing(body: ReleasingBody, outgoing: ClientRequest): Promise<vo
       outgoing.write(chunk, (error) => {
         inFlight--;
         if (!error) body.releaseChunk(chunk);
-        if (inFlight < chunksInFlight && body.isPaused()) body.resume();
+        if (inFlight < uploadChunksInFlight && body.isPaused()) body.resume();
       });
-      if (inFlight >= chunksInFlight) body.pause();
+      if (inFlight >= uploadChunksInFlight) body.pause();
     };
     const onClose = () => {
       if (body.readableEnded) return;
