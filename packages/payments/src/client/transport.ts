@@ -204,18 +204,18 @@ function callFailure(
  */
 export function transportAsFetch(transport: Transport): (request: Request) => Promise<Response> {
   return async (request) => {
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
+    const headers: Record<string, string> = Object.fromEntries(request.headers);
     const body = request.body ? await request.arrayBuffer() : undefined;
     const { response, data } = await transport(
       { method: request.method, url: request.url, headers, body, signal: request.signal },
       (answer) => answer.arrayBuffer(),
     );
-    const answer = new Response(data.byteLength ? data : null, { status: response.status, statusText: response.statusText, headers: response.headers });
-    // openapi-fetch reads a success with json(), which throws a SyntaxError at a body that is not JSON: read it as the
-    // methods do, JSON when it parses, else its text.
+    // openapi-fetch reads a success with json(), or, without a Content-Length (a chunked answer), with text() and
+    // JSON.parse: either throws a SyntaxError at a body that is not JSON. The body is whole here, so its length is
+    // given, and json() reads it as the methods do: JSON when it parses, else its text.
+    const answerHeaders = new Headers(response.headers);
+    answerHeaders.set('content-length', String(data.byteLength));
+    const answer = new Response(data.byteLength ? data : null, { status: response.status, statusText: response.statusText, headers: answerHeaders });
     answer.json = () => readJson(answer);
     return answer;
   };

@@ -18,16 +18,26 @@ const bodies = [
   { label: 'a lone quote', contentType: 'application/json', body: '"' },
 ];
 
-async function answering(status: number, contentType: string, body: string): Promise<string> {
+/** Answers every request with `body`, framed by a Content-Length or chunked (openapi-fetch reads the two apart). */
+async function answering(status: number, contentType: string, body: string, framing: Framing = 'content-length'): Promise<string> {
   service = await startLoopbackServer((_request, res) => {
-    res.writeHead(status, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) }).end(body);
+    if (framing === 'chunked') {
+      res.writeHead(status, { 'content-type': contentType });
+      res.write(body);
+      res.end();
+    } else {
+      res.writeHead(status, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)) }).end(body);
+    }
   });
   return service.url;
 }
 
+type Framing = 'content-length' | 'chunked';
+const framed = bodies.flatMap((row) => (['content-length', 'chunked'] as const).map((framing) => ({ ...row, framing })));
+
 describe('a success whose body is not JSON', () => {
-  it.each(bodies)('$label: the methods give its text as data, sent once', async ({ contentType, body }) => {
-    const url = await answering(201, contentType, body);
+  it.each(framed)('$label ($framing): the methods give its text as data, sent once', async ({ contentType, body, framing }) => {
+    const url = await answering(201, contentType, body, framing);
     const result = await secretClient(url).transactions.create(paymentRequest);
     expect(result.status).toBe(201);
     expect(result.data).toBe(body);
@@ -35,8 +45,8 @@ describe('a success whose body is not JSON', () => {
     expect(service!.requests).toHaveLength(1);
   });
 
-  it.each(bodies)('$label: the raw client gives its text as data, no SyntaxError, sent once', async ({ contentType, body }) => {
-    const url = await answering(201, contentType, body);
+  it.each(framed)('$label ($framing): the raw client gives its text as data, no SyntaxError, sent once', async ({ contentType, body, framing }) => {
+    const url = await answering(201, contentType, body, framing);
     const { data, error, response } = await secretClient(url).raw.POST('/transactions', { body: paymentRequest as never });
     expect(response.status).toBe(201);
     expect(error).toBeUndefined();
@@ -44,8 +54,8 @@ describe('a success whose body is not JSON', () => {
     expect(service!.requests).toHaveLength(1);
   });
 
-  it('the raw client still parses a success that is JSON', async () => {
-    const url = await answering(200, 'application/json', '{"receiptNumber":"77","status":"Approved"}');
+  it.each(['content-length', 'chunked'] as const)('the raw client still parses a success that is JSON (%s)', async (framing) => {
+    const url = await answering(200, 'application/json', '{"receiptNumber":"77","status":"Approved"}', framing);
     const { data } = await secretClient(url).raw.GET('/transactions/{receiptNumber}', { params: { path: { receiptNumber: '77' } } });
     expect(data).toEqual({ receiptNumber: '77', status: 'Approved' });
   });
