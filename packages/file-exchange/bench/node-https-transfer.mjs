@@ -1,9 +1,12 @@
 // The third contender of the transfer benchmark: the same transfer done by the smallest Node program that can do it
 // on node:https (no spool, no ledger, no checks, no retries). It shows what Node's own TLS and HTTP stack costs on
 // the machine, so that each run separates that cost from what the CLI adds to it.
-//   node node-https-transfer.mjs upload-file PATH URL | upload-stdin LENGTH URL | download URL PATH
+//   node node-https-transfer.mjs upload-file PATH URL | upload-stdin LENGTH URL | upload-stdin-spooled LENGTH URL
+//                                | download URL PATH
 // Certificates come from BENCH_CLIENT_CERT, BENCH_CLIENT_KEY and BENCH_CA (PEM, as curl is given them).
-import { closeSync, openSync, read, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, read, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'node:https';
 import { pipeline } from 'node:stream/promises';
 
@@ -21,12 +24,12 @@ function checkStatus(status, wanted) {
   }
 }
 
-function upload(url, length, body) {
+function upload(url, length, ...body) {
   const outgoing = request(new URL(url), { ...tls, method: 'POST', headers: { 'content-type': 'application/octet-stream', 'content-length': String(length) } }, (response) => {
     checkStatus(response.statusCode, 202);
     response.resume();
   });
-  return pipeline(body, outgoing);
+  return pipeline(...body, outgoing);
 }
 
 if (mode === 'upload-file') {
@@ -54,6 +57,26 @@ if (mode === 'upload-file') {
   closeSync(fd);
 } else if (mode === 'upload-stdin') {
   await upload(second, Number(first), process.stdin);
+} else if (mode === 'upload-stdin-spooled') {
+  // The least a client must add to upload-stdin to resend a pipe (the reference's retry rule): each piece written to
+  // a spool file (synchronously, into the page cache) before it is sent. No read-back, no retries: the floor, not a
+  // client.
+  const spoolDir = mkdtempSync(join(tmpdir(), 'node-https-spool-'));
+  const fd = openSync(join(spoolDir, 'content'), 'w+', 0o600);
+  let position = 0;
+  const spooled = async function* (source) {
+    for await (const chunk of source) {
+      for (let offset = 0; offset < chunk.length; ) offset += writeSync(fd, chunk, offset, chunk.length - offset, position + offset);
+      position += chunk.length;
+      yield chunk;
+    }
+  };
+  try {
+    await upload(second, Number(first), process.stdin, spooled);
+  } finally {
+    closeSync(fd);
+    rmSync(spoolDir, { recursive: true, force: true });
+  }
 } else if (mode === 'download') {
   const fd = openSync(second, 'w', 0o600);
   request(new URL(first), tls, (response) => {

@@ -99,10 +99,10 @@ async function spool(source: Readable, spoolDir: string): Promise<ReplayableCont
 }
 
 /**
- * A stream of announced length is sent as it is read: it is read into a temporary file, and each try sends that file
- * from its start, following the stream as it arrives (see SpoolingReader). A resend (after a network error or a 500)
- * reads the same file. A stream that gives fewer or more bytes than announced fails the upload before its last byte
- * is sent, so the service never receives a wrong file.
+ * A stream of announced length is sent as it is read: the first try sends its pieces as each is written to a
+ * temporary file, and a resend (after a network error or a 500) sends that file from its start, following the stream
+ * if it has not ended yet (see SpoolingReader). A stream that gives fewer or more bytes than announced fails the
+ * upload before its last byte is sent, so the service never receives a wrong file.
  */
 async function sendWhileSpooling(source: Readable, length: number, spoolDir: string): Promise<ReplayableContent> {
   const { dir, file } = await makeSpoolFile(spoolDir);

@@ -80,6 +80,33 @@ describe('SpoolingReader', () => {
     expect((await second).bytes.toString()).toBe('abcdefgh');
   });
 
+  it('feeds the first body as fast as it is read: a body not read holds the stream back, it is not spooled ahead', async () => {
+    const content = pieces(40, 64 * 1024);
+    const whole = Buffer.concat(content);
+    const reader = new SpoolingReader(Readable.from(content), fd, whole.length, mismatch);
+    const body = reader.body();
+    // The body buffers up to 1 MiB, then the stream is paused: what reached the spool stays near that, not 2.5 MiB.
+    await expect.poll(() => fstatSync(fd).size, { timeout: 10_000 }).toBeGreaterThanOrEqual(1024 * 1024);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fstatSync(fd).size).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
+    expect(body.readableLength).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
+    expect((await drain(body)).bytes.equals(whole)).toBe(true);
+  });
+
+  it('ends a body still open when the next one is made (its try is over), and gives the next the whole stream', async () => {
+    const source = new PassThrough();
+    const reader = new SpoolingReader(source, fd, 8, mismatch);
+    const first = reader.body();
+    first.on('error', () => undefined);
+    source.write(Buffer.from('abcd'));
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = reader.body();
+    expect(first.destroyed).toBe(true);
+    const drained = drain(second);
+    source.end(Buffer.from('efgh'));
+    expect((await drained).bytes.toString()).toBe('abcdefgh');
+  });
+
   it.each([
     { title: 'fewer bytes than announced', given: ['abc', 'de'], announced: 6, error: 'fewer: 5 of 6' },
     { title: 'more bytes than announced', given: ['abc', 'defg'], announced: 6, error: 'more: 7 of 6' },
@@ -105,7 +132,7 @@ describe('SpoolingReader', () => {
     }
   });
 
-  it('reads the rest of the stream into the spool once the body is given up part-way', async () => {
+  it('reads the rest of the stream into the spool once the body is given up part-way, for the next body', async () => {
     const content = pieces(20, 64 * 1024);
     const whole = Buffer.concat(content);
     const reader = new SpoolingReader(Readable.from(content), fd, whole.length, mismatch);
@@ -114,6 +141,8 @@ describe('SpoolingReader', () => {
     body.destroy();
     expect(await reader.spooled()).toBe(whole.length);
     expect(readFileSync(spoolPath).equals(whole)).toBe(true);
+    // A resend after the stream's end reads it all back from the spool file.
+    expect((await drain(reader.body())).bytes.equals(whole)).toBe(true);
   });
 
   it('spools a stream of unknown length, and will not send one as it is read', async () => {
