@@ -2,12 +2,13 @@
 // on node:https (no spool, no ledger, no checks, no retries). It shows what Node's own TLS and HTTP stack costs on
 // the machine, so that each run separates that cost from what the CLI adds to it.
 //   node node-https-transfer.mjs upload-file PATH URL | upload-stdin LENGTH URL | upload-stdin-spooled LENGTH URL
-//                                | download URL PATH
+//                                | upload-stdin-reused LENGTH URL | download URL PATH
 // Certificates come from BENCH_CLIENT_CERT, BENCH_CLIENT_KEY and BENCH_CA (PEM, as curl is given them).
 import { closeSync, mkdtempSync, openSync, read, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
+import { Socket } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 
 const [mode, first, second] = process.argv.slice(2);
@@ -77,6 +78,38 @@ if (mode === 'upload-file') {
     closeSync(fd);
     rmSync(spoolDir, { recursive: true, force: true });
   }
+} else if (mode === 'upload-stdin-reused') {
+  // upload-stdin reading the pipe as the CLI does: through net.Socket's onread into 64 KiB buffers used again once
+  // the socket took them (process.stdin allocates one per read). No spool: the best Node does with a pipe.
+  const outgoing = request(new URL(second), { ...tls, method: 'POST', headers: { 'content-type': 'application/octet-stream', 'content-length': first } }, (response) => {
+    checkStatus(response.statusCode, 202);
+    response.resume();
+  });
+  const free = [];
+  let inFlight = 0;
+  let waiting = false; // onread's `return false` stops reading without marking the socket paused
+  const input = new Socket({
+    fd: 0,
+    readable: true,
+    writable: false,
+    onread: {
+      buffer: () => free.pop() ?? Buffer.allocUnsafeSlow(64 * 1024),
+      callback: (bytesRead, buffer) => {
+        inFlight += bytesRead;
+        outgoing.write(Buffer.from(buffer.buffer, 0, bytesRead), () => {
+          inFlight -= bytesRead;
+          free.push(buffer);
+          if (inFlight < 4 << 20 && waiting) {
+            waiting = false;
+            input.resume();
+          }
+        });
+        waiting = inFlight >= 4 << 20;
+        return !waiting;
+      },
+    },
+  });
+  input.once('end', () => outgoing.end());
 } else if (mode === 'download') {
   const fd = openSync(second, 'w', 0o600);
   request(new URL(first), tls, (response) => {

@@ -1,7 +1,8 @@
 // Benchmark: upload and download of a large file (1 GiB by default) over client-certificate TLS on loopback, through
 // the paykit-files CLI and through `curl --cert`, measured side by side in one run, with a third contender per row:
 // the same transfer by a minimal node:https program (Node's own cost; for a pipe of known length also that program
-// with a spool file, the least a resend needs), or for a pipe of unknown length the same job done with shell tools.
+// with a spool file, the least a resend needs, and that program reading the pipe into reused buffers as the CLI
+// does), or for a pipe of unknown length the same job done with shell tools.
 // Each contender runs as its own process under /usr/bin/time, which reports wall time and
 // peak resident memory the same way for all.
 //   pnpm --filter @paykit/file-exchange bench          (BENCH_SIZE_MIB=64 BENCH_ROUNDS=2 for a quick look;
@@ -57,7 +58,7 @@ function median(values) {
 }
 
 /** What each contender is called in the printed lines. */
-const names = { paykit: 'paykit-files', curl: 'curl', node: 'node:https alone', nodeSpooled: 'node:https + spool', curlSpooled: 'cat > file; curl -T file' };
+const names = { paykit: 'paykit-files', curl: 'curl', node: 'node:https alone', nodeSpooled: 'node:https + spool', nodeReused: 'node:https, reused buffers', curlSpooled: 'cat > file; curl -T file' };
 
 /**
  * Runs the contenders `rounds` times, rotating who goes first, and prints medians, paired ratios and peak memory.
@@ -152,8 +153,10 @@ try {
     curl: () => measure(`cat ${source} | ${curl} -X POST -H 'Content-Type: application/octet-stream' -H 'Content-Length: ${sizeMiB * MiB}' -H 'Transfer-Encoding:' -T - ${uploadUrl}`, env),
     // No spool: it could not resend after a failure, which the CLI must be able to do (the reference's retry rule).
     node: () => measure(`cat ${source} | ${nodeAlone} upload-stdin ${sizeMiB * MiB} ${uploadUrl}`, env),
-    // The same plus the least a resend needs: each piece written to a spool file before it is sent. The CLI's floor.
+    // The same plus the least a resend needs: each piece written to a spool file before it is sent.
     nodeSpooled: () => measure(`cat ${source} | ${nodeAlone} upload-stdin-spooled ${sizeMiB * MiB} ${uploadUrl}`, env),
+    // No spool, but the pipe read into reused buffers as the CLI reads it: the best Node does with a pipe.
+    nodeReused: () => measure(`cat ${source} | ${nodeAlone} upload-stdin-reused ${sizeMiB * MiB} ${uploadUrl}`, env),
   });
   // Without --size the length is known only at the end of the input, and the service needs it before the first byte:
   // the CLI reads the pipe into its spool file first, then sends the file. curl is given the length, as above. The

@@ -1,7 +1,7 @@
 import { read, writeSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { uploadChunkBytes } from './transport/reused-buffer-file-reader.js';
+import { isReleasingBody, uploadChunkBytes, type ReleasingBody } from './transport/reused-buffer-file-reader.js';
 
 const readAt = promisify(read);
 
@@ -72,9 +72,12 @@ export class SpoolingReader {
     this.source.on('data', this.onData);
   }
 
-  /** The stream's pieces as they are spooled; the stream waits while the request does not take them. */
-  private liveBody(): Readable {
-    const body = new Readable({
+  /**
+   * The stream's pieces as they are spooled; the stream waits while the request does not take them. The socket's
+   * release of a piece goes back to the stream, when the stream reads into buffers it uses again (a pipe's reader).
+   */
+  private liveBody(): ReleasingBody {
+    const body: ReleasingBody = Object.assign(new Readable({
       highWaterMark: uploadChunkBytes,
       read: () => {
         if (this.failure === undefined) this.source.resume();
@@ -87,7 +90,7 @@ export class SpoolingReader {
         }
         callback(error);
       },
-    });
+    }), { releaseChunk: (chunk: Buffer) => this.release(chunk) });
     this.live = body;
     if (this.failure !== undefined) body.destroy(asError(this.failure));
     else this.read();
@@ -153,17 +156,25 @@ export class SpoolingReader {
     }
     this.received += piece.length;
     if (this.live) this.handOn(this.live, piece);
+    else this.release(piece);
     this.notify();
   };
 
   private handOn(live: Readable, piece: Buffer): void {
     let sendable = piece;
-    // The last byte waits for the end: until then, the stream may yet turn out longer than announced.
+    // The last byte waits for the end: until then, the stream may yet turn out longer than announced. It is copied:
+    // the piece's memory may be read into again once the socket took the rest.
     if (this.received === this.length && piece.length > 0) {
-      this.heldBack = piece.subarray(piece.length - 1);
+      this.heldBack = Buffer.from(piece.subarray(piece.length - 1));
       sendable = piece.subarray(0, piece.length - 1);
     }
-    if (sendable.length > 0 && !live.push(sendable)) this.source.pause();
+    if (sendable.length === 0) this.release(piece);
+    else if (!live.push(sendable)) this.source.pause();
+  }
+
+  /** A piece of the stream that no body holds any more may be read into again. */
+  private release(piece: Buffer): void {
+    if (isReleasingBody(this.source)) this.source.releaseChunk(piece);
   }
 
   private readonly onEnd = (): void => {

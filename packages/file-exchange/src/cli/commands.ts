@@ -11,6 +11,7 @@ import { isValidFileName } from '../core/file-name.js';
 import { defaultLedgerPath, FileLedger, type ProcessedFileLedger } from '../ledger.js';
 import type { FileOutcome, ProcessAllReport } from '../process-all.js';
 import { holdTemporaryFolder } from '../temporary-files.js';
+import { ReusedBufferPipeReader } from '../transport/reused-buffer-pipe-reader.js';
 import { environmentVariables as envVars, seconds, UsageError } from './config.js';
 import { exitStatus } from './exit-status.js';
 import { printableName } from './printable.js';
@@ -100,6 +101,7 @@ async function standardInput(io: CliIo, reporter: Reporter, name: string, allowE
   const signal = io.signal;
   if (announced === 0 && !allowEmpty) throw new UsageError(emptyRefused);
   let interactive: boolean;
+  let pipe = false;
   if (io.stdinFd !== undefined) {
     const info = fstatSync(io.stdinFd);
     if (info.isDirectory()) throw new UsageError('Standard input is a directory: redirect the file to upload (upload NAME < FILE).');
@@ -107,10 +109,12 @@ async function standardInput(io: CliIo, reporter: Reporter, name: string, allowE
       if (info.size === 0 && !allowEmpty) throw new UsageError(emptyRefused);
       return { fd: io.stdinFd };
     }
+    pipe = info.isFIFO() || info.isSocket();
     interactive = isatty(io.stdinFd);
   } else interactive = (io.stdin() as { isTTY?: boolean }).isTTY === true;
   if (interactive) reporter.info(`reading the content of ${name} from standard input (end with Ctrl-D)`);
-  const stream = io.stdin() as Readable;
+  // A pipe is read into buffers used again (process.stdin would allocate one per read), and never also by process.stdin.
+  const stream = pipe ? new ReusedBufferPipeReader(io.stdinFd!) : (io.stdin() as Readable);
   // Only a stream of unknown length is looked at first: with --size, a wrong length already stops the upload.
   if (announced === undefined && !allowEmpty && (await isEmptyStream(stream, signal))) throw new UsageError(emptyRefused);
   return stream;

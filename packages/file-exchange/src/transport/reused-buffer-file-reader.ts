@@ -8,6 +8,8 @@ export const uploadChunkBytes = 1024 * 1024;
  * kept for the next reads, so that a released one is there for each. More are made afresh, left to the collector.
  */
 export const uploadChunksInFlight = 4;
+/** The same bound in bytes, for bodies of smaller chunks (a pipe's). */
+export const uploadBytesInFlight = uploadChunksInFlight * uploadChunkBytes;
 
 /** A body whose chunks may be read into again once the socket has taken them (see `sendReleasing`). */
 export interface ReleasingBody extends Readable {
