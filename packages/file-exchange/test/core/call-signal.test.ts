@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AbortedError, CallSignal, ClientOptionsError, defaultStallTimeoutMs, resolveStallTimeout, StallGuard, TransientFailureError, withRetries } from '../../src/core/index.js';
 
 describe('resolveStallTimeout', () => {
@@ -21,16 +21,25 @@ describe('resolveStallTimeout', () => {
 });
 
 describe('StallGuard', () => {
-  it('fires once no byte moved for the timeout, with an ETIMEDOUT error, and never keeps the process alive', async () => {
+  it('fires once no byte moved for the timeout, with an ETIMEDOUT error, and never keeps the process alive', () => {
+    // Fake timers: with real ones, a loaded machine once delayed a 15 ms touch past the 30 ms timeout (CI, 805ad58).
+    vi.useFakeTimers();
     const stalls: Error[] = [];
-    const guard = new StallGuard(30, (error) => stalls.push(error));
-    for (let i = 0; i < 3; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 15));
-      guard.touch();
+    try {
+      const guard = new StallGuard(30, (error) => stalls.push(error));
+      for (let i = 0; i < 3; i++) {
+        vi.advanceTimersByTime(15);
+        guard.touch();
+      }
+      vi.advanceTimersByTime(29);
+      expect(stalls).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(stalls).toHaveLength(1);
+      vi.advanceTimersByTime(60);
+      expect(stalls).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
     }
-    expect(stalls).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(stalls).toHaveLength(1);
     expect(stalls[0]).toMatchObject({ code: 'ETIMEDOUT', message: 'stalled: no bytes sent or received for 30 ms' });
     const idle = new StallGuard(60_000, () => undefined);
     expect((idle as unknown as { timer: NodeJS.Timeout }).timer.hasRef()).toBe(false);
