@@ -90,8 +90,9 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
  * callback, which releases it once the socket took it. The flow pauses at `uploadBytesInFlight` bytes not yet taken
  * (four file chunks, or 64 pieces of a pipe), not at the request's 16 KiB high-water mark: waiting for 'drain' after
  * each 1 MiB chunk left the socket idle while the next chunk was read (in the package's transfer bench: 2.25 s for
- * 1 GiB against 1.73 s for its node:https upload with four chunks in flight). Fails as pipeline does: with the body's error (the request is destroyed with
- * it); a request that closes first ends the body (its answer, or the abort, is what counts then).
+ * 1 GiB against 1.73 s for its node:https upload with four chunks in flight). Fails as pipeline does: with the body's
+ * error (the request is destroyed with it); a request that closes first ends the body (its answer, or the abort, is
+ * what counts then).
  */
 function sendReleasing(body: ReleasingBody, outgoing: ClientRequest): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -14,7 +14,8 @@ const keptPieces = (uploadBytesInFlight + 2 * uploadChunkBytes) / pieceBytes;
  * Why: `process.stdin` allocates a fresh buffer for each read, which costs the kernel a page fault per 4 KiB. Read
  * through `net.Socket`'s `onread` into reused buffers, `cat 1GiB | paykit-files upload --size` (the package's bench)
  * took less time than a bare `pipeline(process.stdin, request)` does without writing any spool. A piece is read into
- * again only once released; a consumer that never releases (any other pipe) just gets fresh buffers.
+ * again only once released; a consumer that never releases (any other pipe) just gets fresh buffers. The descriptor
+ * is closed once the stream has ended or is destroyed, as `fs.createReadStream` closes its own.
  */
 export class ReusedBufferPipeReader extends Readable implements ReleasingBody {
   private readonly free: Buffer[] = [];
