@@ -162,6 +162,59 @@ describe('paykit-files upload', () => {
     }
   });
 
+  it('takes a pipe (--size) whose writer pauses past the stall timeout for a stall: retried, the resend completes from the spool', async () => {
+    const content = Buffer.alloc(3 * 1024 * 1024);
+    for (let i = 0; i < content.length; i += 4) content.writeUInt32LE(i, i);
+    const firstPart = 1024 * 1024;
+    const received: Array<{ attempt: number; bytes: number; complete: boolean; equal: boolean }> = [];
+    let firstPartSent!: () => void;
+    const sent = new Promise<void>((resolve) => (firstPartSent = resolve));
+    const server = await startUploadServer((request, response, attempt) => {
+      const pieces: Buffer[] = [];
+      let bytes = 0;
+      request.on('data', (piece: Buffer) => {
+        pieces.push(piece);
+        bytes += piece.length;
+        if (bytes >= firstPart) firstPartSent();
+      });
+      request.on('end', () => {
+        received.push({ attempt, bytes, complete: true, equal: Buffer.concat(pieces).equals(content) });
+        response.writeHead(202, { 'content-length': '0' }).end();
+      });
+      request.on('close', () => {
+        if (!request.complete) received.push({ attempt, bytes, complete: false, equal: false });
+      });
+    });
+    async function* standardInput(): AsyncGenerator<Buffer> {
+      yield content.subarray(0, firstPart);
+      // Once the first part is at the server, nothing more for 2 s: the connection is idle, which the CLI cannot
+      // tell from a stalled network.
+      await sent;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      yield content.subarray(firstPart);
+    }
+    try {
+      const result = await cli(['upload', 'CLI_PAUSED_PIPE.bin', '--size', String(content.length), '--stall-timeout', '0.5'], {
+        stdin: standardInput(),
+        env: environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest`, PAYKIT_FILES_RETRY_FOR: '30' }),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/uploadFile CLI_PAUSED_PIPE\.bin: .*Try 1 failed/);
+      // The first try stalled in the pause and ended short of the last byte, so the service keeps nothing of it.
+      // A resend made while the pause went on follows the spool and waits for the pipe too, so it may stall as well;
+      // and on a loaded machine a try may even count as stalled after its last byte (the kernel's socket buffers
+      // emptying into a slow server look like silence: see the fault table). Whatever the count, every try that
+      // reached its end carried exactly the pipe, and the last one did.
+      const tries = received.sort((a, b) => a.attempt - b.attempt);
+      expect(tries[0]).toMatchObject({ attempt: 1, complete: false });
+      expect(tries[0]!.bytes).toBeLessThan(content.length);
+      for (const done of tries.filter((one) => one.complete)) expect(done).toMatchObject({ bytes: content.length, equal: true });
+      expect(tries.at(-1)).toEqual({ attempt: tries.length, bytes: content.length, complete: true, equal: true });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses a pipe shorter than --size with exit 2, and the service keeps nothing', async () => {
     const result = await cli(['upload', 'CLI_PIPE_SHORT.csv', '--size', '100'], { stdin: 'only this' });
     expect(result.code).toBe(2);
