@@ -56,6 +56,13 @@ export interface UploadOptions extends TransferOptions {
    * gives another number of bytes fails the upload before its end. For other content it is checked.
    */
   contentLength?: number;
+  /**
+   * For a stream, which cannot be read again: when the upload fails for good (a final error, the retries used up, an
+   * abort) after the stream was read to its end, its bytes are kept rather than removed, in a private folder of
+   * `spoolDir` named `paykit-unsent-…` that no later run removes, and the error's `unsentContentPath` names the file.
+   * Ignored for other content (you still have it). Default false: the temporary copy is removed.
+   */
+  keepUnsent?: boolean;
 }
 
 export interface ListOptions extends CallOptions {
@@ -162,7 +169,8 @@ export class FileExchangeClient {
     if (!mediaTypePattern.test(contentType)) {
       throw new InvalidUploadContentError(`Invalid content type ${JSON.stringify(contentType)}: expected a media type such as text/plain.`, { fileName: name });
     }
-    const context = { operation: 'uploadFile' as const, fileName: name, signal: this.calls.forCall(options.signal) };
+    const progress = guardProgress(options.onProgress, this.calls.forCall(options.signal));
+    const context = { operation: 'uploadFile' as const, fileName: name, signal: progress.signal };
     const replayable = await toReplayableContent(content, { spoolDir: this.spoolDir, contentLength: options.contentLength });
     try {
       await this.uploads.run(() =>
@@ -172,12 +180,18 @@ export class FileExchangeClient {
             method: 'POST',
             headers: { 'content-type': contentType, 'content-length': String(replayable.length) },
             body,
-            onBodyPiped: () => reportProgress(body, options.onProgress, { operation: 'uploadFile', fileName: name, totalBytes: replayable.length }),
+            onBodyPiped: () => reportProgress(body, progress.onProgress, { operation: 'uploadFile', fileName: name, totalBytes: replayable.length }),
           });
           await discard(response);
           if (response.statusCode !== uploadAccepted) throw errorForStatus(context, response.statusCode ?? 0);
         }),
       );
+    } catch (error) {
+      if (options.keepUnsent === true && replayable.keep && error instanceof FileExchangeError) {
+        // A copy that cannot be kept (the folder gone, a full disk on fsync) is removed as before; the failure stands.
+        error.unsentContentPath = await replayable.keep(name).catch(() => undefined);
+      }
+      throw error;
     } finally {
       await replayable.dispose();
     }
@@ -226,7 +240,8 @@ export class FileExchangeClient {
    */
   async downloadToFile(name: string, path: string, options: TransferOptions = {}): Promise<{ size: number }> {
     assertValidFileName(name, { operation: 'downloadFile' });
-    const context = { operation: 'downloadFile' as const, fileName: name, signal: this.calls.forCall(options.signal) };
+    const guarded = guardProgress(options.onProgress, this.calls.forCall(options.signal));
+    const context = { operation: 'downloadFile' as const, fileName: name, signal: guarded.signal };
     return this.retrying(context, async () => {
       // Opened first: a file that cannot be written fails before a download is spent on it.
       const sink = await FileSink.open(path).catch((error: unknown) => {
@@ -239,7 +254,7 @@ export class FileExchangeClient {
         sink.close();
         throw error;
       }
-      const progress = progressReporter(options.onProgress, { operation: 'downloadFile', fileName: name, totalBytes: file.contentLength });
+      const progress = progressReporter(guarded.onProgress, { operation: 'downloadFile', fileName: name, totalBytes: file.contentLength });
       try {
         await sink.receive(file.body, progress);
       } catch (error) {
@@ -330,6 +345,28 @@ type CallContext = { operation: FileExchangeOperation; fileName: string; signal:
 
 /** At most this often (and at the first and the last byte), `onProgress` is told: progress output needs no more. */
 const progressEveryMs = 100;
+
+/**
+ * The caller's `onProgress`, made safe to call from a stream's events, and the call's signal, also aborted when that
+ * callback throws: the call then ends at once with AbortedError (its cause says what the callback threw), never
+ * retried, where the throw would otherwise escape from a stream event (an uncaught exception) or pass for a network
+ * failure. The callback is not called again.
+ */
+function guardProgress(onProgress: TransferOptions['onProgress'], signal: AbortSignal): { signal: AbortSignal; onProgress: TransferOptions['onProgress'] } {
+  if (!onProgress) return { signal, onProgress };
+  const threw = new AbortController();
+  return {
+    signal: AbortSignal.any([signal, threw.signal]),
+    onProgress: (progress) => {
+      if (threw.signal.aborted) return;
+      try {
+        onProgress(progress);
+      } catch (error) {
+        threw.abort(new Error(`onProgress threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+      }
+    },
+  };
+}
 
 /** A function to call with the bytes moved so far, telling `onProgress` at the first and last byte and every 100 ms. */
 function progressReporter(onProgress: TransferOptions['onProgress'], transfer: Omit<TransferProgress, 'bytes'>): ((bytes: number) => void) | undefined {

@@ -61,6 +61,11 @@ export class SpoolingReader {
     return this.received;
   }
 
+  /** Whether the stream has ended with its announced length, all of it in the spool file. */
+  get complete(): boolean {
+    return this.ended && this.failure === undefined;
+  }
+
   /** Stops reading, so that the spool file can be closed and removed. */
   stop(): void {
     this.fail(new Error('the upload content is no longer read'));

@@ -1,13 +1,14 @@
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open, rename, stat, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { fstat as fstatCallback } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { InvalidUploadContentError } from './errors.js';
 import { SpoolingReader } from './spooling-reader.js';
 import { ReusedBufferFileReader } from './transport/reused-buffer-file-reader.js';
-import { makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
+import { forgetTemporary, makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
 
 /**
  * What `upload` takes: bytes, a path to a file, an open descriptor of a regular file (`{ fd: 0 }` for standard input
@@ -21,6 +22,12 @@ export interface ReplayableContent {
   open(): Buffer | Readable;
   /** Removes what was made to replay a stream (a temporary file); safe to call twice. */
   dispose(): Promise<void>;
+  /**
+   * A stream's only: when its spool file holds the whole stream, moves that file out of the temporary files under
+   * the name `fileName` (see keepUnsentSpool) and resolves with its path; resolves with undefined when the stream was
+   * not read to its end with the right length (nothing complete to keep). Called before `dispose`.
+   */
+  keep?(fileName: string): Promise<string | undefined>;
 }
 
 export interface ContentOptions {
@@ -77,6 +84,36 @@ async function makeSpoolFile(spoolDir: string): Promise<{ dir: string; path: str
   }
 }
 
+/** The prefix of a kept folder: not `~paykit-`, so that no later run takes it for a leftover and removes it. */
+export const unsentFolderPrefix = 'paykit-unsent-';
+
+/**
+ * Moves a spool file that holds a whole stream out of the temporary files, to `<parent>/paykit-unsent-<time>-<hex>/
+ * <fileName>` (the folder private, 0700, as the spool's was), and makes it durable before resolving with its path.
+ * The folder is renamed before anything slow: once renamed, a signal's clean-up (or a later run) no longer removes it.
+ */
+async function keepUnsentSpool(spoolFolder: string, spoolFile: FileHandle, fileName: string): Promise<string> {
+  const parent = dirname(spoolFolder);
+  await rename(join(spoolFolder, 'content'), join(spoolFolder, fileName));
+  const stamp = new Date().toISOString().replace(/[-:]|\.\d+/g, '');
+  const kept = join(parent, `${unsentFolderPrefix}${stamp}-${randomBytes(4).toString('hex')}`);
+  await rename(spoolFolder, kept);
+  forgetTemporary(spoolFolder);
+  await spoolFile.sync();
+  await spoolFile.close();
+  for (const folder of [kept, parent]) await syncFolder(folder);
+  return join(kept, fileName);
+}
+
+async function syncFolder(path: string): Promise<void> {
+  const folder = await open(path, 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
+}
+
 /**
  * A stream of unknown length is read once to its end into a temporary file readable only by this user: that gives
  * the Content-Length the service needs (before the first byte) and lets a retry send the same bytes again. Memory
@@ -90,8 +127,8 @@ async function spool(source: Readable, spoolDir: string): Promise<ReplayableCont
   };
   try {
     const length = await new SpoolingReader(source, file.fd, undefined, lengthMismatch).spooled();
-    await file.close();
-    return { length, open: () => new ReusedBufferFileReader({ path }, length), dispose };
+    // Left open, for keep() to make the file durable: only a kept file pays for that.
+    return { length, open: () => new ReusedBufferFileReader({ path }, length), dispose, keep: (fileName) => keepUnsentSpool(dir, file, fileName) };
   } catch (error) {
     await dispose();
     throw new InvalidUploadContentError(`Reading the upload content stream failed: ${(error as Error).message}`, { cause: error });
@@ -111,6 +148,7 @@ async function sendWhileSpooling(source: Readable, length: number, spoolDir: str
   return {
     length,
     open: () => reader.body(),
+    keep: async (fileName) => (reader.complete ? keepUnsentSpool(dir, file, fileName) : undefined),
     dispose: () =>
       (disposed ??= (async () => {
         reader.stop();

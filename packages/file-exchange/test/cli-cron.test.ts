@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cliRunner, isRunning } from './support/cli-runner.js';
 import { startMock, type MockFixture } from './support/mock.js';
@@ -157,6 +157,23 @@ describe('signals', () => {
     }
   });
 
+  it('exits 143 in the wait between tries once the pipe has ended: what it gave is kept, and the printed command sends it', async () => {
+    const server = await startMtlsServer(fx.certificates, (_, response) => response.writeHead(500).end());
+    const content = Buffer.from('a report that cannot be made again\n'.repeat(3000));
+    try {
+      const env = environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest`, TMPDIR: dir, PAYKIT_FILES_RETRY_INTERVAL: '60', PAYKIT_FILES_RETRY_FOR: '600' });
+      const run = start(['upload', 'KEPT_SIGNAL.csv', '--size', String(content.length)], { env, stdin: content });
+      await vi.waitUntil(() => run.stderr().includes('Try 1 failed'), { timeout: 60_000, interval: 50 });
+      run.child.kill('SIGTERM');
+      const result = await run.result;
+      expect(result.code).toBe(143);
+      expect(result.stderr).toMatch(/upload stopped by SIGTERM: uploadFile KEPT_SIGNAL\.csv aborted/);
+      await expectKeptAndSendable(result.stderr, 'KEPT_SIGNAL.csv', content);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('exits 143 during a transfer: the processing command never starts, nothing is left behind', async () => {
     const server = await startTrickleServer(1000);
     const started = join(dir, 'started');
@@ -184,6 +201,39 @@ describe('signals', () => {
     run.child.kill('SIGTERM');
     expect((await run.result).code).toBe(143);
     expect(fx.mock.store.pendingDownloads()).toEqual(['WAIT.csv']);
+  });
+});
+
+/**
+ * The failure's report names where what standard input gave is kept, and the command that sends it; that command,
+ * run as printed against the service, uploads exactly the content, after which the folder is the operator's to remove.
+ */
+async function expectKeptAndSendable(stderr: string, name: string, content: Buffer) {
+  const said = /kept in (\S+)\. Send it with: paykit-files upload (\S+) < (\S+), then remove its folder: rm -r (\S+)\n/.exec(stderr);
+  expect(said, stderr).not.toBeNull();
+  const [, path, sentName, sentPath, folder] = said!;
+  expect([sentName, sentPath, folder]).toEqual([name, path, dirname(path!)]);
+  expect(dirname(folder!)).toBe(dir);
+  expect((await readFile(path!)).equals(content)).toBe(true);
+  // Only the kept folder is left of the run: no temporary file, no lock.
+  expect((await readdir(dir)).filter((entry) => entry.startsWith('~') || entry.startsWith('paykit-unsent-'))).toEqual([basename(folder!)]);
+  const resent = await cli(['upload', name], { stdinFile: path! });
+  expect(resent.code, resent.stderr).toBe(0);
+  expect(fx.mock.store.uploads().filter((upload) => upload.fileName === name).map((upload) => upload.content.equals(content))).toEqual([true]);
+}
+
+describe('an upload from a pipe that fails for good keeps what the pipe gave', () => {
+  it.each([
+    { how: 'with --size (sent as read)', size: true },
+    { how: 'without --size (read to its end first)', size: false },
+  ])('refused (403), $how: exit 1, the content kept, and the printed command sends it', async ({ size }) => {
+    const name = `KEPT_REFUSED_${size ? 'SIZED' : 'UNSIZED'}.csv`;
+    const content = Buffer.from(`${name}: a report that cannot be made again\n`.repeat(3000));
+    fx.mock.store.failNext('upload', { status: 403 });
+    const result = await cli(['upload', name, ...(size ? ['--size', String(content.length)] : [])], { env: environment({ TMPDIR: dir }), stdin: content });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/AccessRefusedError/);
+    await expectKeptAndSendable(result.stderr, name, content);
   });
 });
 

@@ -128,6 +128,8 @@ export async function uploadCommand({ client, options, io, reporter, signal }: C
   await client.upload(name, content, {
     ...(options['content-type'] === undefined ? {} : { contentType: options['content-type'] }),
     ...(contentLength === undefined ? {} : { contentLength }),
+    // A pipe cannot be read again: what it gave is kept when the upload fails, and the failure's report says where.
+    keepUnsent: true,
     signal,
     onProgress: (progress) => {
       size = progress.bytes;

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FileExchangeClient } from '../client.js';
@@ -121,6 +122,23 @@ function checkCommand(positionals: string[], values: ReturnType<typeof parse>['v
  * RetriesExhaustedError, UnexpectedResponseError, or a local failure).
  */
 function exitStatusFor(error: unknown, command: string | undefined, reporter: Reporter): number {
+  const status = reportFailure(error, command, reporter);
+  if (error instanceof FileExchangeError && error.unsentContentPath !== undefined) reporter.error(unsentContentKept(error.unsentContentPath, error.fileName));
+  return status;
+}
+
+/** How to send again what standard input gave, kept by an upload that failed (see UploadOptions.keepUnsent). */
+function unsentContentKept(path: string, fileName: string | undefined): string {
+  const quoted = shellQuote(path);
+  return (
+    `The content read from standard input is kept in ${quoted}. Send it with: paykit-files upload ${fileName ?? 'NAME'} < ${quoted}` +
+    `, then remove its folder: rm -r ${shellQuote(dirname(path))}`
+  );
+}
+
+const shellQuote = (text: string) => (/^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
+
+function reportFailure(error: unknown, command: string | undefined, reporter: Reporter): number {
   if (error instanceof AbortedError && error.cause instanceof StoppedBySignal) {
     reporter.error(`${command ?? 'paykit-files'} stopped by ${error.cause.signal}: ${error.message} Nothing in hand was deleted from the service.`);
     return error.cause.exitStatus;

@@ -31,6 +31,12 @@ export class FileExchangeError extends Error {
   readonly status: number | undefined;
   /** Whether the reference's retry rule applies (a network error or a 500): the retry loop of both clients reads it. */
   readonly retryable: boolean;
+  /**
+   * Set by the REST `upload` of a stream given `keepUnsent`, when the stream had been read to its end: the file that
+   * holds its bytes, kept so that they can be sent again (`upload(name, unsentContentPath)`); its folder is then
+   * yours to remove. Undefined otherwise.
+   */
+  unsentContentPath: string | undefined;
 
   constructor(message: string, details: FileExchangeErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
