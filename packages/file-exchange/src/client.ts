@@ -5,6 +5,7 @@ import createOpenApiClient, { type Client } from 'openapi-fetch';
 import { errorForStatus, errorForThrown, localFileError } from './classify-failure.js';
 import { ClientOptionsError, FileExchangeError, InvalidUploadContentError, ProtocolError, TransientFailureError, type FileExchangeOperation } from './errors.js';
 import { parseFileList, fileListMediaType, maxListBodyBytes, type FileListFormat } from './file-list.js';
+import { callbackThrew } from './core/errors.js';
 import { assertValidFileName } from './core/file-name.js';
 import type { operations, paths } from './generated/openapi.js';
 import { processAll, type FileHandler, type ProcessAllOptions, type ProcessAllReport } from './process-all.js';
@@ -362,7 +363,7 @@ function guardProgress(onProgress: TransferOptions['onProgress'], signal: AbortS
       try {
         onProgress(progress);
       } catch (error) {
-        threw.abort(new Error(`onProgress threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+        threw.abort(callbackThrew('onProgress', error));
       }
     },
   };

@@ -1,4 +1,4 @@
-import { AbortedError, ClientOptionsError, FileExchangeError, RetriesExhaustedError, abortedBy, type FileExchangeOperation } from './errors.js';
+import { AbortedError, ClientOptionsError, FileExchangeError, RetriesExhaustedError, abortedBy, callbackThrew, type FileExchangeOperation } from './errors.js';
 import { referenceRetryPolicy } from './rules.js';
 
 /** One retry option shape for both clients; every field falls back to the reference's rule. */
@@ -94,15 +94,20 @@ export async function withRetries<T>(
           { ...context, attempts, elapsedMs, lastFailure: error },
         );
       }
-      policy.onRetry?.({
-        ...context,
-        ...(context.fileName === undefined ? {} : { fileName: context.fileName }),
-        attempt: attempts,
-        waitMs: policy.intervalMs,
-        nextAttemptAt: new Date(Date.now() + policy.intervalMs),
-        giveUpAt: new Date(started + policy.maxDurationMs),
-        failure: error,
-      });
+      try {
+        policy.onRetry?.({
+          ...context,
+          ...(context.fileName === undefined ? {} : { fileName: context.fileName }),
+          attempt: attempts,
+          waitMs: policy.intervalMs,
+          nextAttemptAt: new Date(Date.now() + policy.intervalMs),
+          giveUpAt: new Date(started + policy.maxDurationMs),
+          failure: error,
+        });
+      } catch (thrown) {
+        // Typed like any other end of a call (an upload given keepUnsent then keeps its stream), never retried.
+        throw new AbortedError({ ...context, reason: callbackThrew('onRetry', thrown) });
+      }
       await sleep(policy.intervalMs, signal, context);
     }
   }

@@ -108,6 +108,20 @@ describe('withRetries', () => {
     expect(tries).toBe(1);
   });
 
+  it.each([
+    { title: 'an Error', thrown: new TypeError('a bug in the caller'), said: 'a bug in the caller' },
+    { title: 'a non-error', thrown: 'bug', said: 'bug' },
+  ])('ends the call with AbortedError when onRetry throws $title: no wait, no further try', async ({ thrown, said }) => {
+    const tries = attempts();
+    const policy = resolveRetryPolicy({ intervalMs: 50, maxDurationMs: 1000, allowShortIntervals: true, onRetry: () => { throw thrown; } });
+    const error = (await withRetries(policy, context, tries.run).catch((failure: unknown) => failure)) as AbortedError;
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error.message).toBe(`uploadFile A.csv aborted: onRetry threw: ${said}.`);
+    expect((error.cause as Error).cause).toBe(thrown);
+    expect(tries.startedAt).toEqual([0]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('tries once with the policy false, and gives the failure as it is', async () => {
     const tries = attempts();
     const error = await withRetries(resolveRetryPolicy(false), context, tries.run).catch((thrown: unknown) => thrown);

@@ -1,5 +1,5 @@
-// A caller's `onProgress` that throws ends the transfer at once with AbortedError (its cause says what was thrown),
-// never retried, never as an uncaught exception from a stream event, and the callback is not called again.
+// A caller's `onProgress` or `onRetry` that throws ends the call at once with AbortedError (its cause says what was
+// thrown), never retried, never as an uncaught exception from a stream event, and the callback is not called again.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,5 +106,21 @@ describe('processAll, given an onProgress that throws', () => {
     expect(calls.count).toBe(1);
     expect(fx.mock.store.pendingDownloads()).toEqual(['THROWS_RUN.bin']);
     await client.delete('THROWS_RUN.bin');
+  });
+});
+
+describe('upload, given an onRetry that throws', () => {
+  it('AbortedError after the first failed try; a stream read to its end, given keepUnsent, is kept', async () => {
+    const client = await fx.client({ spoolDir: scratch, retry: { ...quickRetry, onRetry: () => { throw callerBug; } } });
+    fx.mock.store.failNext('upload', { status: 500 });
+    const error = await client.upload('RETRY_THROWS.bin', Readable.from([content]), { keepUnsent: true }).then(
+      () => expect.fail('the upload was to fail'),
+      (thrown: FileExchangeError) => thrown,
+    );
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(error.message).toBe('uploadFile RETRY_THROWS.bin aborted: onRetry threw: a bug in the caller.');
+    expect((error.cause as Error).cause).toBe(callerBug);
+    expect((await readFile(error.unsentContentPath!)).equals(content)).toBe(true);
+    await rm(join(error.unsentContentPath!, '..'), { recursive: true });
   });
 });
