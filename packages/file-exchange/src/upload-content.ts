@@ -85,7 +85,7 @@ async function makeSpoolFile(spoolDir: string): Promise<{ dir: string; path: str
 }
 
 /** The prefix of a kept folder: not `~paykit-`, so that no later run takes it for a leftover and removes it. */
-export const unsentFolderPrefix = 'paykit-unsent-';
+const unsentFolderPrefix = 'paykit-unsent-';
 
 /**
  * Moves a spool file that holds a whole stream out of the temporary files, to `<parent>/paykit-unsent-<time>-<hex>/

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbortedError, type FileExchangeClient, type FileExchangeError, type UploadContent } from '../src/index.js';
 import { quickRetry, startMock, type MockFixture } from './support/mock.js';
+import { rejectionOf } from './support/rejection.js';
 
 let fx: MockFixture;
 let scratch: string;
@@ -49,10 +50,7 @@ describe('upload, given an onProgress that throws', () => {
   ])('$what: AbortedError at once, not retried, the callback called once', async ({ what, body, contentLength }) => {
     const { client, retries, calls, onProgress } = await setUp();
     const name = `THROWS_${what.replaceAll(' ', '_').toUpperCase()}.bin`;
-    const error = await client.upload(name, body(), { contentLength, onProgress }).then(
-      () => expect.fail('the upload was to fail'),
-      (thrown: FileExchangeError) => thrown,
-    );
+    const error = await rejectionOf(client.upload(name, body(), { contentLength, onProgress }));
     expectStoppedByTheCallback(error, 'uploadFile');
     expect(retries).toEqual([]);
     expect(calls.count).toBe(1);
@@ -61,10 +59,7 @@ describe('upload, given an onProgress that throws', () => {
 
   it('a stream already read to its end, with keepUnsent: the copy is kept, as for any abort', async () => {
     const { client, onProgress } = await setUp();
-    const error = await client.upload('THROWS_KEPT.bin', Readable.from([content]), { onProgress, keepUnsent: true }).then(
-      () => expect.fail('the upload was to fail'),
-      (thrown: FileExchangeError) => thrown,
-    );
+    const error = await rejectionOf(client.upload('THROWS_KEPT.bin', Readable.from([content]), { onProgress, keepUnsent: true }));
     expectStoppedByTheCallback(error, 'uploadFile');
     expect((await readFile(error.unsentContentPath!)).equals(content)).toBe(true);
     await rm(join(error.unsentContentPath!, '..'), { recursive: true });
@@ -76,10 +71,7 @@ describe('downloadToFile, given an onProgress that throws', () => {
     const { client, retries, calls, onProgress } = await setUp();
     fx.mock.store.enqueueDownload({ fileName: 'THROWS_DOWNLOAD.bin', content });
     const path = join(scratch, 'THROWS_DOWNLOAD.bin');
-    const error = await client.downloadToFile('THROWS_DOWNLOAD.bin', path, { onProgress }).then(
-      () => expect.fail('the download was to fail'),
-      (thrown: FileExchangeError) => thrown,
-    );
+    const error = await rejectionOf(client.downloadToFile('THROWS_DOWNLOAD.bin', path, { onProgress }));
     expectStoppedByTheCallback(error, 'downloadFile');
     expect(retries).toEqual([]);
     expect(calls.count).toBe(1);
@@ -94,10 +86,7 @@ describe('processAll, given an onProgress that throws', () => {
     fx.mock.store.enqueueDownload({ fileName: 'THROWS_RUN.bin', content });
     const handled: string[] = [];
     const workDir = await mkdtemp(join(scratch, 'work-'));
-    const error = await client.processAll((file) => void handled.push(file.name), { onProgress, workDir, ledger: { has: async () => false, record: async () => undefined } }).then(
-      () => expect.fail('the run was to fail'),
-      (thrown: FileExchangeError) => thrown,
-    );
+    const error = await rejectionOf(client.processAll((file) => void handled.push(file.name), { onProgress, workDir, ledger: { has: async () => false, record: async () => undefined } }));
     expect(error).toBeInstanceOf(AbortedError);
     expect(error.operation).toBe('processAll');
     expect(error.message).toMatch(/^processAll THROWS_RUN\.bin aborted: onProgress threw: a bug in the caller\.$/);
@@ -113,10 +102,7 @@ describe('upload, given an onRetry that throws', () => {
   it('AbortedError after the first failed try; a stream read to its end, given keepUnsent, is kept', async () => {
     const client = await fx.client({ spoolDir: scratch, retry: { ...quickRetry, onRetry: () => { throw callerBug; } } });
     fx.mock.store.failNext('upload', { status: 500 });
-    const error = await client.upload('RETRY_THROWS.bin', Readable.from([content]), { keepUnsent: true }).then(
-      () => expect.fail('the upload was to fail'),
-      (thrown: FileExchangeError) => thrown,
-    );
+    const error = await rejectionOf(client.upload('RETRY_THROWS.bin', Readable.from([content]), { keepUnsent: true }));
     expect(error).toBeInstanceOf(AbortedError);
     expect(error.message).toBe('uploadFile RETRY_THROWS.bin aborted: onRetry threw: a bug in the caller.');
     expect((error.cause as Error).cause).toBe(callerBug);

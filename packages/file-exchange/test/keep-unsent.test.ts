@@ -10,13 +10,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import {
   AbortedError,
   AccessRefusedError,
-  FileExchangeError,
   InvalidUploadContentError,
   RetriesExhaustedError,
-  type FileExchangeClient,
-  type UploadContent,
 } from '../src/index.js';
 import { startMock, type MockFixture } from './support/mock.js';
+import { rejectionOf } from './support/rejection.js';
 import { startMtlsServer } from './support/mtls-server.js';
 
 let fx: MockFixture;
@@ -40,11 +38,6 @@ afterEach(async () => {
 const content = randomBytes(300_000);
 /** The content in three pieces, as a pipe gives it. */
 const pipeOf = (bytes: Buffer) => Readable.from([bytes.subarray(0, 100_000), bytes.subarray(100_000, 200_000), bytes.subarray(200_000)]);
-const uploadFailure = (client: FileExchangeClient, name: string, body: UploadContent, options: Parameters<FileExchangeClient['upload']>[2]) =>
-  client.upload(name, body, options).then(
-    () => expect.fail('the upload was to fail'),
-    (error: unknown) => error as FileExchangeError,
-  );
 
 /** The spool folder's entries, the kept folders set apart. */
 async function spoolEntries() {
@@ -77,7 +70,7 @@ describe.each([
     const client = await fx.client({ spoolDir });
     const name = fresh('REFUSED');
     fx.mock.store.failNext('upload', { status: 403 });
-    const error = await uploadFailure(client, name, pipeOf(content), { contentLength: length, keepUnsent: true });
+    const error = await rejectionOf(client.upload(name, pipeOf(content), { contentLength: length, keepUnsent: true }));
     expect(error).toBeInstanceOf(AccessRefusedError);
     await expectKept(error.unsentContentPath, name, content);
     await client.upload(name, error.unsentContentPath!);
@@ -89,7 +82,7 @@ describe.each([
     try {
       const client = await clientOf(server.origin, {});
       const name = fresh('EXHAUSTED');
-      const error = await uploadFailure(client, name, pipeOf(content), { contentLength: length, keepUnsent: true });
+      const error = await rejectionOf(client.upload(name, pipeOf(content), { contentLength: length, keepUnsent: true }));
       expect(error).toBeInstanceOf(RetriesExhaustedError);
       await expectKept(error.unsentContentPath, name, content);
     } finally {
@@ -103,7 +96,7 @@ describe.each([
       const stop = new AbortController();
       const client = await clientOf(server.origin, { intervalMs: 60_000, maxDurationMs: 600_000, onRetry: () => stop.abort(new Error('operator stop')) });
       const name = fresh('ABORTED');
-      const error = await uploadFailure(client, name, pipeOf(content), { contentLength: length, keepUnsent: true, signal: stop.signal });
+      const error = await rejectionOf(client.upload(name, pipeOf(content), { contentLength: length, keepUnsent: true, signal: stop.signal }));
       expect(error).toBeInstanceOf(AbortedError);
       await expectKept(error.unsentContentPath, name, content);
     } finally {
@@ -114,7 +107,7 @@ describe.each([
   it('without keepUnsent: the copy is removed, as before', async () => {
     const client = await fx.client({ spoolDir });
     fx.mock.store.failNext('upload', { status: 403 });
-    const error = await uploadFailure(client, fresh('NOT_KEPT'), pipeOf(content), { contentLength: length });
+    const error = await rejectionOf(client.upload(fresh('NOT_KEPT'), pipeOf(content), { contentLength: length }));
     expect(error).toBeInstanceOf(AccessRefusedError);
     expect(error.unsentContentPath).toBeUndefined();
     expect(await spoolEntries()).toEqual({ temporary: [], kept: [] });
@@ -136,7 +129,7 @@ describe('what is never kept, given keepUnsent', () => {
       await new Promise(() => undefined);
     }
     const client = await fx.client({ spoolDir });
-    const error = await uploadFailure(client, fresh('HALF'), halfAPipe(), { contentLength: content.length, keepUnsent: true, signal: stop.signal });
+    const error = await rejectionOf(client.upload(fresh('HALF'), halfAPipe(), { contentLength: content.length, keepUnsent: true, signal: stop.signal }));
     expect(error).toBeInstanceOf(AbortedError);
     expect(error.unsentContentPath).toBeUndefined();
     expect(await spoolEntries()).toEqual({ temporary: [], kept: [] });
@@ -147,7 +140,7 @@ describe('what is never kept, given keepUnsent', () => {
     { what: 'shorter than announced', stream: () => pipeOf(content), contentLength: content.length + 1 },
   ])('a stream $what: InvalidUploadContentError, nothing kept, nothing left', async ({ stream, contentLength }) => {
     const client = await fx.client({ spoolDir });
-    const error = await uploadFailure(client, fresh('WRONG_LENGTH'), stream(), { contentLength, keepUnsent: true });
+    const error = await rejectionOf(client.upload(fresh('WRONG_LENGTH'), stream(), { contentLength, keepUnsent: true }));
     expect(error).toBeInstanceOf(InvalidUploadContentError);
     expect(error.unsentContentPath).toBeUndefined();
     expect(await spoolEntries()).toEqual({ temporary: [], kept: [] });
@@ -161,7 +154,7 @@ describe('what is never kept, given keepUnsent', () => {
     if (typeof given === 'string') await writeFile(given, content);
     const client = await fx.client({ spoolDir });
     fx.mock.store.failNext('upload', { status: 403 });
-    const error = await uploadFailure(client, fresh('CALLERS'), given, { keepUnsent: true });
+    const error = await rejectionOf(client.upload(fresh('CALLERS'), given, { keepUnsent: true }));
     expect(error).toBeInstanceOf(AccessRefusedError);
     expect(error.unsentContentPath).toBeUndefined();
     expect(await spoolEntries()).toEqual({ temporary: [], kept: [] });
