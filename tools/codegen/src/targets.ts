@@ -1,4 +1,5 @@
 import {
+  contractValidationPackage,
   fileExchangeContract,
   fileExchangeMockControlContract,
   fileExchangeMockPackage,
@@ -12,6 +13,7 @@ import {
 } from '@paykit/contracts';
 import type { Generator } from './generator.js';
 import { bundledSpecGenerator } from './generators/bundled-spec.js';
+import { contractValidationGenerator } from './generators/contract-validation.js';
 import { controlClientGenerator } from './generators/control-client.js';
 import { fileExchangeRulesGenerator } from './generators/file-exchange-rules.js';
 import { mockSettingsGenerator } from './generators/mock-settings.js';
@@ -79,6 +81,13 @@ export const targets: Record<string, Target> = {
       // Its control interface (fault injection): the client it ships and the contract its server routes by.
       { contract: fileExchangeMockControlContract, generators: [controlClientGenerator('src/generated/control')] },
     ],
+  },
+  // The one validator of the REST contracts (requests and answers, in process), for the proxy, the sandbox and the
+  // contract tests; private, bundled into the published packages that use it.
+  'contract-validation': {
+    package: contractValidationPackage,
+    generatedDirs: ['src/generated'],
+    sources: [paymentsContract, fileExchangeContract].map((contract) => ({ contract, generators: [contractValidationGenerator(contract)] })),
   },
   // The launcher: the default ports of the payments mocks it prints. The file exchange's settings have one owner,
   // the package that serves them, and reach the launcher through @paykit/file-exchange-mock/mock-settings.

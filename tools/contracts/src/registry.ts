@@ -140,6 +140,12 @@ export const fileExchangeMockPackage: PackageRef = { name: '@paykit/file-exchang
  */
 export const mockServerPackage: PackageRef = { name: '@paykit/mock-server', dir: 'packages/mock-server' };
 
+/**
+ * The in-process contract validator (private, never published): each REST contract's schemas compiled into code and
+ * its operation table, generated into its `src/generated/<contract name>/`. Published packages bundle it at build time.
+ */
+export const contractValidationPackage: PackageRef = { name: '@paykit/contract-validation', dir: 'packages/contract-validation' };
+
 /** Every mock package, in the order they depend on each other (the launcher last). */
 export const mockPackages: readonly PackageRef[] = [paymentsSandboxPackage, fileExchangeMockPackage, mockServerPackage];
 
