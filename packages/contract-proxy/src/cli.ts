@@ -1,11 +1,10 @@
-import { readFile, rename, writeFile, open } from 'node:fs/promises';
+import { open, readFile, rename, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { harHead, recordedBaseUrl, type Har } from './har.js';
-import { HarJournal } from './har-journal.js';
-import { startContractProxy, type ContractProxy, type ValidatorStarter } from './proxy.js';
-import { renderHtml, renderText } from './report.js';
+import type { Har } from './har.js';
+import { startContractProxy, type ContractProxy } from './proxy.js';
+import { renderText } from './report.js';
+import { renderHtml } from './report-html.js';
 import { replayHar } from './replay.js';
-import { version } from './version.js';
 import { formatViolation } from './violation.js';
 
 export const proxyHelp = `usage: paykit-mock proxy --upstream URL [--api payments|file-exchange] [--strict] [--host H] [--port N]
@@ -14,10 +13,11 @@ export const proxyHelp = `usage: paykit-mock proxy --upstream URL [--api payment
                          [--tls-cert FILE --tls-key FILE] [--client-pfx FILE [--client-passphrase P]] [--upstream-ca FILE]
 
 Puts a validating proxy in front of the service at URL (its base address). Every request and answer is checked
-against the contract (Prism's proxy mode, and our x-paykit rules for payments); each violation is printed on
-stderr as it is found, and a summary at the end (Ctrl-C, or after --duration).
+against the contract in process (its schemas, and our x-paykit rules for payments); each violation is printed on
+stderr as it is found, and a summary at the end (Ctrl-C, SIGTERM, SIGHUP, or after --duration).
   --strict            refuse a request that breaks the contract before it leaves (422, a problem body naming the rules)
-  --record FILE.har   record every exchange as HAR 1.2, keys and card numbers redacted
+  --record FILE.har   record every exchange as HAR 1.2, keys and card numbers redacted; each exchange is on disk
+                      before its answer is delivered
   --secret-key / --publishable-key   declare your keys, so a key of the wrong type is named from its first use
   --tls-cert/--tls-key   serve HTTPS with this certificate (PEM) instead of HTTP
   --client-pfx FILE   present this client certificate to the upstream (the file exchange's mTLS)
@@ -25,8 +25,8 @@ stderr as it is found, and a summary at the end (Ctrl-C, or after --duration).
 
 export const replayHelp = `usage: paykit-mock replay FILE.har --target URL [--secret-key KEY] [--publishable-key KEY]
 
-Replays a recording against the base address URL (a fresh sandbox, say) and compares each answer's status with
-the recorded one; exits 1 when one differs.`;
+Replays a recording against the base address URL (a fresh sandbox, say) and compares each answer with the
+recorded one: its status, and its body with identifiers and times aside; exits 1 when one differs.`;
 
 /** Writes a file whole or not at all: a report or recording is complete on disk once we say it is. */
 async function writeDurably(path: string, text: string): Promise<void> {
@@ -50,28 +50,30 @@ function positiveNumber(value: unknown, name: string): number | undefined {
   return number;
 }
 
-/** Resolves at the first SIGINT or SIGTERM from now on, instead of the default (ending the process at once). */
+/** The signals that end a session like Ctrl-C: the reports are written, the recording closed. */
+const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Resolves at the first stop signal from now on, instead of the default (ending the process at once). */
 function stopSignal(): { stopped: Promise<void>; dispose(): void } {
   let dispose = () => {};
   const stopped = new Promise<void>((resolve) => {
     const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    dispose = () => void (process.off('SIGINT', stop), process.off('SIGTERM', stop));
+    for (const signal of stopSignals) process.once(signal, stop);
+    dispose = () => {
+      for (const signal of stopSignals) process.off(signal, stop);
+    };
   });
   return { stopped, dispose };
 }
 
 export interface ProxyCommandOptions {
-  /** Starts Prism's proxy mode on the chosen contract (@paykit/mock-server's `startPrismProxy`). */
-  validator: (contract: 'payments' | 'file-exchange') => ValidatorStarter;
   /** Where lines go (default stdout/stderr). */
   out?: (line: string) => void;
   err?: (line: string) => void;
 }
 
 /** `paykit-mock proxy ...`: runs until SIGINT/SIGTERM or --duration, then writes the reports and resolves. */
-export async function runProxyCommand(argv: string[], command: ProxyCommandOptions): Promise<void> {
+export async function runProxyCommand(argv: string[], command: ProxyCommandOptions = {}): Promise<void> {
   const out = command.out ?? ((line: string) => console.log(line));
   const err = command.err ?? ((line: string) => console.error(line));
   const { values } = parseArgs({
@@ -110,31 +112,20 @@ export async function runProxyCommand(argv: string[], command: ProxyCommandOptio
   const durationSeconds = positiveNumber(values.duration, '--duration');
   if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw new Error('--tls-cert and --tls-key go together');
 
-  // Listening from the first moment: a Ctrl-C while Prism starts waits for the start, then ends like any other stop,
-  // with the reports written, rather than ending the process before any report is on disk.
   const stop = stopSignal();
-  let journal: HarJournal | undefined;
-  const closeJournal = async () => {
-    const growing = journal;
-    journal = undefined;
-    await growing?.close().catch((error: unknown) => err(`the recording could not be kept on disk as it grew: ${String(error)}`));
-  };
   try {
-    out(`starting the contract proxy (Prism on the ${values.api} contract)`);
-    // The recording is on disk as it grows: a proxy killed mid-session leaves every exchange so far in a HAR that
-    // parses. At a normal stop it is written again whole, pretty-printed.
-    journal = values.record ? await HarJournal.create(values.record, harHead(recordedBaseUrl(values.upstream), version)) : undefined;
+    out(`starting the contract proxy (the ${values.api} contract, validated in process)`);
     const proxy: ContractProxy = await startContractProxy({
       upstream: values.upstream,
-      validator: command.validator(values.api),
+      contract: values.api,
       strict: values.strict,
-      paymentsRules: values.api === 'payments',
       host: values.host,
       port,
       secretKeys: asStrings(values['secret-key']),
       publishableKeys: asStrings(values['publishable-key']),
-      record: values.record !== undefined,
-      onRecord: (entry) => journal?.append(entry),
+      // On disk as it grows, each exchange before its answer: a proxy killed mid-session leaves every answered
+      // exchange in a HAR that parses; the file is emptied only once the port listens.
+      ...(values.record !== undefined ? { record: { file: values.record } } : {}),
       onViolation: (violation) => err(formatViolation(violation)),
       ...(values['tls-cert'] && values['tls-key']
         ? { tls: { cert: await readFile(values['tls-cert']), key: await readFile(values['tls-key']) } }
@@ -156,21 +147,21 @@ export async function runProxyCommand(argv: string[], command: ProxyCommandOptio
     clearTimeout(timer);
     await proxy.close();
     const report = proxy.report();
-    if (values.record) {
-      await closeJournal();
-      await writeDurably(values.record, JSON.stringify(proxy.har(), null, 2));
-    }
     if (values['report-json']) await writeDurably(values['report-json'], JSON.stringify(report, null, 2));
     if (values['report-html']) await writeDurably(values['report-html'], renderHtml(report));
     out(renderText(report));
   } finally {
-    await closeJournal();
     stop.dispose();
   }
 }
 
+export interface ReplayCommandOptions extends ProxyCommandOptions {
+  /** Card numbers the target knows (a sandbox's test cards): see `ReplayOptions.cards`. */
+  cards?: readonly string[];
+}
+
 /** `paykit-mock replay FILE.har --target URL`: resolves with the exit status (0 when every status matches). */
-export async function runReplayCommand(argv: string[], io: Pick<ProxyCommandOptions, 'out' | 'err'> = {}): Promise<number> {
+export async function runReplayCommand(argv: string[], io: ReplayCommandOptions = {}): Promise<number> {
   const out = io.out ?? ((line: string) => console.log(line));
   const { values, positionals } = parseArgs({
     args: argv,
@@ -194,10 +185,17 @@ export async function runReplayCommand(argv: string[], io: Pick<ProxyCommandOpti
     target: values.target,
     ...(values['secret-key'] ? { secretKey: values['secret-key'] } : {}),
     ...(values['publishable-key'] ? { publishableKey: values['publishable-key'] } : {}),
+    ...(io.cards ? { cards: io.cards } : {}),
   });
   for (const entry of result.entries) {
-    out(`${entry.matches ? 'ok  ' : 'DIFF'} ${entry.method} ${entry.path} (${entry.operation}): recorded ${entry.recordedStatus}, replayed ${entry.replayedStatus}`);
+    const label = `${entry.method} ${entry.path} (${entry.operation})`;
+    if (entry.skipped !== undefined) {
+      out(`skip ${label}: ${entry.skipped}`);
+      continue;
+    }
+    out(`${entry.matches ? 'ok  ' : 'DIFF'} ${label}: recorded ${entry.recordedStatus}, replayed ${entry.replayedStatus}`);
+    for (const difference of entry.differences) out(`       ${difference}`);
   }
-  out(`${result.entries.length} exchanges replayed, ${result.mismatches} differ`);
+  out(`${result.entries.length - result.skipped} exchanges replayed, ${result.mismatches} differ${result.skipped ? `, ${result.skipped} not sent (never answered by the service)` : ''}`);
   return result.mismatches === 0 ? 0 : 1;
 }

@@ -1,4 +1,5 @@
-import { maskCardNumbers, maskCardNumbersIn, redactHeaders } from '@paykit/payments/redaction';
+import type { KeyUse } from './key-use.js';
+import type { Masked, Masking } from './masking.js';
 import type { Violation } from './violation.js';
 
 /** HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/), the parts a recorder writes. */
@@ -34,9 +35,20 @@ export interface HarEntry {
   };
   cache: Record<string, never>;
   timings: { send: number; wait: number; receive: number };
+  /** The exchange's number in the session (1 for the first): what the report's violations point at. */
+  _paykitExchange: number;
   /** The contract's operation the exchange was matched to. */
   _paykitOperation: string;
   _paykitViolations?: Pick<Violation, 'rule' | 'side' | 'location' | 'message'>[];
+  /**
+   * Set when the service never answered: the proxy refused the request (`--strict`) or could not reach the service.
+   * The response is then the proxy's own, and a replay does not send the request.
+   */
+  _paykitAnsweredBy?: 'proxy';
+  /** The key the request used, by alias and type, never the key: a replay sends the key of the same type. */
+  _paykitKey?: KeyUse;
+  /** What a replay needs of each value masked in the request (a card's scheme and length), never the value. */
+  _paykitMasked?: Masked;
 }
 
 export interface Har {
@@ -53,99 +65,71 @@ export interface Har {
 export interface RecordedMessage {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   body: Buffer;
-}
-
-const flatHeaders = (headers: RecordedMessage['headers']): Record<string, string> => {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  return flat;
-};
-
-/** Headers with the clients' own redaction (@paykit/payments: credentials and cookies) as HAR name/value pairs. */
-export function redactedHarHeaders(headers: RecordedMessage['headers']): HarHeader[] {
-  return Object.entries(redactHeaders(flatHeaders(headers))).map(([name, value]) => ({ name, value: maskCardNumbers(value) }));
-}
-
-/** A body as text with card numbers masked by the clients' own masking; JSON stays JSON. */
-export function redactedBody(body: Buffer): string {
-  const text = body.toString('utf8');
-  try {
-    return JSON.stringify(maskCardNumbersIn(JSON.parse(text) as unknown));
-  } catch {
-    return maskCardNumbers(text);
-  }
+  /** The body parsed as JSON, when it is JSON (saves parsing it again). */
+  json?: unknown;
 }
 
 export interface RecordInput {
+  exchange: number;
   startedAt: Date;
   durationMs: number;
   method: string;
   url: string;
+  operation: string;
   request: RecordedMessage;
   status: number;
   statusText: string;
   response: RecordedMessage;
-  operation: string;
   violations: readonly Violation[];
+  answeredBy?: 'proxy';
+  key?: KeyUse | undefined;
 }
 
 const mimeOf = (headers: RecordedMessage['headers']) => String(headers['content-type'] ?? '');
 
-/** Collects the exchanges as HAR entries, each redacted as it is added: nothing secret is held for the file. */
-export class HarRecorder {
-  private readonly entries: HarEntry[] = [];
-
-  constructor(
-    private readonly baseUrl: string,
-    private readonly creatorVersion: string,
-  ) {}
-
-  /** Adds the exchange and returns its entry, already redacted. */
-  add(input: RecordInput): HarEntry {
-    const url = new URL(input.url);
-    const entry: HarEntry = {
-      startedDateTime: input.startedAt.toISOString(),
-      time: input.durationMs,
-      request: {
-        method: input.method,
-        url: maskCardNumbers(input.url),
-        httpVersion: 'HTTP/1.1',
-        headers: redactedHarHeaders(input.request.headers),
-        queryString: [...url.searchParams].map(([name, value]) => ({ name, value: maskCardNumbers(value) })),
-        cookies: [],
-        headersSize: -1,
-        bodySize: input.request.body.length,
-        ...(input.request.body.length ? { postData: { mimeType: mimeOf(input.request.headers), text: redactedBody(input.request.body) } } : {}),
+/** An exchange as a HAR entry, every value the contract marks sensitive masked: nothing secret is kept. */
+export function harEntry(input: RecordInput, masking: Masking): HarEntry {
+  const url = new URL(input.url);
+  const request = masking.request(input.operation, url, input.request);
+  const response = masking.answer(input.operation, input.response);
+  return {
+    startedDateTime: input.startedAt.toISOString(),
+    time: input.durationMs,
+    request: {
+      method: input.method,
+      url: request.url,
+      httpVersion: 'HTTP/1.1',
+      headers: request.headers,
+      queryString: request.query,
+      cookies: [],
+      headersSize: -1,
+      bodySize: input.request.body.length,
+      ...(request.body !== undefined ? { postData: { mimeType: mimeOf(input.request.headers), text: request.body } } : {}),
+    },
+    response: {
+      status: input.status,
+      statusText: input.statusText,
+      httpVersion: 'HTTP/1.1',
+      headers: response.headers,
+      cookies: [],
+      content: {
+        size: input.response.body.length,
+        mimeType: mimeOf(input.response.headers),
+        ...(response.body !== undefined ? { text: response.body } : {}),
       },
-      response: {
-        status: input.status,
-        statusText: input.statusText,
-        httpVersion: 'HTTP/1.1',
-        headers: redactedHarHeaders(input.response.headers),
-        cookies: [],
-        content: {
-          size: input.response.body.length,
-          mimeType: mimeOf(input.response.headers),
-          ...(input.response.body.length ? { text: redactedBody(input.response.body) } : {}),
-        },
-        redirectURL: '',
-        headersSize: -1,
-        bodySize: input.response.body.length,
-      },
-      cache: {},
-      timings: { send: 0, wait: input.durationMs, receive: 0 },
-      _paykitOperation: input.operation,
-      ...(input.violations.length
-        ? { _paykitViolations: input.violations.map(({ rule, side, location, message }) => ({ rule, side, location, message: maskCardNumbers(message) })) }
-        : {}),
-    };
-    this.entries.push(entry);
-    return entry;
-  }
-
-  har(): Har {
-    return { log: { ...harHead(this.baseUrl, this.creatorVersion), entries: [...this.entries] } };
-  }
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: input.response.body.length,
+    },
+    cache: {},
+    timings: { send: 0, wait: input.durationMs, receive: 0 },
+    _paykitExchange: input.exchange,
+    _paykitOperation: input.operation,
+    ...(input.violations.length ? { _paykitViolations: input.violations.map(({ rule, side, location, message }) => ({ rule, side, location, message })) } : {}),
+    ...(input.answeredBy ? { _paykitAnsweredBy: input.answeredBy } : {}),
+    ...(input.key ? { _paykitKey: { ...input.key } } : {}),
+    ...(request.masked ? { _paykitMasked: request.masked } : {}),
+  };
 }
 
 /** Everything of a recording but its entries. */

@@ -1,36 +1,31 @@
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { answerViolations } from './answer-rules.js';
-import { endToEnd, exchange, readAll, type Answer, type UpstreamTls } from './http-exchange.js';
-import { HarRecorder, recordedBaseUrl, type Har, type HarEntry } from './har.js';
-import { matchOperation, type MatchedOperation } from './operations.js';
-import { prismViolations } from './prism-violations.js';
-import { ReportCollector, type ProxyReport } from './report.js';
-import { RequestRules, type ReceivedRequest } from './request-rules.js';
-import type { Violation } from './violation.js';
+import { contractValidator, isJsonMediaType, mediaTypeOf, type ContractName, type MatchedOperation, type Problem } from '@paykit/contract-validation';
+import { endToEnd, exchange, readAll, upstreamOf, type Answer, type UpstreamTls } from './http-exchange.js';
+import { harEntry, harHead, recordedBaseUrl, type Har, type HarEntry } from './har.js';
+import { HarJournal } from './har-journal.js';
+import { patternMasking, type Masking } from './masking.js';
+import { ReportCollector, type Outcome, type ProxyReport } from './report.js';
+import { RequestRules, type ReceivedRequest, type Ticket } from './request-rules.js';
+import { ruleNames, type Violation } from './violation.js';
 import { version } from './version.js';
 
-/** A running validator: Prism's proxy mode, serving the contract under `url` (e.g. `http://127.0.0.1:4010/rest/v1`). */
-export interface RunningValidator {
-  url: string;
-  close(): Promise<void>;
-}
-
-/**
- * Starts the validator in front of `upstream`: `startPrismProxy` of @paykit/mock-server, which bundles Prism.
- * `errors` is Prism's `--errors` (refuse an invalid request rather than forward it).
- */
-export type ValidatorStarter = (options: { upstream: string; errors: boolean }) => Promise<RunningValidator>;
+/** The REST contracts the proxy checks traffic against. */
+export type ProxyContract = 'payments' | 'file-exchange';
+// The published name of the validator's contracts (whose types stay out of our declarations): compiling fails when
+// the two lists part.
+const sameContracts: [ProxyContract, ContractName] extends [ContractName, ProxyContract] ? true : never = true;
+void sameContracts;
 
 export interface ContractProxyOptions {
   /** The service's base address, e.g. `https://api.example.com/rest/v1` or a sandbox's `url`. */
   upstream: string;
-  validator: ValidatorStarter;
+  /** The contract the traffic is checked against (default `payments`). */
+  contract?: ProxyContract;
   /** Refuse a request that breaks the contract before it leaves (answered 422 with a problem body naming the rules). */
   strict?: boolean;
-  /** Check our `x-paykit-*` request rules (payments contract). Default true; false for other contracts. */
-  paymentsRules?: boolean;
   host?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -43,14 +38,16 @@ export interface ContractProxyOptions {
   publishableKeys?: readonly string[];
   /** Called with each violation as it is found (the CLI prints a line). */
   onViolation?: (violation: Violation) => void;
-  /** Collect a HAR recording (see `har()`). */
-  record?: boolean;
   /**
-   * Called with each recorded entry (redacted) as its exchange ends, with `record` set: the CLI keeps its file
-   * current with it. A callback that throws loses nothing but its own call.
+   * Record every exchange as HAR. `true` keeps the recording in memory (`har()`); `{ file }` writes each entry to the
+   * file before its answer is delivered and keeps nothing in memory, so that memory stays flat however long the
+   * session and a killed proxy leaves every answered exchange on disk. The file is emptied only once the proxy
+   * listens: a start that fails leaves it as it was.
    */
+  record?: boolean | { file: string };
+  /** Called with each recorded entry (masked) once it is recorded. A callback that throws loses only its own call. */
   onRecord?: (entry: HarEntry) => void;
-  /** A clock for the retry-wait rule (tests). */
+  /** A clock for the rules that count time (retry waits, token lifetimes): tests. */
   now?: () => number;
 }
 
@@ -59,38 +56,34 @@ export interface ContractProxy {
   url: string;
   origin: string;
   report(): ProxyReport;
-  /** The recording so far (empty unless `record` is set), redacted. */
+  /** The recording so far (empty unless `record` is set); with `record: { file }`, read back from the file. */
   har(): Har;
+  /** Stops listening, ends open connections and closes the recording (synced). */
   close(): Promise<void>;
 }
 
-interface Pending {
-  method: string;
-  target: URL;
-  headers: IncomingMessage['headers'];
-  body: Buffer;
-  answer?: Answer;
-  networkError?: unknown;
-}
-
-const exchangeHeader = 'x-paykit-contract-proxy-exchange';
+/** The media type of the problem bodies the proxy answers with itself. */
+const problemMediaType = 'application/problem+json';
 
 function problem(response: ServerResponse, status: number, body: Record<string, unknown>): Answer {
   const text = Buffer.from(JSON.stringify({ status, ...body }));
-  const headers = { 'content-type': 'application/problem+json', 'content-length': String(text.length) };
+  const headers = { 'content-type': problemMediaType, 'content-length': String(text.length) };
   response.writeHead(status, headers);
   response.end(text);
   return { status, statusText: '', headers, body: text };
 }
 
-const parseJson = (body: Buffer): unknown => {
+/** The body as JSON when its media type says it is JSON; undefined otherwise or when it does not parse. */
+function jsonOf(headers: IncomingMessage['headers'], body: Buffer): unknown {
   if (body.length === 0) return undefined;
+  const mediaType = mediaTypeOf(headers['content-type']);
+  if (mediaType === undefined || !isJsonMediaType(mediaType)) return undefined;
   try {
     return JSON.parse(body.toString('utf8')) as unknown;
   } catch {
     return undefined;
   }
-};
+}
 
 /**
  * Calls a caller's callback about an exchange that is already answered, reported and recorded: one that throws
@@ -119,161 +112,148 @@ const closeServer = (server: Server) =>
   });
 
 /**
- * Starts the validating proxy. A request is checked against our rules, then sent through Prism's proxy mode, which
- * validates it and forwards it to a relay of ours; the relay sends the merchant's original bytes to the service and
- * hands the answer back to Prism, which validates it. The merchant gets the service's answer as it came: Prism's own
- * re-serialised copy only carries the violations (`sl-violations`).
+ * Starts the validating proxy. Each request is matched to its operation and checked in process against the
+ * contract (the compiled schemas of @paykit/contract-validation) and our `x-paykit-*` rules; it is then sent to the
+ * service as it came (or refused, with `strict`), and the service's answer is checked the same way and delivered as
+ * it came. No other process is involved.
  */
 export async function startContractProxy(options: ContractProxyOptions): Promise<ContractProxy> {
   const host = options.host ?? '127.0.0.1';
-  const upstream = new URL(options.upstream.replace(/\/+$/, ''));
-  const basePath = upstream.pathname.replace(/\/+$/, '');
+  const contractName = options.contract ?? 'payments';
+  const validator = contractValidator(contractName);
+  const base = new URL(options.upstream.replace(/\/+$/, ''));
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const upstream = upstreamOf(base, options.upstreamTls);
   const strict = options.strict ?? false;
-  const rules = new RequestRules(options);
-  const report = new ReportCollector();
-  const recorder = new HarRecorder(recordedBaseUrl(options.upstream), version);
-  const pending = new Map<string, Pending>();
-  let nextId = 0;
-
-  const upstreamUrl = (subPath: string, search: string) => new URL(`${upstream.origin}${basePath}${subPath}${search}`);
-  const sendUpstream = (item: Pending) => exchange(item.target, item.method, { ...endToEnd(item.headers), host: item.target.host }, item.body, options.upstreamTls);
-
-  // The relay: Prism forwards here what it validated; we send the merchant's original request on.
-  const relay = createHttpServer((request, response) => {
-    request.resume();
-    const id = String(request.headers[exchangeHeader] ?? '');
-    const item = pending.get(id);
-    if (!item) return void problem(response, 400, { title: 'unknown exchange' });
-    sendUpstream(item)
-      .then((answer) => {
-        item.answer = answer;
-        response.writeHead(answer.status, { ...endToEnd(answer.headers), connection: 'close' });
-        response.end(answer.body);
-      })
-      .catch((error: unknown) => {
-        item.networkError = error;
-        problem(response, 502, { title: 'upstream unreachable' });
-      });
+  const rules = contractName === 'payments' ? new RequestRules(options) : undefined;
+  const masking: Masking = patternMasking;
+  const report = new ReportCollector({
+    context: {
+      proxy: { name: '@paykit/contract-proxy', version },
+      contract: { name: validator.contract.name, title: validator.contract.title, version: validator.contract.version },
+      upstream: recordedBaseUrl(options.upstream),
+      mode: strict ? 'strict' : 'observe',
+    },
+    operations: validator.contract.operations.map(({ id, method, path }) => ({ id, method, path })),
   });
-  // Set once Prism listens; the front port is taken before that (see below), so a request can come in earlier.
-  let validator: RunningValidator | undefined;
+  const memory: HarEntry[] = [];
+  let journal: HarJournal | undefined;
+  const recordFile = typeof options.record === 'object' ? options.record.file : undefined;
+  let exchanges = 0;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const prism = validator;
-    if (!prism) {
-      request.resume();
-      return void problem(response, 503, { title: 'The contract proxy is still starting' });
-    }
+    const number = ++exchanges;
     const startedAt = new Date();
     const started = performance.now();
     const method = request.method ?? 'GET';
     const body = await readAll(request);
-    const incoming = new URL(request.url ?? '/', 'http://proxy');
-    const subPath = incoming.pathname.startsWith(basePath) ? incoming.pathname.slice(basePath.length) : incoming.pathname;
-    const operation: MatchedOperation | undefined = options.paymentsRules === false ? undefined : matchOperation(method, subPath);
-    const operationName = operation?.id ?? `${method} ${subPath}`;
-    const received: ReceivedRequest = { method, headers: request.headers, query: incoming.searchParams, json: parseJson(body) };
-    const violations = operation ? rules.check(received, operation) : [];
-    const item: Pending = { method, target: upstreamUrl(subPath, incoming.search), headers: request.headers, body };
+    const target = request.url ?? '/';
+    const question = target.indexOf('?');
+    const pathname = question < 0 ? target : target.slice(0, question);
+    const search = question < 0 ? '' : target.slice(question);
+    const subPath = pathname.startsWith(basePath) ? pathname.slice(basePath.length) : pathname;
+    const matched: MatchedOperation | undefined = method === 'OPTIONS' ? undefined : validator.match(method, subPath);
+    const operation = matched?.operation.id ?? `${method} ${subPath}`;
+    const json = jsonOf(request.headers, body);
+    const violations: Violation[] = [];
+    const found = (side: Violation['side'], list: readonly Pick<Problem, 'rule' | 'location' | 'message' | 'source'>[]) => {
+      for (const { rule, location, message, source } of list) violations.push({ rule, side, operation, location, message, source, exchange: number });
+    };
+
+    let ticket: Ticket | undefined;
+    const received: ReceivedRequest = { method, headers: request.headers, json };
+    if (matched) {
+      found('request', validator.checkRequest(matched, { headers: request.headers, query: new URLSearchParams(search), body, json }));
+      if (rules) {
+        const checked = rules.check(received, matched);
+        ticket = checked.ticket;
+        found('request', checked.findings);
+      }
+    } else if (method !== 'OPTIONS') {
+      // CORS preflights are the browser's, and the contract describes none: they pass unvalidated.
+      found('request', [{ rule: ruleNames.unknownOperation, location: 'path', message: `the ${validator.contract.name} contract has no operation ${method} ${subPath}`, source: '#/paths' }]);
+    }
 
     let delivered: Answer;
-    let refused = false;
+    let outcome: Outcome;
+    let answeredBy: 'proxy' | undefined;
     if (strict && violations.length > 0) {
-      refused = true;
-      delivered = refuse(response, operationName, violations);
-    } else if (method === 'OPTIONS') {
-      // Prism answers CORS preflights itself; the contract describes none, so they pass unvalidated.
-      delivered = await forwardDirect(item, response);
+      if (ticket) rules?.refused(ticket);
+      delivered = refusal(operation, violations);
+      outcome = 'refused';
+      answeredBy = 'proxy';
     } else {
-      const id = String(nextId++);
-      pending.set(id, item);
       try {
-        const prismAnswer = await exchange(
-          new URL(`${prism.url}${subPath}${incoming.search}`),
-          method,
-          { ...endToEnd(request.headers), [exchangeHeader]: id },
-          body,
-          undefined,
-        );
-        const slViolations = prismAnswer.headers['sl-violations'];
-        const found = prismViolations(Array.isArray(slViolations) ? slViolations[0] : slViolations, operationName);
-        if (item.networkError !== undefined) {
-          // The service was not reached: Prism's remarks are about our 502, not about the service.
-          violations.push(...found.filter((v) => v.side === 'request'));
-          delivered = problem(response, 502, { title: 'The contract proxy could not reach the service', detail: String(item.networkError) });
-        } else if (item.answer) {
-          violations.push(...found);
-          if (operation) violations.push(...answerViolations(operation, item.answer.status, item.answer.body));
-          delivered = deliver(response, item.answer);
-        } else if (strict && found.some((v) => v.side === 'request')) {
-          // Prism's --errors: an invalid request is answered by Prism and never forwarded.
-          violations.push(...found);
-          refused = true;
-          delivered = refuse(response, operationName, violations);
-        } else {
-          // Prism answered without forwarding for another reason (a GET with a body, say): pass the request on.
-          violations.push(...found);
-          delivered = await forwardDirect(item, response);
-        }
-      } finally {
-        pending.delete(id);
+        const answer = await exchange(upstream, method, `${basePath}${subPath}${search}`, endToEnd(request.headers), body);
+        const answerJson = jsonOf(answer.headers, answer.body);
+        if (matched) found('answer', validator.checkAnswer(matched.operation, { status: answer.status, headers: answer.headers, body: answer.body, json: answerJson }));
+        if (ticket) rules?.answered(ticket, matched, answer.status, answerJson);
+        delivered = answer;
+        outcome = answer.status;
+      } catch (error) {
+        if (ticket) rules?.answered(ticket, matched, 'network-error', undefined);
+        // The service never answered: the 502 is the proxy's, and is recorded and reported as such.
+        delivered = problemAnswer(502, { title: 'The contract proxy could not reach the service', detail: error instanceof Error ? error.message : String(error) });
+        outcome = 'unreachable';
+        answeredBy = 'proxy';
       }
     }
-    if (!refused) rules.answered(received, operation, item.networkError !== undefined ? 'network-error' : delivered.status);
-    report.exchange(operationName, refused);
-    report.add(violations);
-    for (const violation of violations) notify(options.onViolation, violation);
-    if (options.record && !refused) {
-      const entry = recorder.add({
-        startedAt,
-        durationMs: Math.round(performance.now() - started),
-        method,
-        url: item.target.href,
-        request: { headers: request.headers, body },
-        status: delivered.status,
-        statusText: delivered.statusText,
-        response: { headers: delivered.headers, body: delivered.body },
-        operation: operationName,
-        violations,
-      });
-      notify(options.onRecord, entry);
+
+    // Recorded before it is delivered: an exchange the client saw answered is in the recording.
+    let entry: HarEntry | undefined;
+    if (options.record) {
+      entry = harEntry(
+        {
+          exchange: number,
+          startedAt,
+          durationMs: Math.round(performance.now() - started),
+          method,
+          url: `${base.origin}${basePath}${subPath}${search}`,
+          operation,
+          request: { headers: request.headers, body, json },
+          status: delivered.status,
+          statusText: delivered.statusText,
+          response: { headers: delivered.headers, body: delivered.body },
+          violations,
+          ...(answeredBy ? { answeredBy } : {}),
+          key: ticket?.key,
+        },
+        masking,
+      );
+      if (journal) await journal.append(entry);
+      else memory.push(entry);
     }
+    response.writeHead(delivered.status, delivered.statusText, { ...endToEnd(delivered.headers), 'content-length': String(delivered.body.length) });
+    response.end(delivered.body);
+    report.exchange({ number, startedAt: startedAt.toISOString(), operation, method, outcome }, violations);
+    for (const violation of violations) notify(options.onViolation, violation);
+    if (entry) notify(options.onRecord, entry);
   }
 
-  function refuse(response: ServerResponse, operation: string, violations: readonly Violation[]): Answer {
+  function problemAnswer(status: number, body: Record<string, unknown>): Answer {
+    const text = Buffer.from(JSON.stringify({ status, ...body }));
+    return { status, statusText: '', headers: { 'content-type': problemMediaType }, body: text };
+  }
+
+  function refusal(operation: string, violations: readonly Violation[]): Answer {
     const rulesBroken = [...new Set(violations.map((v) => v.rule))];
-    return problem(response, 422, {
+    return problemAnswer(422, {
       type: 'https://paykit.dev/problems/contract-violation',
       title: `Refused by the contract proxy (--strict): ${rulesBroken.join(', ')}`,
       detail: violations.map((v) => `${v.rule} at ${v.location || '(message)'}: ${v.message}`).join('; '),
       operation,
-      violations: violations.map(({ rule, side, location, message }) => ({ rule, side, location, message })),
+      violations: violations.map(({ rule, side, location, message, source }) => ({ rule, side, location, message, source })),
     });
-  }
-
-  async function forwardDirect(item: Pending, response: ServerResponse): Promise<Answer> {
-    try {
-      return deliver(response, await sendUpstream(item));
-    } catch (error) {
-      item.networkError = error;
-      return problem(response, 502, { title: 'The contract proxy could not reach the service', detail: String(error) });
-    }
-  }
-
-  function deliver(response: ServerResponse, answer: Answer): Answer {
-    response.writeHead(answer.status, answer.statusText, { ...endToEnd(answer.headers), 'content-length': String(answer.body.length) });
-    response.end(answer.body);
-    return answer;
   }
 
   const onRequest = (request: IncomingMessage, response: ServerResponse) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) problem(response, 502, { title: 'contract proxy failure', detail: String(error) });
+      if (!response.headersSent) problem(response, 502, { title: 'contract proxy failure', detail: error instanceof Error ? error.message : String(error) });
       else response.destroy();
     });
   };
   const front = options.tls ? createHttpsServer(options.tls, onRequest) : createHttpServer(onRequest);
-  // The merchant's port first: a port already taken fails at once, before Prism is started (seconds) for nothing.
+  // The merchant's port first: a port already taken fails at once, before the recording's file is touched.
   let port: number;
   try {
     port = await listen(front, host, options.port ?? 0);
@@ -282,22 +262,29 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
       cause: error,
     });
   }
-  let running: RunningValidator;
-  try {
-    const relayPort = await listen(relay, '127.0.0.1', 0);
-    running = await options.validator({ upstream: `http://127.0.0.1:${relayPort}`, errors: strict });
-  } catch (error) {
-    await Promise.allSettled([closeServer(front), closeServer(relay)]);
-    throw error;
+  if (recordFile !== undefined) {
+    try {
+      journal = await HarJournal.create(recordFile, harHead(recordedBaseUrl(options.upstream), version));
+    } catch (error) {
+      await closeServer(front);
+      throw error;
+    }
   }
-  validator = running;
   const origin = `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let closing: Promise<void> | undefined;
   return {
     url: origin + basePath,
     origin,
     report: () => report.snapshot(),
-    har: () => recorder.har(),
-    close: () => (closing ??= Promise.all([closeServer(front), closeServer(relay), running.close()]).then(() => undefined)),
+    har: () =>
+      recordFile !== undefined
+        ? (JSON.parse(readFileSync(recordFile, 'utf8')) as Har)
+        : { log: { ...harHead(recordedBaseUrl(options.upstream), version), entries: [...memory] } },
+    close: () =>
+      (closing ??= (async () => {
+        await closeServer(front);
+        upstream.agent.destroy();
+        await journal?.close();
+      })()),
   };
 }

@@ -1,0 +1,90 @@
+import { createServer, request, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request as it reached the witness: what the service would have received. */
+export interface Seen {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+export interface Witness {
+  /** The service's base address through the witness (same base path). */
+  url: string;
+  /** Every request that reached the witness, in order. */
+  seen: Seen[];
+  /** Requests carrying `x-test-row: row`. */
+  seenFor(row: string): Seen[];
+  /** The next request is answered `status` (a JSON error body) by the witness instead of the service. */
+  failNext(status: number): void;
+  /** Requests are held until released; resolves when `count` are held. */
+  hold(count: number): Promise<{ release(): void }>;
+  close(): Promise<void>;
+}
+
+/**
+ * What the service received: a pass-through in front of the real sandbox that notes every request, can answer one
+ * itself with a fault status, and can hold requests (to keep them in flight). A negative check ("the service never
+ * received it") reads `seen`.
+ */
+export async function startWitness(upstream: string): Promise<Witness> {
+  const target = new URL(upstream);
+  const seen: Seen[] = [];
+  const faults: number[] = [];
+  let holding: { count: number; held: (() => void)[]; reached: () => void } | undefined;
+  const server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      seen.push({ method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers: incoming.headers });
+      const forward = () => {
+        const fault = faults.shift();
+        if (fault !== undefined) {
+          const body = JSON.stringify({ status: fault, title: 'fault injected by the test' });
+          outgoing.writeHead(fault, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+          return void outgoing.end(body);
+        }
+        const body = Buffer.concat(chunks);
+        const { host: _host, connection: _connection, ...headers } = incoming.headers;
+        const relayed = request(
+          { hostname: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: { ...headers, 'content-length': String(body.length) } },
+          (answer) => {
+            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(outgoing);
+          },
+        );
+        relayed.once('error', () => outgoing.destroy());
+        relayed.end(body);
+      };
+      if (holding) {
+        holding.held.push(forward);
+        if (holding.held.length === holding.count) holding.reached();
+      } else forward();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${target.pathname}`;
+  return {
+    url,
+    seen,
+    seenFor: (row) => seen.filter((request) => request.headers['x-test-row'] === row),
+    failNext: (status) => void faults.push(status),
+    hold: (count) =>
+      new Promise((resolve) => {
+        const state = { count, held: [] as (() => void)[], reached: () => {} };
+        state.reached = () =>
+          resolve({
+            release: () => {
+              holding = undefined;
+              for (const forward of state.held) forward();
+            },
+          });
+        holding = state;
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
