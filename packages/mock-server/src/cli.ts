@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { runProxyCommand, runReplayCommand } from '@paykit/contract-proxy';
-import { prismValidator } from './contract-proxy.js';
+import { debitCards, threeDSOutcomeByCard } from '@paykit/payments-sandbox';
 import { services, type StartedMock } from './services.js';
 
 const describePorts = (service: (typeof services)[number]) =>
@@ -42,11 +42,12 @@ function strings(value: unknown): string[] {
 }
 
 async function main(): Promise<void> {
-  // The validating proxy and the replay of its recordings are commands of @paykit/contract-proxy.
+  // The validating proxy and the replay of its recordings are commands of @paykit/contract-proxy. A replay into a
+  // sandbox puts back each masked card as the sandbox test card of the same scheme and last four digits, if any.
   const [command, ...rest] = process.argv.slice(2);
-  if (command === 'proxy') return runProxyCommand(rest, { validator: prismValidator });
+  if (command === 'proxy') return runProxyCommand(rest);
   if (command === 'replay') {
-    process.exitCode = await runReplayCommand(rest);
+    process.exitCode = await runReplayCommand(rest, { cards: [...debitCards, ...Object.keys(threeDSOutcomeByCard)] });
     return;
   }
   const { values, tokens } = parseArgs({

@@ -7,6 +7,5 @@ export { services, type MockService, type StartedMock } from './services.js';
 // The stateful mocks are packages of their own; re-exported so that imports from @paykit/mock-server keep working.
 export * from '@paykit/file-exchange-mock';
 export * from '@paykit/payments-sandbox';
-export { prismValidator } from './contract-proxy.js';
 // The validating proxy and recorder (`paykit-mock proxy`, `paykit-mock replay`) is a package of its own too.
 export * from '@paykit/contract-proxy';

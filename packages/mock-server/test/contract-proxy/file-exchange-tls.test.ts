@@ -1,11 +1,14 @@
+// end-to-end: real TLS both ways, with a certificate authority, server and client certificates made at test time
+// (seconds of key generation on a loaded machine).
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startContractProxy, type ContractProxy, type UpstreamTls } from '@paykit/contract-proxy';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateTestCertificates, prismValidator, startFileExchangeMock, type FileExchangeMock, type TestCertificates } from '../../src/index.js';
-import { allStarted, slowStart } from './support.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { generateTestCertificates, startFileExchangeMock, type FileExchangeMock, type TestCertificates } from '../../src/index.js';
+
+vi.setConfig({ hookTimeout: 30_000 });
 
 /** A GET over TLS that trusts only the test authority (the merchant's client, which trusts the proxy's certificate). */
 function get(url: string, ca: string, accept: string): Promise<{ status: number; body: string }> {
@@ -27,7 +30,7 @@ describe('the proxy in front of the REST file exchange (client-certificate TLS, 
   let certificates: TestCertificates;
   let mock: FileExchangeMock;
   const proxies = new Map<Upstream, ContractProxy>();
-  // Starting Prism takes seconds on a loaded machine: the proxies start once, together, here.
+  // The proxies start once, together, here.
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'paykit-proxy-tls-'));
     certificates = await generateTestCertificates(dir);
@@ -41,14 +44,11 @@ describe('the proxy in front of the REST file exchange (client-certificate TLS, 
       'trusting another authority': { ca: foreign.caCertPem, ...client },
     };
     const tls = { cert: await readFile(certificates.serverCertPath), key: await readFile(certificates.serverKeyPath) };
-    await allStarted(
-      Object.entries(upstreams).map(async ([name, upstreamTls]) => {
-        // The proxy ends the client's TLS with a certificate of its own, and presents the client's certificate upstream.
-        const started = await startContractProxy({ upstream: mock.restUrl, validator: prismValidator('file-exchange'), paymentsRules: false, tls, upstreamTls });
-        proxies.set(name as Upstream, started);
-      }),
-    );
-  }, slowStart);
+    for (const [name, upstreamTls] of Object.entries(upstreams)) {
+      // The proxy ends the client's TLS with a certificate of its own, and presents the client's certificate upstream.
+      proxies.set(name as Upstream, await startContractProxy({ upstream: mock.restUrl, contract: 'file-exchange', tls, upstreamTls }));
+    }
+  });
   afterAll(async () => {
     await Promise.allSettled([...proxies.values()].map((p) => p.close()));
     await mock?.close();
@@ -62,14 +62,14 @@ describe('the proxy in front of the REST file exchange (client-certificate TLS, 
     expect(proxy.url.startsWith('https://')).toBe(true);
     const answer = await get(`${proxy.url}/filesForDownload/`, certificates.caCertPem, 'text/plain');
     expect([200, 204]).toContain(answer.status);
-    expect(proxy.report()).toMatchObject({ exchanges: 1, totals: { request: 0, answer: 0 }, operations: { 'GET /filesForDownload/': 1 } });
+    expect(proxy.report()).toMatchObject({ exchanges: 1, totals: { request: 0, answer: 0 }, operations: { listFilesForDownload: 1 }, contract: { name: 'file-exchange' } });
   });
 
   it('without the client certificate the service answers 403, and the client gets that answer as it came', async () => {
     const proxy = through('without the client certificate');
     const answer = await get(`${proxy.url}/filesForDownload/`, certificates.caCertPem, 'text/plain');
     expect(answer).toEqual({ status: 403, body: 'client certificate not accepted\n' });
-    expect(proxy.report()).toMatchObject({ exchanges: 1, operations: { 'GET /filesForDownload/': 1 } });
+    expect(proxy.report()).toMatchObject({ exchanges: 1, operations: { listFilesForDownload: 1 }, statuses: { '403': 1 } });
   });
 
   it('when the service’s certificate is not from the trusted authority the handshake fails: the client gets 502, nothing is invented', async () => {
@@ -77,6 +77,6 @@ describe('the proxy in front of the REST file exchange (client-certificate TLS, 
     const answer = await get(`${proxy.url}/filesForDownload/`, certificates.caCertPem, 'text/plain');
     expect(answer.status).toBe(502);
     expect(JSON.parse(answer.body).title).toBe('The contract proxy could not reach the service');
-    expect(proxy.report().totals.answer).toBe(0);
+    expect(proxy.report()).toMatchObject({ unreachable: 1, totals: { answer: 0 } });
   });
 });
