@@ -1,5 +1,6 @@
-import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest, type AgentOptions } from 'node:https';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { AgentOptions } from 'node:https';
+import { Pool, type Dispatcher } from 'undici';
 
 /** A message read whole: the proxy buffers bodies, which suits API messages (no streaming endpoints in the contract). */
 export interface Answer {
@@ -9,8 +10,9 @@ export interface Answer {
   body: Buffer;
 }
 
-// Hop-by-hop headers (RFC 9110 7.6.1) and the length, which node:http sets for the body it is given.
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length', 'host']);
+// Hop-by-hop headers (RFC 9110 7.6.1), the length (set for the body sent) and Expect (the proxy answered the
+// client's 100-continue itself and sends the body whole).
+const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length', 'host', 'expect']);
 
 /** The end-to-end headers of a message, the ones a proxy passes on. */
 export function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
@@ -36,47 +38,35 @@ export function readAll(stream: IncomingMessage): Promise<Buffer> {
 /** TLS settings towards an HTTPS upstream: the client certificate to present and the authorities to trust. */
 export type UpstreamTls = Pick<AgentOptions, 'pfx' | 'passphrase' | 'cert' | 'key' | 'ca'>;
 
-/** Where requests go: a base address's origin, with kept-alive connections to it. */
+/** Where requests go: a base address's origin, with a pool of kept-alive connections to it (undici). */
 export interface Upstream {
-  readonly https: boolean;
-  readonly hostname: string;
-  readonly port: number;
+  readonly pool: Pool;
   /** The `Host` header the service expects. */
   readonly host: string;
-  readonly agent: Agent;
+  close(): Promise<void>;
 }
 
-/** Connections to the service are kept open between exchanges (Node 20's global agent closes them). */
 export function upstreamOf(base: URL, tls: UpstreamTls | undefined): Upstream {
-  const https = base.protocol === 'https:';
-  return {
-    https,
-    hostname: base.hostname.replace(/^\[|\]$/g, ''),
-    port: Number(base.port || (https ? 443 : 80)),
-    host: base.host,
-    agent: https ? new HttpsAgent({ keepAlive: true, ...tls }) : new Agent({ keepAlive: true }),
-  };
+  const pool = new Pool(base.origin, { pipelining: 1, ...(tls ? { connect: { ...tls } as never } : {}) });
+  return { pool, host: base.host, close: () => pool.destroy() };
+}
+
+/** Writes a whole answer: head and body in one write (see `exchange`). */
+export function writeAnswer(response: import('node:http').ServerResponse, answer: Answer): void {
+  response.writeHead(answer.status, answer.statusText, { ...endToEnd(answer.headers), 'content-length': String(answer.body.length) });
+  if (answer.body.length === 0) response.end();
+  else response.end(answer.body.toString('latin1'), 'latin1');
 }
 
 /** Sends one request and reads the whole answer; rejects on a network error or when `signal` aborts. */
-export function exchange(upstream: Upstream, method: string, path: string, headers: OutgoingHttpHeaders, body: Buffer, signal?: AbortSignal): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const options = {
-      method,
-      hostname: upstream.hostname,
-      port: upstream.port,
-      path,
-      agent: upstream.agent,
-      headers: { ...headers, host: upstream.host, 'content-length': String(body.length) },
-      ...(signal ? { signal } : {}),
-    };
-    const callback = (response: IncomingMessage) => {
-      readAll(response)
-        .then((buffer) => resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', headers: response.headers, body: buffer }))
-        .catch(reject);
-    };
-    const outgoing = upstream.https ? httpsRequest(options, callback) : httpRequest(options, callback);
-    outgoing.once('error', reject);
-    outgoing.end(body);
+export async function exchange(upstream: Upstream, method: string, path: string, headers: OutgoingHttpHeaders, body: Buffer, signal?: AbortSignal): Promise<Answer> {
+  const answer = await upstream.pool.request({
+    method: method as Dispatcher.HttpMethod,
+    path,
+    headers: headers as Record<string, string>,
+    body: body.length === 0 ? null : body,
+    ...(signal ? { signal } : {}),
   });
+  const bytes = Buffer.from(await answer.body.arrayBuffer());
+  return { status: answer.statusCode, statusText: '', headers: answer.headers as IncomingHttpHeaders, body: bytes };
 }

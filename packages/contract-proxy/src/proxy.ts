@@ -3,7 +3,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { contractValidator, isJsonMediaType, mediaTypeOf, type ContractName, type MatchedOperation, type Problem } from '@paykit/contract-validation';
-import { endToEnd, exchange, readAll, upstreamOf, type Answer, type UpstreamTls } from './http-exchange.js';
+import { endToEnd, exchange, readAll, upstreamOf, writeAnswer, type Answer, type UpstreamTls } from './http-exchange.js';
 import { harEntry, harHead, recordedBaseUrl, type Har, type HarEntry } from './har.js';
 import { HarJournal } from './har-journal.js';
 import { patternMasking, type Masking } from './masking.js';
@@ -143,7 +143,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const number = ++exchanges;
-    const startedAt = new Date();
+    const startedAt = Date.now();
     const started = performance.now();
     const method = request.method ?? 'GET';
     const body = await readAll(request);
@@ -163,7 +163,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     let ticket: Ticket | undefined;
     const received: ReceivedRequest = { method, headers: request.headers, json };
     if (matched) {
-      found('request', validator.checkRequest(matched, { headers: request.headers, query: new URLSearchParams(search), body, json }));
+      found('request', validator.checkRequest(matched, { headers: request.headers, ...(search ? { query: new URLSearchParams(search) } : {}), body, json }));
       if (rules) {
         const checked = rules.check(received, matched);
         ticket = checked.ticket;
@@ -205,7 +205,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
       entry = harEntry(
         {
           exchange: number,
-          startedAt,
+          startedAt: new Date(startedAt),
           durationMs: Math.round(performance.now() - started),
           method,
           url: `${base.origin}${basePath}${subPath}${search}`,
@@ -223,9 +223,8 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
       if (journal) await journal.append(entry);
       else memory.push(entry);
     }
-    response.writeHead(delivered.status, delivered.statusText, { ...endToEnd(delivered.headers), 'content-length': String(delivered.body.length) });
-    response.end(delivered.body);
-    report.exchange({ number, startedAt: startedAt.toISOString(), operation, method, outcome }, violations);
+    writeAnswer(response, delivered);
+    report.exchange({ number, startedAt, operation, method, outcome }, violations);
     for (const violation of violations) notify(options.onViolation, violation);
     if (entry) notify(options.onRecord, entry);
   }
@@ -283,7 +282,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     close: () =>
       (closing ??= (async () => {
         await closeServer(front);
-        upstream.agent.destroy();
+        await upstream.close();
         await journal?.close();
       })()),
   };

@@ -186,7 +186,7 @@ export async function replayHar(har: Har, options: ReplayOptions): Promise<Repla
       entries.push(await replayEntry(entry, { base, target, upstream, names, identifiers, keyTypes, validator, options }));
     }
   } finally {
-    upstream.agent.destroy();
+    await upstream.close();
   }
   const sent = entries.filter((entry) => entry.skipped === undefined);
   return { entries, mismatches: sent.filter((entry) => !entry.matches).length, skipped: entries.length - sent.length };

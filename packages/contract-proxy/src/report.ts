@@ -38,6 +38,9 @@ export interface ExchangeSummary {
   outcome: Outcome;
 }
 
+/** An exchange as the proxy counts it. */
+export type CountedExchange = Omit<ExchangeSummary, 'startedAt'> & { startedAt: number };
+
 /** An operation of the contract that no exchange of the run called. */
 export interface UncalledOperation {
   id: string;
@@ -94,7 +97,6 @@ export class ReportCollector {
   private readonly totals: Record<Side, number> = { request: 0, answer: 0 };
   private readonly groups = new Map<string, ViolationGroup>();
   private readonly cited = new Map<number, ExchangeSummary>();
-  private readonly pending = new Map<number, ExchangeSummary>();
   private exchanges = 0;
   private refused = 0;
   private unreachable = 0;
@@ -106,8 +108,11 @@ export class ReportCollector {
     this.startedAt = this.now();
   }
 
-  /** Counts one exchange; `violations` are those found in it (each carries its exchange number). */
-  exchange(summary: ExchangeSummary, violations: readonly Violation[]): void {
+  /**
+   * Counts one exchange (`startedAt` in `Date.now()` milliseconds: written out only for an exchange the report cites);
+   * `violations` are those found in it, each carrying its exchange number.
+   */
+  exchange(summary: CountedExchange, violations: readonly Violation[]): void {
     this.exchanges++;
     if (summary.outcome === 'refused') this.refused++;
     else if (summary.outcome === 'unreachable') this.unreachable++;
@@ -118,7 +123,7 @@ export class ReportCollector {
     for (const violation of violations) this.add(violation, summary);
   }
 
-  private add(violation: Violation, summary: ExchangeSummary): void {
+  private add(violation: Violation, summary: CountedExchange): void {
     const counts = this.byRule.get(violation.rule) ?? { request: 0, answer: 0 };
     counts[violation.side]++;
     this.byRule.set(violation.rule, counts);
@@ -133,7 +138,7 @@ export class ReportCollector {
     group.count++;
     if (group.exchanges.length < exchangesPerGroup && group.exchanges.at(-1) !== violation.exchange) {
       group.exchanges.push(violation.exchange);
-      this.cited.set(summary.number, summary);
+      if (!this.cited.has(summary.number)) this.cited.set(summary.number, { ...summary, startedAt: new Date(summary.startedAt).toISOString() });
     }
   }
 

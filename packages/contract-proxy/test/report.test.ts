@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exchangesPerGroup, ReportCollector, renderText, type ExchangeSummary } from '../src/report.js';
+import { exchangesPerGroup, ReportCollector, renderText, type CountedExchange } from '../src/report.js';
 import { renderHtml } from '../src/report-html.js';
 import type { Violation } from '../src/violation.js';
 
@@ -24,9 +24,9 @@ const violation = (exchange: number, over: Partial<Violation> = {}): Violation =
   exchange,
   ...over,
 });
-const summary = (number: number, over: Partial<ExchangeSummary> = {}): ExchangeSummary => ({
+const summary = (number: number, over: Partial<CountedExchange> = {}): CountedExchange => ({
   number,
-  startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, number)).toISOString(),
+  startedAt: Date.UTC(2026, 0, 1, 0, 0, number),
   operation: 'getTransaction',
   method: 'GET',
   outcome: 200,

@@ -57,13 +57,20 @@ export function declaredAnswer(operation: OperationEntry, status: number): Respo
   return operation.responses[exact] ?? operation.responses[`${exact[0]}XX`] ?? operation.responses[`${exact[0]}xx`] ?? operation.responses.default;
 }
 
+const successTypes = new WeakMap<OperationEntry, readonly string[]>();
+
 /** The media types of an operation's success answers (what an `Accept` should admit), each once. */
-export function successMediaTypes(operation: OperationEntry): string[] {
-  const types = new Set<string>();
-  for (const [status, answer] of Object.entries(operation.responses)) {
-    if (status.startsWith('2')) for (const media of answer.content) types.add(media.mediaType);
+export function successMediaTypes(operation: OperationEntry): readonly string[] {
+  let types = successTypes.get(operation);
+  if (!types) {
+    const found = new Set<string>();
+    for (const [status, answer] of Object.entries(operation.responses)) {
+      if (status.startsWith('2')) for (const media of answer.content) found.add(media.mediaType);
+    }
+    types = [...found];
+    successTypes.set(operation, types);
   }
-  return [...types];
+  return types;
 }
 
 /**
