@@ -1,12 +1,14 @@
-// The release flow's helpers.
+// The release flow's helpers, and the turbo task that runs the release check: its build dependencies name every
+// public package, its inputs every file a package ships beside its build.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { limiter, waitFor } from '../src/commands.js';
-import { releaseScript, repositoryRoot, turboCacheSummary, workspaceTurboCache } from '../src/release.js';
+import { publicPackages, releaseScript, repositoryRoot, turboCacheSummary, workspaceTurboCache } from '../src/release.js';
 import { typeCheckGroups } from '../src/type-check.js';
 
 let dir: string;
@@ -58,6 +60,36 @@ describe('typeCheckGroups', () => {
       { name: 'types-node', packages: ['@x/cli', '@x/server'] },
       { name: 'types-node+types-pg', packages: ['@x/db'] },
     ]);
+  });
+});
+
+describe('the turbo task of the release check', () => {
+  const turbo = JSON.parse(readFileSync(fileURLToPath(new URL('../turbo.json', import.meta.url)), 'utf8')) as {
+    tasks: Record<string, { dependsOn: string[]; inputs: string[] }>;
+  };
+  const packages = publicPackages(repositoryRoot).map((pkg) => ({
+    ...pkg,
+    files: (JSON.parse(readFileSync(join(repositoryRoot, pkg.directory, 'package.json'), 'utf8')) as { files: string[] }).files,
+  }));
+
+  it('waits for the build of every public package', () => {
+    expect(turbo.tasks.test!.dependsOn.filter((task) => task.endsWith('#build')).sort()).toEqual(packages.map((p) => `${p.name}#build`).sort());
+  });
+
+  it('reruns when anything a package ships changes: the build (through its hash) and every other file', () => {
+    const { inputs } = turbo.tasks.test!;
+    const uncovered = packages.flatMap((pkg) =>
+      ['package.json', ...pkg.files.filter((entry) => entry !== 'dist')]
+        .filter((entry) => !inputs.some((input) => [entry, `${entry}/**`].some((e) => input === `$TURBO_ROOT$/${dirname(pkg.directory)}/*/${e}`)))
+        .map((entry) => `${pkg.directory}/${entry}`),
+    );
+    expect(uncovered).toEqual([]);
+  });
+
+  it('leaves out the docs and the workspace-imports test, which has its own task', () => {
+    expect(turbo.tasks.test!.inputs).not.toContain('README.md');
+    expect(turbo.tasks.test!.inputs).toContain('!test/workspace-imports.test.ts');
+    expect(turbo.tasks.test!.dependsOn).toContain('test:workspace-imports');
   });
 });
 
