@@ -172,7 +172,7 @@ export async function installProject(
   // unpacking: ENOENT under .cache/yarn/v6), and another run of this check may be installing beside this one: the
   // project has a cache of its own. Yarn 4 moves finished files into its cache atomically and keeps the shared one.
   const cache: Record<string, string> = pm === 'yarn1' ? { YARN_CACHE_FOLDER: join(dir, '.yarn1-cache') } : {};
-  const [command, args] = projectCommand(pm, 'bin', ['add', ...specs]);
+  const [command, args] = projectCommand(pm, 'bin', ['add', ...specs]); // `yarn add ...`
   const install = await run(command, args, { ...options, env: { ...env, ...cache } });
   return { packageManager: pm, dir, lockfile: join(dir, 'yarn.lock'), install };
 }

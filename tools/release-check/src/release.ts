@@ -142,7 +142,7 @@ export async function releaseSnapshot(
       cwd: root,
       env,
       // Replayed from the cache in a second or two; a cold build of every package took ten minutes on two busy cores.
-      timeoutMs: 1_200_000,
+      timeoutMs: 600_000,
     }),
   );
 

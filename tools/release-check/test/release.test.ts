@@ -1,12 +1,21 @@
 // end-to-end: releases every package to a real local registry (Verdaccio) through the release flow, then installs
 // them all with npm, pnpm, Yarn 1 and Yarn 4 (both linkers), type-checks, imports, runs the bins and the mock: about
 // one to three minutes of installs, type checks and processes on two busy cores. Its own timeouts are below.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// The file's own time bounds, first so that they are read with its reason (the imports below are hoisted anyway).
+/** The release, from the copy to the last publish: seconds from the workspace's build cache, minutes without it. */
+const releaseTimeoutMs = 900_000;
+/** Waiting for one merchant project's install (and, for npm and pnpm, its type checks), which share two slots. */
+const projectTimeoutMs = 600_000;
+// A test runs one command, or starts and stops the mock, in a project already installed.
+vi.setConfig({ testTimeout: 60_000 });
+
 import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bundleForBrowser } from '../src/browser-bundle.js';
 import { cleanEnvironment, describeResult, limiter, run } from '../src/commands.js';
 import { entryPoints, shortName, type EntryPoint, type PackageManifest } from '../src/entry-points.js';
@@ -50,13 +59,6 @@ import {
 } from '../src/release.js';
 import { contractExamples, withRunningMock } from '../src/running-mock.js';
 import { addSamples, moduleModes, sampleNames, typeCheck, typeCheckGroups, type TypeCheck } from '../src/type-check.js';
-
-/** The release, from the copy to the last publish: seconds from the workspace's build cache, minutes without it. */
-const releaseTimeoutMs = 900_000;
-/** Waiting for one merchant project's install (and, for npm and pnpm, its type checks), which share two slots. */
-const projectTimeoutMs = 600_000;
-// A test runs one command, or starts and stops the mock, in a project already installed.
-vi.setConfig({ testTimeout: 60_000 });
 
 /** Entries merchants load in browsers (by sample name): bundled for the browser, where a Node built-in is an error. */
 const browserEntries: Record<string, string[]> = { '@paykit/payments': ['publishable'] };
