@@ -27,9 +27,9 @@ export interface SensitiveTable {
   };
   /**
    * operationId -> an operation whose whole request or answer body is sensitive (every value in it), because the
-   * field that carries the secret is not published; `path` is under the contract's base path.
+   * field that carries the secret is not published.
    */
-  readonly bodies: Readonly<Record<string, { readonly method: string; readonly path: string; readonly request?: SensitiveKind; readonly response?: SensitiveKind }>>;
+  readonly bodies: Readonly<Record<string, { readonly request?: SensitiveKind; readonly response?: SensitiveKind }>>;
   /** XML element local name -> kind, in any XML body, at any depth. */
   readonly xmlElements: Readonly<Record<string, SensitiveKind>>;
 }
@@ -42,14 +42,8 @@ export function sensitiveKindOf(map: Readonly<Record<string, SensitiveKind>>, na
   return Object.prototype.hasOwnProperty.call(map, name) ? map[name] : undefined;
 }
 
-/** Freezes a table and every object in it: what the contract says cannot be changed at run time. */
-function deepFreeze<T extends object>(value: T): T {
-  for (const inner of Object.values(value)) if (typeof inner === 'object' && inner !== null) deepFreeze(inner as object);
-  return Object.freeze(value);
-}
-
-/** The marks of the payments contract (specs/payments/openapi.yaml). */
-export const paymentsSensitive = /* @__PURE__ */ deepFreeze({
+/** The marks of the payments contract (specs/payments/openapi.yaml); readonly (`as const`). */
+export const paymentsSensitive = {
   "properties": {
     "cardNumber": "card-number",
     "cvn": "card-security-code",
@@ -69,21 +63,17 @@ export const paymentsSensitive = /* @__PURE__ */ deepFreeze({
   },
   "bodies": {
     "getLatestApiKey": {
-      "method": "GET",
-      "path": "/api-keys/latest",
       "response": "secret"
     },
     "queryBusinessCardSurcharge": {
-      "method": "POST",
-      "path": "/businesses/{supplierBusinessCode}/query-card-surcharge",
       "request": "card-number"
     }
   },
   "xmlElements": {}
-} as const satisfies SensitiveTable);
+} as const satisfies SensitiveTable;
 
-/** The marks of the file-exchange contract (specs/file-exchange/openapi.yaml). */
-export const fileExchangeSensitive = /* @__PURE__ */ deepFreeze({
+/** The marks of the file-exchange contract (specs/file-exchange/openapi.yaml); readonly (`as const`). */
+export const fileExchangeSensitive = {
   "properties": {},
   "echoes": {},
   "parameters": {
@@ -94,10 +84,10 @@ export const fileExchangeSensitive = /* @__PURE__ */ deepFreeze({
   },
   "bodies": {},
   "xmlElements": {}
-} as const satisfies SensitiveTable);
+} as const satisfies SensitiveTable;
 
-/** The marks of the payments-sandbox-control contract (specs/payments-sandbox-control/openapi.yaml). */
-export const paymentsSandboxControlSensitive = /* @__PURE__ */ deepFreeze({
+/** The marks of the payments-sandbox-control contract (specs/payments-sandbox-control/openapi.yaml); readonly (`as const`). */
+export const paymentsSandboxControlSensitive = {
   "properties": {
     "password": "secret",
     "secret": "secret"
@@ -113,10 +103,10 @@ export const paymentsSandboxControlSensitive = /* @__PURE__ */ deepFreeze({
   },
   "bodies": {},
   "xmlElements": {}
-} as const satisfies SensitiveTable);
+} as const satisfies SensitiveTable;
 
-/** The marks of the file-exchange-mock-control contract (specs/file-exchange-mock-control/openapi.yaml). */
-export const fileExchangeMockControlSensitive = /* @__PURE__ */ deepFreeze({
+/** The marks of the file-exchange-mock-control contract (specs/file-exchange-mock-control/openapi.yaml); readonly (`as const`). */
+export const fileExchangeMockControlSensitive = {
   "properties": {},
   "echoes": {},
   "parameters": {
@@ -127,4 +117,4 @@ export const fileExchangeMockControlSensitive = /* @__PURE__ */ deepFreeze({
   },
   "bodies": {},
   "xmlElements": {}
-} as const satisfies SensitiveTable);
+} as const satisfies SensitiveTable;
