@@ -2,47 +2,33 @@
 // change the spec and run `pnpm generate`. `pnpm check:generated` fails when it drifts.
 
 /**
- * What the contract marks secret, and how: `card-number` keeps at most its last four digits; `card-security-code`
- * and `secret` are never kept; `card-expiry` is a card's expiry date where it is card data to protect. A package
- * that logs, records, reports or stores a value masks it by these tables, which are the contract's marks
- * (`x-paykit-sensitive` in the OpenAPI specs, `<paykit:sensitive>` in an XSD's `xs:appinfo`), never a list of its own.
+ * `card-number`: keep at most its last four digits; `card-security-code`, `secret`: never keep;
+ * `card-expiry`: an expiry date that is card data. Mask by these tables only, never by a list of your own.
  */
 export type SensitiveKind = 'card-number' | 'card-security-code' | 'card-expiry' | 'secret';
 
-/** One contract's marks. Every name has one kind in the whole contract, so a name masks the same at any depth. */
+type Kinds = Readonly<Record<string, SensitiveKind>>;
+
+/** One contract's marks, by name: each name has one kind in the whole contract, at any depth of any body. */
 export interface SensitiveTable {
-  /** JSON property name -> kind, in any request or answer body, at any depth. */
-  readonly properties: Readonly<Record<string, SensitiveKind>>;
-  /**
-   * A property that repeats the value of another field -> the sibling property that names that field: the value is
-   * as sensitive as the field named (`fieldValue` of a field error, named by its `fieldName`).
-   */
+  /** JSON property name -> kind. */
+  readonly properties: Kinds;
+  /** A property repeating another field's value -> the sibling naming that field (it is as sensitive as the field). */
   readonly echoes: Readonly<Record<string, string>>;
-  /** Parameter name -> kind, by location; header names are lower case; the credentials' headers are included. */
-  readonly parameters: {
-    readonly header: Readonly<Record<string, SensitiveKind>>;
-    readonly query: Readonly<Record<string, SensitiveKind>>;
-    readonly path: Readonly<Record<string, SensitiveKind>>;
-    readonly cookie: Readonly<Record<string, SensitiveKind>>;
-  };
-  /**
-   * operationId -> an operation whose whole request or answer body is sensitive (every value in it), because the
-   * field that carries the secret is not published.
-   */
+  /** By location; header names lower case; the security schemes' credentials included. */
+  readonly parameters: Readonly<Record<'header' | 'query' | 'path' | 'cookie', Kinds>>;
+  /** operationId -> its whole request or answer body is sensitive (the field that carries it is not published). */
   readonly bodies: Readonly<Record<string, { readonly request?: SensitiveKind; readonly response?: SensitiveKind }>>;
-  /** XML element local name -> kind, in any XML body, at any depth. */
-  readonly xmlElements: Readonly<Record<string, SensitiveKind>>;
+  /** XML element local name -> kind. */
+  readonly xmlElements: Kinds;
 }
 
-/**
- * The kind `map` (one of a table's maps) gives `name`, or undefined. Own keys only, so that `constructor` or
- * `__proto__` is never read as a mark. Look header names up in lower case.
- */
-export function sensitiveKindOf(map: Readonly<Record<string, SensitiveKind>>, name: string): SensitiveKind | undefined {
+/** The kind `map` gives `name`: own keys only, so `constructor` or `__proto__` is never a mark. */
+export function sensitiveKindOf(map: Kinds, name: string): SensitiveKind | undefined {
   return Object.prototype.hasOwnProperty.call(map, name) ? map[name] : undefined;
 }
 
-/** The marks of the payments contract (specs/payments/openapi.yaml); readonly (`as const`). */
+/** The marks of the payments contract (specs/payments/openapi.yaml). */
 export const paymentsSensitive = {
   "properties": {
     "cardNumber": "card-number",
@@ -72,7 +58,7 @@ export const paymentsSensitive = {
   "xmlElements": {}
 } as const satisfies SensitiveTable;
 
-/** The marks of the file-exchange contract (specs/file-exchange/openapi.yaml); readonly (`as const`). */
+/** The marks of the file-exchange contract (specs/file-exchange/openapi.yaml). */
 export const fileExchangeSensitive = {
   "properties": {},
   "echoes": {},
@@ -86,7 +72,7 @@ export const fileExchangeSensitive = {
   "xmlElements": {}
 } as const satisfies SensitiveTable;
 
-/** The marks of the payments-sandbox-control contract (specs/payments-sandbox-control/openapi.yaml); readonly (`as const`). */
+/** The marks of the payments-sandbox-control contract (specs/payments-sandbox-control/openapi.yaml). */
 export const paymentsSandboxControlSensitive = {
   "properties": {
     "password": "secret",
@@ -105,7 +91,7 @@ export const paymentsSandboxControlSensitive = {
   "xmlElements": {}
 } as const satisfies SensitiveTable;
 
-/** The marks of the file-exchange-mock-control contract (specs/file-exchange-mock-control/openapi.yaml); readonly (`as const`). */
+/** The marks of the file-exchange-mock-control contract (specs/file-exchange-mock-control/openapi.yaml). */
 export const fileExchangeMockControlSensitive = {
   "properties": {},
   "echoes": {},
