@@ -146,6 +146,9 @@ export const mockServerPackage: PackageRef = { name: '@paykit/mock-server', dir:
  */
 export const contractValidationPackage: PackageRef = { name: '@paykit/contract-validation', dir: 'packages/contract-validation' };
 
+/** The validating proxy and recorder: what every REST contract marks secret is generated into its `src/generated/`. */
+export const contractProxyPackage: PackageRef = { name: '@paykit/contract-proxy', dir: 'packages/contract-proxy' };
+
 /** Every mock package, in the order they depend on each other (the launcher last). */
 export const mockPackages: readonly PackageRef[] = [paymentsSandboxPackage, fileExchangeMockPackage, mockServerPackage];
 
