@@ -7,7 +7,7 @@ export { renderText, type ProxyReport, type ReportContext, type ViolationGroup, 
 export { renderHtml } from './report-html.js';
 export type { Har, HarEntry, HarHeader } from './har.js';
 export type { KeyType, KeyUse } from './key-use.js';
-export type { MaskHint, Masked } from './masking.js';
+export type { MaskHint, Masked } from './mask-hint.js';
 export { replayHar, cardForReplay, type ReplayOptions, type ReplayResult, type ReplayedEntry } from './replay.js';
 export { runProxyCommand, runReplayCommand, proxyHelp, replayHelp, type ProxyCommandOptions, type ReplayCommandOptions } from './cli.js';
 export type { UpstreamTls } from './http-exchange.js';

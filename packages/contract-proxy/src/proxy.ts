@@ -4,9 +4,10 @@ import { createServer as createHttpsServer, type ServerOptions } from 'node:http
 import type { AddressInfo } from 'node:net';
 import { contractValidator, isJsonMediaType, mediaTypeOf, type ContractName, type MatchedOperation, type Problem } from '@paykit/contract-validation';
 import { endToEnd, exchange, readAll, upstreamOf, writeAnswer, type Answer, type UpstreamTls } from './http-exchange.js';
-import { harEntry, harHead, recordedBaseUrl, type Har, type HarEntry } from './har.js';
+import { harEntry } from './har-entry.js';
+import { harHead, recordedBaseUrl, type Har, type HarEntry } from './har.js';
 import { HarJournal } from './har-journal.js';
-import { patternMasking, type Masking } from './masking.js';
+import { Masking } from './masking.js';
 import { ReportCollector, type Outcome, type ProxyReport } from './report.js';
 import { RequestRules, type ReceivedRequest, type Ticket } from './request-rules.js';
 import { ruleNames, type Violation } from './violation.js';
@@ -126,7 +127,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
   const upstream = upstreamOf(base, options.upstreamTls);
   const strict = options.strict ?? false;
   const rules = contractName === 'payments' ? new RequestRules(options) : undefined;
-  const masking: Masking = patternMasking;
+  const masking = new Masking(contractName, [...(options.secretKeys ?? []), ...(options.publishableKeys ?? [])]);
   const report = new ReportCollector({
     context: {
       proxy: { name: '@paykit/contract-proxy', version },
@@ -177,6 +178,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     let delivered: Answer;
     let outcome: Outcome;
     let answeredBy: 'proxy' | undefined;
+    let answerJson: unknown;
     if (strict && violations.length > 0) {
       if (ticket) rules?.refused(ticket);
       delivered = refusal(operation, violations);
@@ -185,7 +187,7 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
     } else {
       try {
         const answer = await exchange(upstream, method, `${basePath}${subPath}${search}`, endToEnd(request.headers), body);
-        const answerJson = jsonOf(answer.headers, answer.body);
+        answerJson = jsonOf(answer.headers, answer.body);
         if (matched) found('answer', validator.checkAnswer(matched.operation, { status: answer.status, headers: answer.headers, body: answer.body, json: answerJson }));
         if (ticket) rules?.answered(ticket, matched, answer.status, answerJson);
         delivered = answer;
@@ -213,8 +215,9 @@ export async function startContractProxy(options: ContractProxyOptions): Promise
           request: { headers: request.headers, body, json },
           status: delivered.status,
           statusText: delivered.statusText,
-          response: { headers: delivered.headers, body: delivered.body },
+          response: { headers: delivered.headers, body: delivered.body, json: answeredBy ? undefined : answerJson },
           violations,
+          matched,
           ...(answeredBy ? { answeredBy } : {}),
           key: ticket?.key,
         },

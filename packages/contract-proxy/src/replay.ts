@@ -1,8 +1,8 @@
 import { contractValidator } from '@paykit/contract-validation';
-import { redacted } from '@paykit/payments/redaction';
 import { exchange, upstreamOf, type UpstreamTls } from './http-exchange.js';
 import type { Har, HarEntry } from './har.js';
-import { cardSchemeOf, patternMasking, type MaskHint } from './masking.js';
+import type { MaskHint } from './mask-hint.js';
+import { cardSchemeOf, Masking, redacted } from './masking.js';
 import type { ProxyContract } from './proxy.js';
 import type { KeyType } from './key-use.js';
 import { keyTypeOf } from './request-rules.js';
@@ -78,12 +78,22 @@ export function cardForReplay(masked: string, scheme = 'VISA', cards: readonly s
 
 const maskedCard = /^\*{8,15}\d{4}$/;
 
+/** The card of `cards` with a number's issuer prefix (or scheme), length and last four digits, if any. */
+function knownCard(cards: readonly string[], hint: MaskHint): string | undefined {
+  return cards.find(
+    (card) => card.length === hint.length && card.endsWith(hint.last4!) && (hint.iin ? card.startsWith(hint.iin) : cardSchemeOf(card) === hint.scheme),
+  );
+}
+
 /** The value a replay sends in the place of a masked one, from what the recording kept of it. */
 function replacement(hint: MaskHint, masked: unknown, cards: readonly string[]): unknown {
   if (hint.kind === 'card-number' && hint.length !== undefined && hint.last4 !== undefined) {
-    const known = cards.find((card) => card.length === hint.length && card.endsWith(hint.last4!) && cardSchemeOf(card) === hint.scheme);
-    return known ?? luhnCard(hint.scheme ? (schemePrefixes[hint.scheme] ?? noSchemePrefix) : noSchemePrefix, hint.length, hint.last4);
+    const prefix = hint.iin ?? (hint.scheme ? schemePrefixes[hint.scheme] : undefined) ?? noSchemePrefix;
+    return knownCard(cards, hint) ?? luhnCard(prefix, hint.length, hint.last4);
   }
+  // A security code is any code of its length: what the recording kept of it.
+  if (hint.kind === 'card-security-code' && hint.length !== undefined) return '1'.repeat(hint.length);
+  // A secret (a wallet token) cannot be put back: it goes as recorded, masked, and the answer may differ.
   return masked;
 }
 
@@ -172,6 +182,7 @@ export async function replayHar(har: Har, options: ReplayOptions): Promise<Repla
   const base = har.log._paykitBaseUrl;
   const target = new URL(options.target.replace(/\/+$/, ''));
   const validator = contractValidator(options.contract ?? 'payments');
+  const masking = new Masking(options.contract ?? 'payments');
   const identifiers = new Set(validator.contract.operations.flatMap((operation) => operation.parameters.filter((p) => p.in === 'path').map((p) => p.name)));
   // A key's type may have been learned after its first use: any entry that knows it tells.
   const keyTypes = new Map<string, KeyType>();
@@ -183,7 +194,7 @@ export async function replayHar(har: Har, options: ReplayOptions): Promise<Repla
   try {
     for (const entry of har.log.entries) {
       options.signal?.throwIfAborted();
-      entries.push(await replayEntry(entry, { base, target, upstream, names, identifiers, keyTypes, validator, options }));
+      entries.push(await replayEntry(entry, { base, target, upstream, names, identifiers, keyTypes, validator, masking, options }));
     }
   } finally {
     await upstream.close();
@@ -200,6 +211,7 @@ interface ReplayContext {
   identifiers: ReadonlySet<string>;
   keyTypes: ReadonlyMap<string, KeyType>;
   validator: ReturnType<typeof contractValidator>;
+  masking: Masking;
   options: ReplayOptions;
 }
 
@@ -216,6 +228,10 @@ async function replayEntry(entry: HarEntry, context: ReplayContext): Promise<Rep
     })
     .join('/');
   for (const [name, value] of [...url.searchParams]) if (names.has(value)) url.searchParams.set(name, names.get(value)!);
+  for (const [location, hint] of Object.entries(entry._paykitMasked ?? {})) {
+    const [where, name = ''] = location.split('.', 2);
+    if (where === 'query') url.searchParams.set(name, String(replacement(hint, url.searchParams.get(name), options.cards ?? [])));
+  }
   const subPath = url.pathname.slice(context.target.pathname.replace(/\/+$/, '').length);
   const result = { operation: entry._paykitOperation, method: entry.request.method, path: url.pathname + url.search, recordedStatus: entry.response.status };
   if (entry._paykitAnsweredBy === 'proxy') {
@@ -241,14 +257,16 @@ async function replayEntry(entry: HarEntry, context: ReplayContext): Promise<Rep
   let json = parse(recordedBody);
   if (json !== undefined) {
     json = rename(json, names);
-    for (const [location, hint] of Object.entries(entry._paykitMasked ?? {})) setAt(json, location, (masked) => replacement(hint, masked, options.cards ?? []));
+    for (const [location, hint] of Object.entries(entry._paykitMasked ?? {})) {
+      if (location.startsWith('body')) setAt(json, location, (masked) => replacement(hint, masked, options.cards ?? []));
+    }
     // A recording made before the hints were kept: a masked card is a Visa card.
     json = JSON.parse(JSON.stringify(json), (_key, value: unknown) => (typeof value === 'string' && maskedCard.test(value) ? cardForReplay(value, 'VISA', options.cards) : value));
   }
   const body = recordedBody === undefined ? Buffer.alloc(0) : Buffer.from(json === undefined ? recordedBody : JSON.stringify(json));
   const answer = await exchange(context.upstream, entry.request.method, url.pathname + url.search, headers, body, options.signal);
   // The replayed answer is masked as the recorded one was, then compared.
-  const masked = patternMasking.answer(entry._paykitOperation, { headers: answer.headers, body: answer.body, json: parse(answer.body.toString('utf8')) });
+  const masked = context.masking.answer(entry._paykitOperation, { headers: answer.headers, body: answer.body, json: parse(answer.body.toString('utf8')) });
   const differences: string[] = [];
   const recordedJson = parse(entry.response.content.text);
   const replayedJson = parse(masked.body);
