@@ -6,6 +6,9 @@ export interface Seen {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
+  /** The request's body as it arrived, and the answer's as the service sent it (set once it is answered). */
+  body: string;
+  answer?: { status: number; headers: IncomingHttpHeaders; body: string };
 }
 
 export interface Witness {
@@ -36,7 +39,8 @@ export async function startWitness(upstream: string): Promise<Witness> {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      seen.push({ method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers: incoming.headers });
+      const noted: Seen = { method: incoming.method ?? 'GET', path: incoming.url ?? '/', headers: incoming.headers, body: Buffer.concat(chunks).toString('utf8') };
+      seen.push(noted);
       const forward = () => {
         const fault = faults.shift();
         if (fault !== undefined) {
@@ -45,12 +49,19 @@ export async function startWitness(upstream: string): Promise<Witness> {
           return void outgoing.end(body);
         }
         const body = Buffer.concat(chunks);
-        const { host: _host, connection: _connection, ...headers } = incoming.headers;
+        // Transparent: the service sees the Host the client sent (its links name the address it was called at).
+        const { connection: _connection, ...headers } = incoming.headers;
         const relayed = request(
           { hostname: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: { ...headers, 'content-length': String(body.length) } },
           (answer) => {
-            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(outgoing);
+            const parts: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => parts.push(chunk));
+            answer.on('end', () => {
+              const answered = Buffer.concat(parts);
+              noted.answer = { status: answer.statusCode ?? 502, headers: answer.headers, body: answered.toString('utf8') };
+              outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+              outgoing.end(answered);
+            });
           },
         );
         relayed.once('error', () => outgoing.destroy());
