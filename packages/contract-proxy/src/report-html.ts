@@ -47,7 +47,7 @@ ${report.verdict.notes.length ? `<h2>To look at</h2><ul>${report.verdict.notes.m
 <h2>Answers by status</h2>
 ${table(['status', 'answers'], Object.entries(report.statuses).map(([status, count]) => row([status, count])), 'The service answered nothing.')}
 <h2>Violations</h2>
-${table(['side', 'rule', 'operation', 'location', 'message', 'where the rule comes from', 'count', 'exchanges'], groups, 'None.')}
+${table(['side', 'rule', 'operation', 'location', 'message', 'source of the rule', 'count', 'exchanges'], groups, 'None.')}
 <h2>Coverage: ${report.coverage.exercised} of ${report.coverage.operations} operations exercised</h2>
 ${table(['operation', 'exchanges'], Object.entries(report.operations).map(([operation, count]) => row([operation, count])), 'No operation was called.')}
 <h3>Not exercised</h3>
