@@ -25,28 +25,27 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-describe('clients made at module scope', () => {
-  it.concurrent.for(runtimes)(
-    'in $name: answer, time out a call nothing answers, then answer through every entry point',
-    { timeout: limitMs + 30_000 },
-    async (runtime, { expect }) => {
-      const customerNumber = `SMOKE-${runtime.name.replace(/\W+/g, '-')}`;
-      const outcomes = await runtime.run({ ...sandbox.client, customerNumber }, limitMs);
-      expect(outcomes).toEqual({
-        create: { status: 201, attempts: 1, idempotencyKey: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) },
-        stall: { kind: 'timeout', attempts: 1 },
-        list: { found: [customerNumber] },
-        raw: { status: 200 },
-        settle: { outcome: 'approved', status: 201 },
-        webhook: { verified: true, tampered: 'signature-mismatch' },
-      });
-      // The timeout was the held call's own: it reached the front, once, and its deadline closed it there.
-      expect(sandbox.arrived(customerNumber)).toBe(1);
-      await expect.poll(() => sandbox.held(customerNumber), { timeout: 10_000 }).toBe(0);
-    },
-  );
+// describe.concurrent: the runtimes' tests run side by side (the titles are the ones the payments README cites).
+describe.concurrent.each(runtimes)('clients made at module scope in $name', (runtime) => {
+  it('answer, time out a call nothing answers, then answer through every entry point', { timeout: limitMs + 30_000 }, async ({ expect }) => {
+    const customerNumber = `SMOKE-${runtime.name.replace(/\W+/g, '-')}`;
+    const outcomes = await runtime.run({ ...sandbox.client, customerNumber }, limitMs);
+    expect(outcomes).toEqual({
+      create: { status: 201, attempts: 1, idempotencyKey: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) },
+      stall: { kind: 'timeout', attempts: 1 },
+      list: { found: [customerNumber] },
+      raw: { status: 200 },
+      settle: { outcome: 'approved', status: 201 },
+      webhook: { verified: true, tampered: 'signature-mismatch' },
+    });
+    // The timeout was the held call's own: it reached the front, once, and its deadline closed it there.
+    expect(sandbox.arrived(customerNumber)).toBe(1);
+    await expect.poll(() => sandbox.held(customerNumber), { timeout: 10_000 }).toBe(0);
+  });
+});
 
-  it.concurrent('in workerd without the nodejs_compat flag, the webhook helpers are refused (they need node:crypto; the clients need no Node built-in)', { timeout: limitMs }, async ({ expect }) => {
+describe.concurrent('workerd without the nodejs_compat flag', () => {
+  it('refuses the webhook helpers, which need node:crypto (the clients need no Node built-in: they run without it above)', { timeout: limitMs }, async ({ expect }) => {
     const config = { ...sandbox.client, customerNumber: 'SMOKE-no-compat' };
     await expect(startWorker('worker-webhooks.mjs', config, false)).rejects.toThrow(/No such module "node:crypto"/);
   });
