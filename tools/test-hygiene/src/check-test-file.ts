@@ -7,6 +7,8 @@ import {
   markerReason,
   pollHelperName,
   realTimeMarker,
+  releaseHookLimitMs,
+  releaseReason,
   unitFileLimitMs,
   type Problem,
 } from './rules.js';
@@ -24,6 +26,8 @@ interface TimeoutSetting {
   node: ts.Node;
   what: string;
   value: number | undefined;
+  /** Whether it bounds a hook (beforeAll…, vi.setConfig's hookTimeout) or tests (it, describe, testTimeout). */
+  bounds: 'hook' | 'test';
 }
 
 /** The registrar (`it`, `describe`, a hook) a call's callee comes down to, through modifiers and factory calls. */
@@ -36,10 +40,21 @@ function registrarOf(callee: ts.Expression): string | undefined {
   return undefined;
 }
 
-function timeoutProperty(options: ts.ObjectLiteralExpression, names: readonly string[], what: string, constants: FileConstants): TimeoutSetting[] {
+function timeoutProperty(
+  options: ts.ObjectLiteralExpression,
+  names: readonly string[],
+  what: string,
+  constants: FileConstants,
+  bounds: TimeoutSetting['bounds'],
+): TimeoutSetting[] {
   return options.properties
     .filter((property): property is ts.PropertyAssignment => ts.isPropertyAssignment(property) && names.includes(propertyName(property.name) ?? ''))
-    .map((property) => ({ node: property, what: `the ${propertyName(property.name)} option of ${what}`, value: constants.valueOf(property.initializer) }));
+    .map((property) => ({
+      node: property,
+      what: `the ${propertyName(property.name)} option of ${what}`,
+      value: constants.valueOf(property.initializer),
+      bounds: propertyName(property.name) === 'hookTimeout' ? 'hook' : bounds,
+    }));
 }
 
 /** Every timeout the file sets: per test or describe (argument or `{ timeout }`), per hook, and by vi.setConfig. */
@@ -54,17 +69,17 @@ function timeoutsSet(source: ts.SourceFile, constants: FileConstants): TimeoutSe
       if (registrar && registrars.has(registrar) && args.length >= 2) {
         // (name, options, fn) or (name, fn, timeout | options).
         const [, second, third] = args;
-        if (second && ts.isObjectLiteralExpression(second)) found.push(...timeoutProperty(second, ['timeout'], `${registrar}()`, constants));
-        else if (third && ts.isObjectLiteralExpression(third)) found.push(...timeoutProperty(third, ['timeout'], `${registrar}()`, constants));
-        else if (third) found.push({ node: third, what: `the timeout argument of ${registrar}()`, value: constants.valueOf(third) });
+        if (second && ts.isObjectLiteralExpression(second)) found.push(...timeoutProperty(second, ['timeout'], `${registrar}()`, constants, 'test'));
+        else if (third && ts.isObjectLiteralExpression(third)) found.push(...timeoutProperty(third, ['timeout'], `${registrar}()`, constants, 'test'));
+        else if (third) found.push({ node: third, what: `the timeout argument of ${registrar}()`, value: constants.valueOf(third), bounds: 'test' });
       } else if (registrar && hooks.has(registrar) && args[1]) {
         const timeout = args[1];
-        if (ts.isObjectLiteralExpression(timeout)) found.push(...timeoutProperty(timeout, ['timeout'], `${registrar}()`, constants));
-        else found.push({ node: timeout, what: `the timeout argument of ${registrar}()`, value: constants.valueOf(timeout) });
+        if (ts.isObjectLiteralExpression(timeout)) found.push(...timeoutProperty(timeout, ['timeout'], `${registrar}()`, constants, 'hook'));
+        else found.push({ node: timeout, what: `the timeout argument of ${registrar}()`, value: constants.valueOf(timeout), bounds: 'hook' });
       } else if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'setConfig' && ts.isIdentifier(callee.expression) && callee.expression.text === 'vi') {
         const config = args[0];
-        if (config && ts.isObjectLiteralExpression(config)) found.push(...timeoutProperty(config, ['testTimeout', 'hookTimeout'], 'vi.setConfig()', constants));
-        else found.push({ node, what: 'vi.setConfig()', value: undefined });
+        if (config && ts.isObjectLiteralExpression(config)) found.push(...timeoutProperty(config, ['testTimeout', 'hookTimeout'], 'vi.setConfig()', constants, 'test'));
+        else found.push({ node, what: 'vi.setConfig()', value: undefined, bounds: 'test' });
       }
     }
     ts.forEachChild(node, visit);
@@ -118,21 +133,29 @@ export function checkTestFile(file: string, text: string, path?: string): Proble
 
   // Rule 2: timeouts, and the end-to-end marker that allows longer ones.
   let endToEnd = false;
+  let release = false;
   for (const [index, line] of lines.slice(0, markerLines).entries()) {
     const marker = endToEndMarker.exec(line);
     if (!marker) continue;
-    if (markerReason(marker[1])) endToEnd = true;
-    else problems.push({ file, line: index + 1, rule: 'end-to-end-marker', message: 'the end-to-end marker names no reason: `// end-to-end: <what makes this file slow>`' });
+    const reason = markerReason(marker[1]);
+    if (reason) {
+      endToEnd = true;
+      // The reason may go on over the comment lines that follow the marker.
+      const rest = lines.slice(index + 1, markerLines).findIndex((next) => !/^\s*\/\//.test(next));
+      const whole = [reason, ...lines.slice(index + 1, rest < 0 ? markerLines : index + 1 + rest)].join(' ');
+      release = releaseReason.test(whole);
+    } else problems.push({ file, line: index + 1, rule: 'end-to-end-marker', message: 'the end-to-end marker names no reason: `// end-to-end: <what makes this file slow>`' });
     break;
   }
-  const limit = endToEnd ? endToEndLimitMs : unitFileLimitMs;
-  for (const { node, what, value } of timeoutsSet(source, constants)) {
+  for (const { node, what, value, bounds } of timeoutsSet(source, constants)) {
+    const limit = !endToEnd ? unitFileLimitMs : release && bounds === 'hook' ? releaseHookLimitMs : endToEndLimitMs;
     let message: string | undefined;
     if (value === undefined) {
       message = `${what}: a timeout this check cannot read; write it as a number or as a const of this file`;
     } else if (!(value > 0 && value <= limit)) {
       message = endToEnd
-        ? `${what} is ${value} ms: an end-to-end file sets at most ${endToEndLimitMs} ms; split the work, or do it once in a globalSetup`
+        ? `${what} is ${value} ms: an end-to-end file sets at most ${limit} ms ${bounds === 'hook' ? 'a hook' : 'a test'}` +
+          (release ? ` (a release: ${releaseHookLimitMs} ms a hook, ${endToEndLimitMs} ms a test)` : '; split the work into tests')
         : `${what} is ${value} ms, in a file without \`// end-to-end: <reason>\` in its first ${markerLines} lines: ` +
           `a unit test file sets at most ${unitFileLimitMs} ms` +
           (value > 0 && value <= endToEndLimitMs ? `; an end-to-end file says why and may set up to ${endToEndLimitMs} ms` : '');

@@ -14,9 +14,20 @@ export const unitFileLimitMs = 30_000;
  * a PostgreSQL cluster, a process killed and restarted, one install of a release) takes seconds on an idle 2-core
  * machine and under 30 s at the load CI reaches: 120 s is four times that, so reaching it means a hang, and a hang
  * costs at most a fifth of the 600 s the whole run may take. Work longer than that in one test or hook is split
- * into several tests, or done once in a vitest globalSetup.
+ * into several tests.
  */
 export const endToEndLimitMs = 120_000;
+
+/**
+ * What a release allows a hook (beforeAll/afterAll/…, or vi.setConfig's hookTimeout) of an end-to-end file whose
+ * reason names a release: building, publishing and installing every package with five package managers is one step
+ * that cannot be split into tests, and a build that missed turbo's cache rebuilds every package first (up to ten
+ * minutes on two busy cores, measured by the release check). Its tests keep the 120 s of any end-to-end file.
+ */
+export const releaseHookLimitMs = 900_000;
+
+/** An end-to-end reason that names a release (`// end-to-end: releases every package to a local registry…`). */
+export const releaseReason = /\brelease/i;
 
 /** The end-to-end marker must be within the first lines of the file, where a reader sees it. */
 export const markerLines = 15;

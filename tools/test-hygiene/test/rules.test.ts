@@ -27,7 +27,7 @@ describe('rule 1: a package vitest config keeps the defaults or at most 10 s', (
   });
 });
 
-describe('rule 2: a test file sets at most 30 s, or 120 s when it says why it is end-to-end', () => {
+describe('rule 2: a test file sets at most 30 s, or 120 s when it says why it is end-to-end (a release: 900 s a hook)', () => {
   const rows = [
     { name: 'unit-within-limit.test.ts', expected: [] },
     { name: 'unit-too-long.test.ts', expected: ['3 file-timeout'] },
@@ -38,6 +38,9 @@ describe('rule 2: a test file sets at most 30 s, or 120 s when it says why it is
     },
     { name: 'timeout-unreadable.test.ts', expected: ['5 file-timeout', '6 file-timeout'] },
     { name: 'end-to-end.test.ts', expected: ['6 file-timeout'] },
+    // A release: its hooks may take 900 s (vi.setConfig's hookTimeout, beforeAll), its tests 120 s.
+    { name: 'end-to-end-release.test.ts', expected: ['6 file-timeout', '7 file-timeout'] },
+    { name: 'end-to-end-release-long-reason.test.ts', expected: [] },
     { name: 'end-to-end-marker-late.test.ts', expected: ['17 file-timeout'] },
     { name: 'end-to-end-marker-empty.test.ts', expected: ['1 end-to-end-marker', '4 file-timeout'] },
   ];
@@ -58,7 +61,10 @@ describe('rule 2: a test file sets at most 30 s, or 120 s when it says why it is
         'most 30000 ms; an end-to-end file says why and may set up to 120000 ms',
     );
     const [endToEnd] = checkTestFile('e2e.test.ts', read('files/end-to-end.test.ts'));
-    expect(endToEnd!.message).toBe('the timeout argument of it() is 180000 ms: an end-to-end file sets at most 120000 ms; split the work, or do it once in a globalSetup');
+    expect(endToEnd!.message).toBe('the timeout argument of it() is 180000 ms: an end-to-end file sets at most 120000 ms a test; split the work into tests');
+    const [hook, test] = checkTestFile('release.test.ts', read('files/end-to-end-release.test.ts'));
+    expect(hook!.message).toBe('the timeout argument of afterAll() is 950000 ms: an end-to-end file sets at most 900000 ms a hook (a release: 900000 ms a hook, 120000 ms a test)');
+    expect(test!.message).toBe('the timeout argument of it() is 200000 ms: an end-to-end file sets at most 120000 ms a test (a release: 900000 ms a hook, 120000 ms a test)');
   });
 });
 
