@@ -18,6 +18,23 @@ declare module 'vitest' {
   }
 }
 
+/** vitest gives a global set-up no timeout: a Prism that never says it listens fails the run here, not never. */
+const startLimitMs = 60_000;
+
+/** Starts Prism on a contract within startLimitMs; one that starts later is stopped at once. */
+function startPrism(contract: RestContract): Promise<RunningMock> {
+  const starting = startPrismMock({ contract, port: 0 });
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    // real-time: only bounds a failure (a Prism that never listens); a start that succeeds never waits for it.
+    timer = setTimeout(() => {
+      void starting.then((late) => late.close(), () => undefined);
+      reject(new Error(`Prism on the ${contract} contract did not listen within ${startLimitMs / 1000} s`));
+    }, startLimitMs);
+  });
+  return Promise.race([starting, limit]).finally(() => clearTimeout(timer));
+}
+
 /**
  * The expensive things every file would otherwise make for itself, made once per run: one real Prism per REST
  * contract (a process each, about a second to start; stateless, so every file can share it), and one set of test
@@ -33,7 +50,7 @@ export default async function setup(project: TestProject) {
     await rm(certificateDir, { recursive: true, force: true });
   };
   try {
-    const started = await Promise.allSettled([startPrismMock({ contract: 'payments', port: 0 }), startPrismMock({ contract: 'file-exchange', port: 0 })]);
+    const started = await Promise.allSettled([startPrism('payments'), startPrism('file-exchange')]);
     for (const result of started) if (result.status === 'fulfilled') mocks.push(result.value);
     for (const result of started) if (result.status === 'rejected') throw result.reason;
     const [payments, fileExchange] = mocks;
