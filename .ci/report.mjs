@@ -35,8 +35,9 @@ for (const line of log.split('\n')) {
   counts.set(key, entry);
 }
 
-const tests = [...tasks.entries()].filter(([, t]) => t.task === 'test' || t.package === '//').sort(([, a], [, b]) => b.seconds - a.seconds);
-const others = [...tasks.values()].filter((t) => t.task !== 'test' && t.package !== '//');
+const isTest = (t) => t.task === 'test' || t.task.startsWith('test:') || t.package === '//';
+const tests = [...tasks.entries()].filter(([, t]) => isTest(t)).sort(([, a], [, b]) => b.seconds - a.seconds);
+const others = [...tasks.values()].filter((t) => !isTest(t));
 const width = Math.max(7, ...tests.map(([id]) => id.replace(/#test$/, '').length));
 const row = (...cells) => cells.map((cell, i) => (i === 0 ? String(cell).padEnd(width) : String(cell).padStart(9))).join('  ').trimEnd();
 
