@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { paymentsContract } from '@paykit/contract-validation';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startContractProxy, type ContractProxy, type Violation } from '../src/index.js';
@@ -135,6 +138,37 @@ const notRequestRules: Record<string, string> = {
   paymentFiles: 'how far back a list the service answers reaches',
 };
 
+/** Every `x-paykit-*` extension the payments spec uses (read from its YAML files, not a list of ours). */
+function paymentsExtensions(): string[] {
+  const root = fileURLToPath(new URL('../../../specs/payments/', import.meta.url));
+  const found = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else if (entry.name.endsWith('.yaml')) for (const [, name] of readFileSync(join(dir, entry.name), 'utf8').matchAll(/^\s*(x-paykit-[a-z-]+):/gm)) found.add(name!);
+    }
+  };
+  walk(root);
+  return [...found].sort();
+}
+
+/**
+ * What --strict does with each `x-paykit-*` extension: refuses what breaks it (a row above), passes what it allows
+ * (a test below), or has nothing to refuse in a request, and why.
+ */
+const extensions: Record<string, string> = {
+  'x-paykit-rules': 'refused: the rows of `requestRules`',
+  'x-paykit-decimal-places': 'refused: the decimal-places row',
+  'x-paykit-open-enum': 'passed on: a value the list does not name yet reaches the service (a test below)',
+  'x-paykit-sensitive': 'what a recording masks, not a rule a request can break (masking and merchant-flow tests)',
+  'x-paykit-sensitive-from': 'what a recording masks in a field error, not a rule a request can break',
+  'x-paykit-assumption': 'marks where the contract assumes, constrains nothing',
+  'x-paykit-assumptions': 'the list of the assumptions, constrains nothing',
+  'x-paykit-state-machines':
+    'the state a request meets is the service’s, not in the message: whether a transition is allowed is the service’s answer, whose status the answer checks judge',
+  'x-paykit-flows': 'the order of the main flows, drawn in the docs: a request outside a flow is not a mistake in itself',
+};
+
 describe('--strict refuses each kind of violation before it reaches the service', () => {
   let proxy: ContractProxy;
   let witness: Witness;
@@ -186,6 +220,19 @@ describe('--strict refuses each kind of violation before it reaches the service'
     expect(report.mode).toBe('strict');
     expect(report.refused).toBe(schemaRows.length + paykitRows.length);
     expect(report.verdict.passed).toBe(false);
+  });
+
+  it('passes on a value an open enum does not list yet (x-paykit-open-enum): the service receives it, nothing is named', async () => {
+    const before = seen.length;
+    const request = post('/transactions', { ...paymentRequest(await context.token()), entryMode: 'KEYED_BY_PAYER' });
+    const answer = await context.send('open-enum', request.method, request.path, request);
+    expect(answer.status).not.toBe(422);
+    expect(witness.seenFor('open-enum').map((received) => JSON.parse(received.body).entryMode)).toEqual(['KEYED_BY_PAYER']);
+    expect(seen.slice(before)).toEqual([]);
+  });
+
+  it('says what it does with every x-paykit extension of the spec', () => {
+    expect(paymentsExtensions()).toEqual(Object.keys(extensions).sort());
   });
 
   it('has a row for every x-paykit rule a request can break, and says why the others cannot be', () => {
