@@ -26,7 +26,8 @@ import { Identifier, toLiteral } from './openapi-walk.js';
  *
  * What the schemas become before ajv compiles them (the contract's meaning, not ajv's defaults):
  * - annotations (descriptions, examples...) are dropped: they constrain nothing and would only fatten the code;
- * - an open enum (`x-paykit-open-enum`) loses its `enum`: the service may add values without a new version;
+ * - an open enum stays open: its schema is a plain string and `x-paykit-open-enum` (the values known today) is dropped
+ *   like every `x-` keyword, since the service may add values without a new version;
  * - `x-paykit-decimal-places` is a keyword of its own, with the clients' floating-point tolerance;
  * - a `oneOf` with a `discriminator` checks the one branch its property names (one `if`/`then` per mapping value),
  *   so that a token request missing one field gets one problem, not one per branch.
@@ -65,7 +66,6 @@ function prepare(document: OpenApiDocument, node: unknown, where: string): unkno
     return { $ref: componentId(node.$ref) };
   }
   const out: Record<string, unknown> = {};
-  const openEnum = node['x-paykit-open-enum'] === true;
   for (const [keyword, value] of Object.entries(node)) {
     if (annotations.has(keyword) || keyword === 'discriminator') continue;
     if (keyword === decimalPlacesExtension) {
@@ -73,7 +73,6 @@ function prepare(document: OpenApiDocument, node: unknown, where: string): unkno
       continue;
     }
     if (keyword.startsWith('x-')) continue;
-    if (keyword === 'enum' && openEnum) continue;
     if (keyword === 'format') {
       if (checkedFormats.has(String(value))) out.format = value;
       continue;
