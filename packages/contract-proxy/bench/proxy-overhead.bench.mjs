@@ -1,12 +1,15 @@
 // `pnpm --filter @paykit/contract-proxy bench`: what the validating proxy costs in front of the payments sandbox,
 // measured side by side in one run. The sandbox and the proxy run as their own processes (as a merchant runs them);
-// wrk is the load (keep-alive, loopback only). The same GET and the same POST go direct to the sandbox and through
-// the proxy, the arms interleaved round after round; printed: the median requests per second and p50 latency of
-// each, and the ratios. Then the memory of a proxy recording to disk over PAYKIT_BENCH_RECORDED exchanges.
+// wrk is the load (keep-alive, loopback only). The same GET and the same POST go direct to the sandbox, through the
+// proxy, and through a bare forwarder (the proxy's HTTP parts without any check: what forwarding alone costs), the
+// arms interleaved round after round; printed: the median requests per second and p50 latency of each, the ratios,
+// and the CPU time each process spent per request (from /proc, so it does not depend on the load beside the run).
+// Then the memory of a proxy recording to disk over PAYKIT_BENCH_RECORDED exchanges.
 //
 // Environment: PAYKIT_BENCH_CONNECTIONS (10), PAYKIT_BENCH_SECONDS per arm (5), PAYKIT_BENCH_ROUNDS (5),
 // PAYKIT_BENCH_RECORDED (100000; 0 skips the memory part).
 import { execFile, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,25 +58,46 @@ async function post(base, path, key, body) {
   return response.json();
 }
 
-/** One wrk run: requests per second, p50 latency in ms, and the non-2xx count. */
-async function wrk(url, extra, env = {}) {
+const clockTicks = Number((await promisify(execFile)('getconf', ['CLK_TCK']).catch(() => ({ stdout: '100' }))).stdout.trim());
+
+/** The CPU time a process has used so far, in ms (user + system, from /proc); NaN where /proc is not there. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * One wrk run: requests per second, p50 latency in ms, the non-2xx count, and the CPU microseconds per request of
+ * each process in `watched` (name -> pid).
+ */
+async function wrk(url, extra, env = {}, watched = {}) {
+  const before = Object.fromEntries(Object.entries(watched).map(([name, pid]) => [name, cpuMs(pid)]));
   const { stdout } = await promisify(execFile)('wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', ...extra, url], { env: { ...process.env, ...env } });
+  const requests = Number(/(\d+) requests in/.exec(stdout)?.[1]);
+  const cpu = Object.fromEntries(Object.entries(watched).map(([name, pid]) => [name, ((cpuMs(pid) - before[name]) * 1000) / requests]));
   const perSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
   const [, value, unit] = /\s50%\s+([\d.]+)(us|ms|s)\b/.exec(stdout) ?? [];
   const p50 = Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? NaN);
   const failed = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
-  return { perSecond, p50, failed };
+  return { perSecond, p50, failed, cpu };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
 
 const sandbox = await start(['sandbox']);
-const proxy = await start(['proxy', sandbox.url]).catch(async (error) => {
-  await sandbox.stop();
-  throw error;
-});
+const started = [sandbox];
+let proxy;
+let forward;
 try {
+  proxy = await start(['proxy', sandbox.url]);
+  started.push(proxy);
+  forward = await start(['forward', sandbox.url]);
+  started.push(forward);
   const token = await post(sandbox.url, '/single-use-tokens', sandbox.publishableKey, {
     supplierBusinessCode: 'TEST_BUSINESS',
     accountType: 'CREDIT_CARD',
@@ -88,12 +112,18 @@ try {
 
   const auth = basic(sandbox.secretKey);
   const arms = [];
-  for (const [route, base] of [['direct', sandbox.url], ['proxy', proxy.url]]) {
+  const routes = [
+    ['direct', sandbox.url, { sandbox: sandbox.child.pid }],
+    ['proxy', proxy.url, { sandbox: sandbox.child.pid, middle: proxy.child.pid }],
+    ['forward', forward.url, { sandbox: sandbox.child.pid, middle: forward.child.pid }],
+  ];
+  for (const [route, base, watched] of routes) {
     const path = new URL(base).pathname;
-    arms.push({ name: `GET ${route}`, run: () => wrk(`${base}/transactions/${receiptNumber}`, ['-H', `Authorization: ${auth}`, '-H', 'Accept: application/json']) });
+    arms.push({ name: `GET ${route}`, run: () => wrk(`${base}/transactions/${receiptNumber}`, ['-H', `Authorization: ${auth}`, '-H', 'Accept: application/json'], {}, watched) });
     arms.push({
       name: `POST ${route}`,
-      run: () => wrk(new URL(base).origin, ['-s', postScript], { PAYKIT_BENCH_PATH: `${path}/transactions`, PAYKIT_BENCH_AUTH: auth, PAYKIT_BENCH_BODY: JSON.stringify(payment) }),
+      run: () =>
+        wrk(new URL(base).origin, ['-s', postScript], { PAYKIT_BENCH_PATH: `${path}/transactions`, PAYKIT_BENCH_AUTH: auth, PAYKIT_BENCH_BODY: JSON.stringify(payment) }, watched),
     });
   }
   const loadBefore = load();
@@ -109,16 +139,22 @@ try {
   console.log(`load average before: ${loadBefore}; after: ${load()} (2 cores shared; the targets assume a quiet machine)`);
   for (const method of ['GET', 'POST']) {
     const of = (route, field) => median(results.get(`${method} ${route}`).map((result) => result[field]));
-    const direct = { perSecond: of('direct', 'perSecond'), p50: of('direct', 'p50') };
-    const proxied = { perSecond: of('proxy', 'perSecond'), p50: of('proxy', 'p50') };
+    const cpuOf = (route, process) => median(results.get(`${method} ${route}`).map((result) => result.cpu[process]));
+    const [direct, proxied, forwarded] = ['direct', 'proxy', 'forward'].map((route) => ({ perSecond: of(route, 'perSecond'), p50: of(route, 'p50') }));
     const path = method === 'GET' ? 'GET  /transactions/{receiptNumber}' : 'POST /transactions';
+    const line = (name, result) => `${name} ${result.perSecond.toFixed(0).padStart(6)} req/s p50 ${result.p50.toFixed(2)} ms`;
+    console.log(`${path}: ${line('direct', direct)} | ${line('proxy', proxied)} | ${line('bare forwarder', forwarded)}`);
     console.log(
-      `${path.padEnd(36)} direct ${direct.perSecond.toFixed(0).padStart(6)} req/s p50 ${direct.p50.toFixed(2)} ms | proxy ${proxied.perSecond.toFixed(0).padStart(6)} req/s p50 ${proxied.p50.toFixed(2)} ms | throughput ${(proxied.perSecond / direct.perSecond).toFixed(2)}x (target >= 0.5x), p50 added ${(proxied.p50 - direct.p50).toFixed(2)} ms (target <= 1 ms)`,
+      `  proxy: throughput ${(proxied.perSecond / direct.perSecond).toFixed(2)}x direct (target >= 0.5x), p50 added ${(proxied.p50 - direct.p50).toFixed(2)} ms (target <= 1 ms); bare forwarder: ${(forwarded.perSecond / direct.perSecond).toFixed(2)}x, p50 added ${(forwarded.p50 - direct.p50).toFixed(2)} ms`,
+    );
+    const us = (value) => `${value.toFixed(0)} us`;
+    console.log(
+      `  CPU per request: sandbox ${us(cpuOf('direct', 'sandbox'))} direct; proxy ${us(cpuOf('proxy', 'middle'))} (its checks: ${us(cpuOf('proxy', 'middle') - cpuOf('forward', 'middle'))} over the bare forwarder's ${us(cpuOf('forward', 'middle'))})`,
     );
   }
   console.log(`non-2xx answers: ${[...results].map(([name, list]) => `${name} ${list.reduce((sum, result) => sum + result.failed, 0)}`).join(', ')}`);
 } finally {
-  await Promise.all([proxy.stop(), sandbox.stop()]);
+  await Promise.all(started.map((server) => server.stop()));
 }
 
 if (recorded > 0) await recordingMemory();
