@@ -3,6 +3,7 @@ export { repoRoot, fromRoot } from './repo.js';
 export { basePath, HTTP_METHODS, isHttpMethod, isNode, type DocumentNode, type HttpMethod, type OpenApiDocument } from './openapi/document.js';
 export { deref, escapePointer, inlineRefs, nodeAt, OpenApiReferenceError, pointerTo, resolvePointer, resolveRef, type Resolved } from './openapi/refs.js';
 export * from './openapi/read-contract.js';
+export { idempotencyKeyExtension, IdempotencyKeyError, type IdempotencyKey } from './openapi/idempotency-key.js';
 export { bundleOpenApi, BundleError } from './openapi/bundle.js';
 export { durationMs } from './rules/duration.js';
 export { readRules, rulesExtension, RulesError, type FieldKind, type Rule, type Rules, type RuleShape, type RuleShapes } from './rules/read-rules.js';

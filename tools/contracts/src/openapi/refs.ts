@@ -5,8 +5,11 @@ export class OpenApiReferenceError extends Error {
   override readonly name = 'OpenApiReferenceError';
 }
 
-/** One segment of a JSON pointer, escaped (RFC 6901: `~` as `~0`, `/` as `~1`). */
-export const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+/**
+ * One segment of a JSON pointer, escaped (RFC 6901: `~` as `~0`, `/` as `~1`) and with `%` as `%25`: pointers are
+ * read as URI fragments (percent-decoded), so a name holding `%` must survive the decoding.
+ */
+export const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1').replace(/%/g, '%25');
 
 /** A JSON pointer fragment (`#/paths/~1a~1{id}/get`) from its unescaped segments. */
 export const pointerTo = (...segments: string[]): string => `#/${segments.map(escapePointer).join('/')}`;
