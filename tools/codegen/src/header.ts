@@ -1,3 +1,12 @@
+import { isAbsolute, relative } from 'node:path';
+import { repoRoot } from '@paykit/contracts';
+
+/** A path relative to the repository root when inside it: stable in headers and messages whatever the cwd. */
+export function displayPath(path: string): string {
+  const fromRoot = relative(repoRoot, path);
+  return fromRoot.startsWith('..') || isAbsolute(fromRoot) ? path : fromRoot;
+}
+
 /** The first lines of every generated file: what made it, from what, and how to change it. */
 export function generatedHeader(specPath: string, comment: '//' | '#' = '//'): string {
   return [

@@ -1,11 +1,11 @@
 import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileExchangeMockPackage, fileExchangeSoapContract } from '@paykit/contracts';
+import { fileExchangeMockPackage, fileExchangeSoapContract, type SoapContract } from '@paykit/contracts';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../src/cli.js';
-import { targets } from '../src/generate.js';
-import { pingPong, removeFixtures, writeFixture } from './contract-fixture.js';
+import { isSoapSource, targets, type Target } from '../src/targets.js';
+import { pingPong, removeFixtures, writeFixture } from './support/soap-fixture.js';
 
 /** Stands for the repository root: the generator writes the packages' folders under it. */
 let out: string;
@@ -30,12 +30,30 @@ afterEach(async () => {
 
 afterAll(removeFixtures);
 
-const run = (target: string, ...extra: string[]) => main([target, '--wsdl', wsdl, '--out', out, ...extra]);
+/**
+ * A target of the registry as it would read the fixture's WSDL in place of the SOAP contract (same name, so the same
+ * folders), its OpenAPI contracts left out: what it writes of a SOAP contract, without bundling the others each run.
+ */
+function onFixture(target: Target, fixture: SoapContract): Target {
+  return {
+    ...target,
+    sources: target.sources.filter(isSoapSource).map((source) => ({ ...source, contract: fixture })),
+    ...(target.sensitive ? { sensitive: target.sensitive.filter((contract) => contract.kind === 'soap').map(() => fixture) } : {}),
+  };
+}
+
+/** Every target of the registry that reads the SOAP contract, on the fixture. */
+const soapTargets = () => {
+  const fixture = { ...fileExchangeSoapContract, wsdl };
+  return Object.fromEntries(Object.entries(targets).flatMap(([name, target]) => (target.sources.some(isSoapSource) ? [[name, onFixture(target, fixture)]] : [])));
+};
+
+const run = (target: string, ...extra: string[]) => main([target, '--out', out, ...extra], soapTargets());
 
 /** Every file under `dir`, relative to it. */
 const filesUnder = async (dir: string) => (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
 
-describe('paykit-soap-codegen', () => {
+describe('paykit-codegen on a SOAP contract', () => {
   it('writes the types, the descriptors and the contract copy, each with the generated header', async () => {
     expect(await run('file-exchange-soap')).toBe(0);
     for (const path of ['src/generated/types.ts', 'src/generated/contract.ts']) {
@@ -57,16 +75,15 @@ describe('paykit-soap-codegen', () => {
     expect(settings).toContain(`"stateful": ${fileExchangeSoapContract.mock.stateful}`);
   });
 
-  it.each(Object.entries(targets))('%s writes into its own package only', async (name, target) => {
+  it('is read by the client and the stateful mock only: the launcher takes the mock\'s settings from @paykit/file-exchange-mock', () => {
+    expect(Object.keys(soapTargets()).sort()).toEqual(['file-exchange-mock', 'file-exchange-soap']);
+  });
+
+  it.each(Object.keys(soapTargets()))('%s writes into its own package only', async (name) => {
     expect(await run(name)).toBe(0);
     const files = await filesUnder(out);
     expect(files.length).toBeGreaterThan(0);
-    expect(files.filter((file) => !file.startsWith(`${target.packageDir}/`))).toEqual([]);
-  });
-
-  it('writes nothing into the launcher, which reads the SOAP mock\'s settings from @paykit/file-exchange-mock', async () => {
-    expect(await run('mock-server')).toBe(2);
-    expect(await filesUnder(out)).toEqual([]);
+    expect(files.filter((file) => !file.startsWith(`${targets[name]!.package.dir}/`))).toEqual([]);
   });
 
   // The target whose check must catch the change, and the only one that fails unless the contract itself changed.
@@ -91,12 +108,21 @@ describe('paykit-soap-codegen', () => {
   it('reports a contract it cannot handle and exits 1 without writing', async () => {
     wsdl = await writeFixture({ schema: pingPong('<xs:choice/>') });
     expect(await run('file-exchange-soap')).toBe(1);
-    expect(errors.join('\n')).toContain('is not supported by paykit-soap-codegen');
+    expect(errors.join('\n')).toContain('is not supported by paykit-codegen');
     await expect(readFile(join(packageDir, 'src/generated/types.ts'))).rejects.toThrow();
   });
 
-  it.each([[['file-exchange-soap', '--frobnicate']], [[]], [['no-such-package']]])('exits 2 with the usage on %j', async (args) => {
-    expect(await main(args)).toBe(2);
-    expect(errors.join('\n')).toContain('usage: paykit-soap-codegen');
+  it.each([
+    { args: ['file-exchange-soap', '--frobnicate'], problem: "Unknown option '--frobnicate'" },
+    { args: ['file-exchange-soap', '--out'], problem: "Option '--out <value>' argument missing" },
+    { args: ['file-exchange-soap', '--check=yes'], problem: "Option '--check' does not take an argument" },
+    { args: [], problem: 'name exactly one package' },
+    { args: ['file-exchange-soap', 'file-exchange-mock'], problem: 'name exactly one package' },
+    { args: ['no-such-package'], problem: 'no package "no-such-package" generates code' },
+  ])('exits 2 with the usage on $args, writing nothing', async ({ args, problem }) => {
+    expect(await main(args.includes('--out') ? args : [...args, '--out', out], soapTargets())).toBe(2);
+    expect(errors.join('\n')).toContain(problem);
+    expect(errors.join('\n')).toContain('usage: paykit-codegen <file-exchange-soap|file-exchange-mock> [--check] [--out DIR]');
+    expect(await filesUnder(out)).toEqual([]);
   });
 });

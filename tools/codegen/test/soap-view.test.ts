@@ -2,10 +2,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContractError, fileExchangeSoapContract, repoRoot } from '@paykit/contracts';
-import { emitContract } from '../src/emit-contract.js';
-import { emitTypes } from '../src/emit-types.js';
-import { readCodegenView } from '../src/view.js';
-import { pingPong, removeFixtures, writeFixture, type FixtureParts } from './contract-fixture.js';
+import { emitContract } from '../src/generators/soap/emit-contract.js';
+import { emitTypes } from '../src/generators/soap/emit-types.js';
+import { readCodegenView } from '../src/generators/soap/view.js';
+import { pingPong, removeFixtures, writeFixture, type FixtureParts } from './support/soap-fixture.js';
 
 afterAll(removeFixtures);
 
