@@ -1,4 +1,3 @@
-import { dirname, join } from 'node:path';
 import {
   bundleOpenApi,
   fromRoot,
@@ -13,7 +12,6 @@ import {
 } from '@paykit/contracts';
 import type { SoapInput } from './generator.js';
 import { displayPath, generatedHeader } from './header.js';
-import { tsHeader } from './generators/soap/header.js';
 import { codegenView } from './generators/soap/view.js';
 import { isSoapSource, sensitivePath, specOf, type MarkedContract, type Target } from './targets.js';
 
@@ -31,11 +29,7 @@ class Contracts {
   soapContract(contract: SoapContract): Promise<SoapInput> {
     let input = this.soap.get(contract.wsdl);
     if (!input) {
-      input = readSoapContract(fromRoot(contract.wsdl)).then((model) => {
-        const view = codegenView(model);
-        const wsdlDir = dirname(model.wsdlFile);
-        return { contract, model, view, header: tsHeader(view.sources.map((source) => displayPath(join(wsdlDir, source)))) };
-      });
+      input = readSoapContract(fromRoot(contract.wsdl)).then((model) => ({ contract, model, view: codegenView(model), specPath: displayPath(model.wsdlFile) }));
       this.soap.set(contract.wsdl, input);
     }
     return input;

@@ -11,8 +11,8 @@ export interface SoapInput {
   contract: SoapContract;
   model: SoapContractModel;
   view: CodegenView;
-  /** The header of every file it writes. */
-  header: string;
+  /** The WSDL (relative to the repository root when inside it): what the files' headers name. */
+  specPath: string;
 }
 
 /** Makes files from the WSDL and XSD of a SOAP contract. */

@@ -93,6 +93,7 @@ export const targets: Readonly<Record<string, Target>> = {
     package: fileExchangeSoapContract.clientPackage,
     generatedDirs: ['src/generated', 'wsdl'],
     sources: [{ contract: fileExchangeSoapContract, generators: soapClientGenerators }],
+    sensitive: [fileExchangeSoapContract],
   },
   // The sandbox enforces the reference's state tables; the rules it reads from @paykit/payments, which ships them.
   'payments-sandbox': {
