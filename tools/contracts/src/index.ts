@@ -14,6 +14,7 @@ export { readSoapContract } from './soap/read-contract.js';
 export { addressPath, elementsOf, findComplexType, findElement, findSimpleType, isBuiltIn, soapBasePath, type GroupElement } from './soap/lookup.js';
 export { ContractError, parseXml, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, XSD_NS, type XmlNode } from './soap/xml.js';
 export * from './state-machines.js';
+export { declarationsOf } from './declarations.js';
 export * from './flows.js';
 export { findDrift, writeGenerated, type GeneratedFile, type GeneratedFolders, type WriteSummary } from './generated-files.js';
 export {
