@@ -1,71 +1,51 @@
-import { addressPath } from '@paykit/contracts';
+import { addressPath, ContractError, declarationsOf } from '@paykit/contracts';
+import type { FieldDescriptor, OperationDescriptor } from './descriptors.js';
 import { jsDoc, pascalCase, quote } from './emit-code.js';
 import type { CodegenView, FieldView } from './view.js';
 import { xsdPatternToRegExpSource } from './xsd-pattern.js';
 
-/** The descriptor types, printed into the generated file so that it depends on nothing hand-written. */
-const descriptorTypes = `/** How the codec writes and reads one child element. */
-export interface ScalarFieldDescriptor {
-  readonly name: string;
-  readonly kind: 'string' | 'number' | 'boolean' | 'base64Binary';
-  readonly minOccurs: number;
-  readonly maxOccurs: number;
-  /** Named simple type of the contract, when the field has one. */
-  readonly simpleType?: string;
-  /** Every pattern must match (XSD patterns, anchored). */
-  readonly patterns?: readonly RegExp[];
-  readonly enumeration?: readonly string[];
-  readonly minLength?: number;
-  readonly maxLength?: number;
+/** A value of a descriptor as a TypeScript literal: strings quoted, `Infinity` by name, patterns as regex literals. */
+function literal(value: unknown): string {
+  if (value instanceof RegExp) return `/${value.source}/${value.flags}`;
+  if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
+  if (typeof value === 'string') return quote(value);
+  return String(value);
 }
 
-export interface ComplexFieldDescriptor {
-  readonly name: string;
-  readonly kind: 'complex';
-  /** Key of \`complexTypes\`. */
-  readonly typeName: string;
-  readonly minOccurs: number;
-  readonly maxOccurs: number;
-}
-
-export type FieldDescriptor = ScalarFieldDescriptor | ComplexFieldDescriptor;
-
-export interface OperationDescriptor {
-  readonly service: string;
-  readonly port: string;
-  /** The port's soap:address as written in the WSDL; clients replace everything before its last path segment. */
-  readonly address: string;
-  /** Last path segment of the address: the operation's path under the SOAP base address. */
-  readonly path: string;
-  readonly soapAction: string;
-  /** Key of \`elements\`: the request's body element. */
-  readonly input: string;
-  /** Key of \`elements\`: the response's body element. */
-  readonly output: string;
-}
-`;
-
-function fieldDescriptor(field: FieldView, model: CodegenView): string {
-  const parts = [`name: ${quote(field.name)}`];
-  if (field.type.kind === 'complex') {
-    parts.push(`kind: 'complex'`, `typeName: ${quote(field.type.typeName)}`);
-  } else {
-    parts.push(`kind: ${quote(field.type.scalar)}`);
+/** An XSD pattern as the anchored `u` regular expression the codec tests values with; refused here when invalid. */
+function patternOf(pattern: string, owner: string): RegExp {
+  const source = xsdPatternToRegExpSource(pattern, owner);
+  try {
+    return new RegExp(source, 'u');
+  } catch (error) {
+    throw new ContractError(`${owner}: the pattern ${JSON.stringify(pattern)} is not a valid regular expression (${(error as Error).message})`);
   }
-  parts.push(`minOccurs: ${field.minOccurs}`, `maxOccurs: ${field.maxOccurs === Infinity ? 'Infinity' : field.maxOccurs}`);
-  if (field.type.kind === 'scalar' && field.type.simpleType) {
-    const simple = model.simpleTypes.find((s) => s.name === (field.type as { simpleType: string }).simpleType)!;
-    parts.push(`simpleType: ${quote(simple.name)}`);
-    if (simple.patterns.length > 0) {
-      const patterns = simple.patterns.map((p) => `/${xsdPatternToRegExpSource(p, `simple type ${simple.name}`)}/u`);
-      parts.push(`patterns: [${patterns.join(', ')}]`);
-    }
-    if (simple.enumeration.length > 0) parts.push(`enumeration: [${simple.enumeration.map(quote).join(', ')}]`);
-    if (simple.minLength !== undefined) parts.push(`minLength: ${simple.minLength}`);
-    if (simple.maxLength !== undefined) parts.push(`maxLength: ${simple.maxLength}`);
-  }
-  return `{ ${parts.join(', ')} }`;
 }
+
+function fieldDescriptor(field: FieldView, model: CodegenView): FieldDescriptor {
+  const occurs = { minOccurs: field.minOccurs, maxOccurs: field.maxOccurs };
+  if (field.type.kind === 'complex') return { name: field.name, kind: 'complex', typeName: field.type.typeName, ...occurs };
+  const { simpleType } = field.type;
+  const simple = simpleType === undefined ? undefined : model.simpleTypes.find((s) => s.name === simpleType)!;
+  if (!simple) return { name: field.name, kind: field.type.scalar, ...occurs };
+  const owner = `simple type ${simple.name}`;
+  return {
+    name: field.name,
+    kind: field.type.scalar,
+    ...occurs,
+    simpleType: simple.name,
+    ...(simple.patterns.length > 0 ? { patterns: simple.patterns.map((pattern) => patternOf(pattern, owner)) } : {}),
+    ...(simple.enumeration.length > 0 ? { enumeration: simple.enumeration } : {}),
+    ...(simple.minLength !== undefined ? { minLength: simple.minLength } : {}),
+    ...(simple.maxLength !== undefined ? { maxLength: simple.maxLength } : {}),
+  };
+}
+
+/** A field's descriptor on one line: `{ name: 'fileId', kind: 'string', minOccurs: 1, ... }`. */
+const fieldLiteral = (descriptor: FieldDescriptor): string =>
+  `{ ${Object.entries(descriptor)
+    .map(([key, value]) => `${key}: ${literal(value)}`)
+    .join(', ')} }`;
 
 const lastPathSegment = (address: string): string => addressPath(address).split('/').filter(Boolean).at(-1) ?? '';
 
@@ -80,27 +60,29 @@ export function emitContract(model: CodegenView, typesModule: string): string {
   });
   const out: string[] = [];
   out.push(`import type { ${[...typeNames].sort().join(', ')} } from '${typesModule}';\n`);
-  out.push(descriptorTypes);
+  // The descriptors' types, written once, in descriptors.ts.
+  out.push(declarationsOf(new URL('./descriptors.ts', import.meta.url)));
   out.push(`/** Target namespace of every message element. */\nexport const namespace = ${quote(model.namespace)};\n`);
   out.push(`/** Whether child elements carry the namespace too (elementFormDefault="qualified"). */\nexport const qualifiedChildren = ${model.qualifiedChildren};\n`);
   const types = model.complexTypes.map((complex) => {
-    const fields = complex.fields.map((f) => `    ${fieldDescriptor(f, model)},`);
+    const fields = complex.fields.map((f) => `    ${fieldLiteral(fieldDescriptor(f, model))},`);
     return fields.length === 0 ? `  ${complex.name}: [],` : `  ${complex.name}: [\n${fields.join('\n')}\n  ],`;
   });
   out.push(`/** Child elements of every complex type, in schema order (the order they must be written in). */\nexport const complexTypes: Readonly<Record<string, readonly FieldDescriptor[]>> = {\n${types.join('\n')}\n};\n`);
   const elements = model.elements.map((e) => `  ${e.name}: ${quote(e.typeName)},`);
   out.push(`/** Message elements and their complex type (key of \`complexTypes\`). */\nexport const elements: Readonly<Record<string, string>> = {\n${elements.join('\n')}\n};\n`);
   const operations = model.operations.map((o) => {
-    const fields = [
-      `service: ${quote(o.service)}`,
-      `port: ${quote(o.port)}`,
-      `address: ${quote(o.address)}`,
-      `path: ${quote(lastPathSegment(o.address))}`,
-      `soapAction: ${quote(o.soapAction)}`,
-      `input: ${quote(o.inputElement)}`,
-      `output: ${quote(o.outputElement)}`,
-    ];
-    return `  ${o.name}: {\n${fields.map((f) => `    ${f},`).join('\n')}\n  },`;
+    const descriptor: OperationDescriptor = {
+      service: o.service,
+      port: o.port,
+      address: o.address,
+      path: lastPathSegment(o.address),
+      soapAction: o.soapAction,
+      input: o.inputElement,
+      output: o.outputElement,
+    };
+    const fields = Object.entries(descriptor).map(([key, value]) => `    ${key}: ${literal(value)},`);
+    return `  ${o.name}: {\n${fields.join('\n')}\n  },`;
   });
   out.push(`/** The bound operations: one SOAP 1.1 document/literal exchange each. */\nexport const operations = {\n${operations.join('\n')}\n} as const satisfies Record<string, OperationDescriptor>;\n`);
   out.push(`/** Request and response body types of each operation. */\nexport interface OperationMessages {\n${messages.join('\n')}\n}\n`);
