@@ -18,6 +18,7 @@ import { bundledSpecGenerator } from './generators/bundled-spec.js';
 import { controlClientGenerator } from './generators/control-client.js';
 import { fileExchangeRulesGenerator } from './generators/file-exchange-rules.js';
 import { mockSettingsGenerator } from './generators/mock-settings.js';
+import { operationTableGenerator } from './generators/operation-table.js';
 import { paymentsClientGenerators } from './generators/payments-client.js';
 import { paymentsRulesGenerator } from './generators/payments-rules.js';
 import { soapClientGenerators } from './generators/soap/client.js';
@@ -95,17 +96,28 @@ export const targets: Readonly<Record<string, Target>> = {
     sources: [{ contract: fileExchangeSoapContract, generators: soapClientGenerators }],
     sensitive: [fileExchangeSoapContract],
   },
-  // The sandbox enforces the reference's state tables; the rules it reads from @paykit/payments, which ships them.
+  // The sandbox enforces the reference's state tables and routes by the operation tables; the rules it reads from
+  // @paykit/payments, which ships them.
   'payments-sandbox': {
     package: paymentsSandboxPackage,
     generatedDirs: ['src/generated'],
     sources: [
       {
         contract: paymentsContract,
-        generators: [stateMachinesGenerator(paymentsContract.name, 'src/generated/state-machines.ts')],
+        generators: [
+          stateMachinesGenerator(paymentsContract.name, 'src/generated/state-machines.ts'),
+          // The operations it routes and checks requests by, so that it reads no spec at run time.
+          operationTableGenerator('src/generated/operations.ts', 'paymentsOperationTable'),
+        ],
       },
       // Its control interface: the client it ships and the contract its server routes by.
-      { contract: paymentsSandboxControlContract, generators: [controlClientGenerator('src/generated/control')] },
+      {
+        contract: paymentsSandboxControlContract,
+        generators: [
+          controlClientGenerator('src/generated/control'),
+          operationTableGenerator('src/generated/control/operations.ts', 'controlOperationTable', '../operations.js'),
+        ],
+      },
     ],
     sensitive: [paymentsContract, paymentsSandboxControlContract],
   },

@@ -1,7 +1,19 @@
 export * from './registry.js';
 export { repoRoot, fromRoot } from './repo.js';
 export { basePath, HTTP_METHODS, isHttpMethod, isNode, type DocumentNode, type HttpMethod, type OpenApiDocument } from './openapi/document.js';
-export { deref, escapePointer, inlineRefs, nodeAt, OpenApiReferenceError, pointerTo, resolvePointer, resolveRef, type Resolved } from './openapi/refs.js';
+export {
+  canonicalPointer,
+  deref,
+  escapePointer,
+  inlineRefs,
+  nodeAt,
+  OpenApiReferenceError,
+  pointerSegments,
+  pointerTo,
+  resolvePointer,
+  resolveRef,
+  type Resolved,
+} from './openapi/refs.js';
 export * from './openapi/read-contract.js';
 export { idempotencyKeyExtension, IdempotencyKeyError, type IdempotencyKey } from './openapi/idempotency-key.js';
 export { bundleOpenApi, BundleError } from './openapi/bundle.js';

@@ -25,15 +25,18 @@ function unescapeSegment(raw: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
+/** The unescaped segments of a local JSON pointer (`#/paths/~1a%7Bb%7D` -> `paths`, `/a{b}`). */
+export function pointerSegments(pointer: string): string[] {
+  if (!pointer.startsWith('#')) throw new OpenApiReferenceError(`only local references are read (bundle the contract first): ${pointer}`);
+  return pointer.slice(1).split('/').slice(1).map(unescapeSegment);
+}
+
+/** A local JSON pointer as `pointerTo` writes it, however it was escaped (`%7B` becomes `{`). */
+export const canonicalPointer = (pointer: string): string => (pointer === '#' ? pointer : pointerTo(...pointerSegments(pointer)));
+
 /** The value at a local JSON pointer (`#/components/schemas/Error`, `#` for the document), or undefined. */
 export function nodeAt(document: OpenApiDocument, pointer: string): unknown {
-  if (!pointer.startsWith('#')) throw new OpenApiReferenceError(`only local references are read (bundle the contract first): ${pointer}`);
-  return pointer
-    .slice(1)
-    .split('/')
-    .slice(1)
-    .map(unescapeSegment)
-    .reduce<unknown>((at, key) => (isNode(at) || Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined), document);
+  return pointerSegments(pointer).reduce<unknown>((at, key) => (isNode(at) || Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined), document);
 }
 
 export interface Resolved {
