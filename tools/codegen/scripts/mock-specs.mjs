@@ -7,7 +7,7 @@
 // as they are into dist/specs/<name>/. Build time only: the published packages never import @paykit/contracts.
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { basePath, bundleOpenApi, contractNamed, contracts, fromRoot } from '@paykit/contracts';
+import { basePath, bundleOpenApi, contractNamed, contracts, fromRoot, openApiModel } from '@paykit/contracts';
 import { serialiseXmlExamples } from './xml-examples.mjs';
 
 const usage = `usage: paykit-mock-specs <${contracts.map((c) => c.name).join('|')}> ...
@@ -22,8 +22,10 @@ function withoutMutualTls(document) {
     holder.security = holder.security.filter((requirement) => !isMutualTls(requirement));
     if (holder.security.length === 0) delete holder.security;
   };
+  // The operations as @paykit/contracts reads them (every method OpenAPI allows), read before the root is changed.
+  const operations = openApiModel(document).operations.map((operation) => operation.operation);
   strip(document);
-  for (const pathItem of Object.values(document.paths ?? {})) for (const operation of Object.values(pathItem)) strip(operation);
+  for (const operation of operations) strip(operation);
 }
 
 /** Writes the named contracts into `<cwd>/dist/specs`; 2 on a wrong command line, 1 when a contract fails to bundle. */

@@ -1,7 +1,7 @@
 // Prism serialises an object example of an XML media type under a generic `<xml>` root and drops the OpenAPI `xml`
 // names and namespaces. The contract keeps its examples as objects (so linting validates them against the schema);
 // the mock bundle gets them as XML text written from the schema's `xml` objects, which Prism serves verbatim.
-import { deref } from '@paykit/contracts';
+import { deref, openApiModel } from '@paykit/contracts';
 
 /** What a schema, response or example stands for after its `$ref`s; `{}` for nothing. */
 const resolve = (value, document) => deref(document, value) ?? {};
@@ -30,18 +30,20 @@ function element(value, schema, name, parentNamespace, document) {
 
 /** Rewrites, in place, every object example of an XML media type as the XML text it stands for. */
 export function serialiseXmlExamples(document) {
-  for (const pathItem of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(pathItem)) {
-      for (const response of Object.values(operation?.responses ?? {})) {
-        for (const [mediaType, content] of Object.entries(resolve(response, document).content ?? {})) {
-          if (!/[/+]xml$/.test(mediaType.split(';')[0].trim())) continue;
-          for (const example of Object.values(content.examples ?? {})) {
-            const resolvedExample = resolve(example, document);
-            if (resolvedExample.value === null || typeof resolvedExample.value !== 'object') continue;
-            const xml = '<?xml version="1.0" encoding="UTF-8"?>' + element(resolvedExample.value, content.schema, 'xml', undefined, document);
-            Object.assign(example, { ...resolvedExample, value: xml });
-            delete example.$ref;
-          }
+  // The answers and their media types as @paykit/contracts reads them (every method, $refs followed by the one
+  // resolver); the Media Type objects themselves are rewritten, at the pointers the model gives.
+  const model = openApiModel(document);
+  for (const operation of model.operations) {
+    for (const response of operation.responses) {
+      for (const media of response.content) {
+        if (!/[/+]xml$/.test(media.mediaType.split(';')[0].trim())) continue;
+        const content = model.nodeAt(media.pointer);
+        for (const example of Object.values(content.examples ?? {})) {
+          const resolvedExample = resolve(example, document);
+          if (resolvedExample.value === null || typeof resolvedExample.value !== 'object') continue;
+          const xml = '<?xml version="1.0" encoding="UTF-8"?>' + element(resolvedExample.value, content.schema, 'xml', undefined, document);
+          Object.assign(example, { ...resolvedExample, value: xml });
+          delete example.$ref;
         }
       }
     }

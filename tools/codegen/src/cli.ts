@@ -1,85 +1,59 @@
-import { join, relative, resolve } from 'node:path';
-import {
-  bundleOpenApi,
-  findDrift,
-  fromRoot,
-  openApiModel,
-  readSensitiveMarks,
-  readSoapContract,
-  readSoapSensitiveMarks,
-  repoRoot,
-  sensitiveModule,
-  writeGenerated,
-  type GeneratedFile,
-  type OpenApiDocument,
-} from '@paykit/contracts';
-import { generatedHeader } from './header.js';
-import { sensitivePath, targets, type MarkedContract, type Target } from './targets.js';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ContractError, findDrift, fromRoot, repoRoot, writeGenerated } from '@paykit/contracts';
+import { generate } from './generate.js';
+import { displayPath } from './header.js';
+import { specOf, targets, type Target } from './targets.js';
 
-const usage = `usage: paykit-codegen <${Object.keys(targets).join('|')}> [--check] [--out DIR]
-  writes the generated files of one package, into that package only; --out (default: the repository root) is where
-  the package folders are; with --check, writes nothing and fails on any difference`;
+const usage = (names: string[]) => `usage: paykit-codegen <${names.join('|')}> [--check] [--out DIR]
+  writes the generated files of one package, from the OpenAPI and SOAP contracts it reads, into that package only;
+  --out (default: the repository root) is where the package folders are; with --check, writes nothing and fails on
+  any difference`;
 
-const specOf = (contract: MarkedContract): string => (contract.kind === 'soap' ? contract.wsdl : contract.root);
-
-/** The package's tables of what its contracts mark secret, from the bundles already made where there are some. */
-async function sensitiveFile(contracts: MarkedContract[], bundles: Map<string, OpenApiDocument>): Promise<GeneratedFile> {
-  const sources = [];
-  for (const contract of contracts) {
-    const spec = specOf(contract);
-    const marks =
-      contract.kind === 'soap'
-        ? readSoapSensitiveMarks(await readSoapContract(fromRoot(spec)))
-        : readSensitiveMarks(openApiModel(bundles.get(spec) ?? (await bundleOpenApi(spec))));
-    sources.push({ contract: contract.name, spec, marks });
-  }
-  return { path: sensitivePath, content: sensitiveModule(generatedHeader(contracts.map(specOf).join(' and ')), sources) };
+interface Options {
+  target: Target;
+  check: boolean;
+  out: string;
 }
 
-/** Every file a target writes, each source contract bundled once. */
-export async function generate(target: Target): Promise<GeneratedFile[]> {
-  const files: GeneratedFile[] = [];
-  const bundles = new Map<string, OpenApiDocument>();
-  for (const { contract, generators } of target.sources) {
-    const specPath = contract.root;
-    const document = await bundleOpenApi(specPath);
-    bundles.set(specPath, document);
-    for (const generator of generators) files.push(...(await generator({ document, specPath })));
+/** The command line read by node:util's parseArgs; a message saying what is wrong with it otherwise. */
+function readOptions(args: string[], registry: Readonly<Record<string, Target>>): Options | string {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { check: { type: 'boolean', default: false }, out: { type: 'string', default: repoRoot } } });
+  } catch (error) {
+    return (error as Error).message;
   }
-  if (target.sensitive) files.push(await sensitiveFile(target.sensitive, bundles));
-  return files;
+  const [name, ...more] = parsed.positionals;
+  if (name === undefined || more.length > 0) return 'name exactly one package';
+  if (!Object.hasOwn(registry, name)) return `no package ${JSON.stringify(name)} generates code`;
+  return { target: registry[name]!, check: parsed.values.check, out: resolve(parsed.values.out) };
 }
 
-function parseArgs(args: string[]): { target: Target; check: boolean; out: string } | undefined {
-  let check = false;
-  let out = repoRoot;
-  const names: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--check') check = true;
-    else if (arg === '--out' && args[i + 1] !== undefined) out = resolve(args[++i]!);
-    else if (arg.startsWith('-')) return undefined;
-    else names.push(arg);
-  }
-  const target = names.length === 1 ? targets[names[0]!] : undefined;
-  return target && { target, check, out };
-}
-
-export async function main(args: string[]): Promise<number> {
-  const options = parseArgs(args);
-  if (!options) {
-    console.error(usage);
+/** `paykit-codegen <package> [--check] [--out DIR]`; `registry` stands for the packages' targets in tests. */
+export async function main(args: string[], registry: Readonly<Record<string, Target>> = targets): Promise<number> {
+  const options = readOptions(args, registry);
+  if (typeof options === 'string') {
+    console.error(`paykit-codegen: ${options}\n${usage(Object.keys(registry))}`);
     return 2;
   }
   const { target, check, out } = options;
   const started = performance.now();
-  const specs = [...new Set([...target.sources.map((source) => source.contract.root), ...(target.sensitive ?? []).map(specOf)])].join(' and ');
-  const files = await generate(target);
+  const specs = [...new Set([...target.sources.map((source) => specOf(source.contract)), ...(target.sensitive ?? []).map(specOf)])].map((spec) => displayPath(fromRoot(spec))).join(' and ');
+  let files;
+  try {
+    files = await generate(target);
+  } catch (error) {
+    // What the generators cannot print correctly (an XSD construct, say) is refused with its place: no stack needed.
+    if (!(error instanceof ContractError)) throw error;
+    console.error(`paykit-codegen: ${error.message}`);
+    return 1;
+  }
   const packageDir = join(out, target.package.dir);
-  const where = relative(repoRoot, packageDir) || packageDir;
+  const where = displayPath(packageDir);
   const folders = { packageDir, generatedDirs: target.generatedDirs, files };
   if (check) {
-    const drift = await findDrift(folders, (path) => relative(repoRoot, path));
+    const drift = await findDrift(folders, displayPath);
     if (drift.length > 0) {
       console.error(`Generated code of ${where} drifted from ${specs}:`);
       for (const line of drift) console.error(`  ${line}`);

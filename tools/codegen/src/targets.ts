@@ -14,25 +14,41 @@ import {
   type PackageRef,
   type SoapContract,
 } from '@paykit/contracts';
-import type { Generator } from './generator.js';
+import type { Generator, SoapGenerator } from './generator.js';
 import { bundledSpecGenerator } from './generators/bundled-spec.js';
 import { contractValidationGenerator } from './generators/contract-validation.js';
 import { controlClientGenerator } from './generators/control-client.js';
 import { fileExchangeRulesGenerator } from './generators/file-exchange-rules.js';
 import { mockSettingsGenerator } from './generators/mock-settings.js';
+import { operationTableGenerator } from './generators/operation-table.js';
 import { paymentsClientGenerators } from './generators/payments-client.js';
 import { paymentsRulesGenerator } from './generators/payments-rules.js';
+import { soapClientGenerators } from './generators/soap/client.js';
+import { soapMockGenerators } from './generators/soap/mock.js';
 import { stateMachinesGenerator } from './generators/state-machines.js';
 import { typesGenerator } from './generators/types.js';
 
-/** What one contract contributes to a package's generated files. */
-export interface Source {
+/** What one contract contributes to a package's generated files: an OpenAPI contract's generators get its bundle. */
+export interface OpenApiSource {
   contract: OpenApiContract | ControlContract;
   generators: Generator[];
 }
 
+/** A SOAP contract's generators get its WSDL and XSD, read into the model of @paykit/contracts. */
+export interface SoapSource {
+  contract: SoapContract;
+  generators: SoapGenerator[];
+}
+
+export type Source = OpenApiSource | SoapSource;
+
+export const isSoapSource = (source: Source): source is SoapSource => source.contract.kind === 'soap';
+
 /** A contract whose sensitive marks a package reads. */
 export type MarkedContract = OpenApiContract | ControlContract | SoapContract;
+
+/** The file a contract is read from (its OpenAPI root, its WSDL), as headers and messages name it. */
+export const specOf = (contract: MarkedContract): string => (contract.kind === 'soap' ? contract.wsdl : contract.root);
 
 /** What one package generates: the package's `generate` script names its target, and nothing is written outside it. */
 export interface Target {
@@ -57,7 +73,7 @@ const everyRestContract: MarkedContract[] = [paymentsContract, fileExchangeContr
 const mockSettings = (contract: OpenApiContract) => mockSettingsGenerator(contract, `src/generated/${contract.name}/mock-settings.ts`);
 
 /** Every package codegen writes into, by the name its `generate` script passes (the package's folder name). */
-export const targets: Record<string, Target> = {
+export const targets: Readonly<Record<string, Target>> = {
   payments: {
     package: paymentsContract.clientPackage,
     generatedDirs: ['src/generated', 'spec'],
@@ -75,33 +91,52 @@ export const targets: Record<string, Target> = {
     sources: [{ contract: fileExchangeContract, generators: [bundledSpecGenerator, typesGenerator, fileExchangeRulesGenerator('src/generated/rules.ts')] }],
     sensitive: [fileExchangeContract],
   },
-  // The sandbox enforces the reference's state tables; the rules it reads from @paykit/payments, which ships them.
+  // The typed SOAP client: the messages' types, the descriptors its codec reads, the contract copy it ships.
+  'file-exchange-soap': {
+    package: fileExchangeSoapContract.clientPackage,
+    generatedDirs: ['src/generated', 'wsdl'],
+    sources: [{ contract: fileExchangeSoapContract, generators: soapClientGenerators }],
+    sensitive: [fileExchangeSoapContract],
+  },
+  // The sandbox enforces the reference's state tables and routes by the operation tables; the rules it reads from
+  // @paykit/payments, which ships them.
   'payments-sandbox': {
     package: paymentsSandboxPackage,
     generatedDirs: ['src/generated'],
     sources: [
       {
         contract: paymentsContract,
-        generators: [stateMachinesGenerator(paymentsContract.name, 'src/generated/state-machines.ts')],
+        generators: [
+          stateMachinesGenerator(paymentsContract.name, 'src/generated/state-machines.ts'),
+          // The operations it routes and checks requests by, so that it reads no spec at run time.
+          operationTableGenerator('src/generated/operations.ts', 'paymentsOperationTable'),
+        ],
       },
       // Its control interface: the client it ships and the contract its server routes by.
-      { contract: paymentsSandboxControlContract, generators: [controlClientGenerator('src/generated/control')] },
+      {
+        contract: paymentsSandboxControlContract,
+        generators: [
+          controlClientGenerator('src/generated/control'),
+          operationTableGenerator('src/generated/control/operations.ts', 'controlOperationTable', '../operations.js'),
+        ],
+      },
     ],
     sensitive: [paymentsContract, paymentsSandboxControlContract],
   },
-  // The REST half of the stateful file exchange; soap-codegen writes the SOAP half into src/generated/file-exchange-soap.
+  // The stateful file exchange: each contract it serves in a folder of its own, REST and SOAP.
   'file-exchange-mock': {
     package: fileExchangeMockPackage,
-    generatedDirs: [`src/generated/${fileExchangeContract.name}`, 'src/generated/control'],
+    generatedDirs: [`src/generated/${fileExchangeContract.name}`, `src/generated/${fileExchangeSoapContract.name}`, 'src/generated/control'],
     sources: [
       {
         contract: fileExchangeContract,
         generators: [fileExchangeRulesGenerator(`src/generated/${fileExchangeContract.name}/rules.ts`), mockSettings(fileExchangeContract)],
       },
+      { contract: fileExchangeSoapContract, generators: soapMockGenerators },
       // Its control interface (fault injection): the client it ships and the contract its server routes by.
       { contract: fileExchangeMockControlContract, generators: [controlClientGenerator('src/generated/control')] },
     ],
-    // One file for the REST and SOAP halves (soap-codegen owns src/generated/file-exchange-soap only).
+    // One file for the REST and SOAP halves.
     sensitive: [fileExchangeContract, fileExchangeMockControlContract, fileExchangeSoapContract],
   },
   // The one validator of the REST contracts (requests and answers, in process), for the proxy, the sandbox and the

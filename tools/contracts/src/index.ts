@@ -1,8 +1,21 @@
 export * from './registry.js';
 export { repoRoot, fromRoot } from './repo.js';
 export { basePath, HTTP_METHODS, isHttpMethod, isNode, type DocumentNode, type HttpMethod, type OpenApiDocument } from './openapi/document.js';
-export { deref, escapePointer, inlineRefs, nodeAt, OpenApiReferenceError, pointerTo, resolvePointer, resolveRef, type Resolved } from './openapi/refs.js';
+export {
+  canonicalPointer,
+  deref,
+  escapePointer,
+  inlineRefs,
+  nodeAt,
+  OpenApiReferenceError,
+  pointerSegments,
+  pointerTo,
+  resolvePointer,
+  resolveRef,
+  type Resolved,
+} from './openapi/refs.js';
 export * from './openapi/read-contract.js';
+export { idempotencyKeyExtension, IdempotencyKeyError, type IdempotencyKey } from './openapi/idempotency-key.js';
 export { bundleOpenApi, BundleError } from './openapi/bundle.js';
 export { durationMs } from './rules/duration.js';
 export { readRules, rulesExtension, RulesError, type FieldKind, type Rule, type Rules, type RuleShape, type RuleShapes } from './rules/read-rules.js';
@@ -13,6 +26,7 @@ export { readSoapContract } from './soap/read-contract.js';
 export { addressPath, elementsOf, findComplexType, findElement, findSimpleType, isBuiltIn, soapBasePath, type GroupElement } from './soap/lookup.js';
 export { ContractError, parseXml, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, XSD_NS, type XmlNode } from './soap/xml.js';
 export * from './state-machines.js';
+export { declarationsOf } from './declarations.js';
 export * from './flows.js';
 export { findDrift, writeGenerated, type GeneratedFile, type GeneratedFolders, type WriteSummary } from './generated-files.js';
 export {

@@ -2,6 +2,10 @@ import { isNode, isText, type DocumentNode as Node, type OpenApiDocument } from 
 import { openApiModel } from './openapi/read-contract.js';
 import { durationMs } from './rules/duration.js';
 import { rulesExtension } from './rules/read-rules.js';
+import { declarationsOf } from './declarations.js';
+import type { RuleReference, StateMachineTable, StateMachineTransition, TriggerKind } from './state-machine-table.js';
+
+export type { RuleReference, StateMachineTable, StateMachineTransition, TriggerKind };
 
 /**
  * The reference's state tables ("States and transitions") as a contract carries them: the root
@@ -11,64 +15,28 @@ import { rulesExtension } from './rules/read-rules.js';
  */
 export const stateMachinesExtension = 'x-paykit-state-machines';
 
-export const triggerKinds = ['request', 'service', 'payer', 'time'] as const;
-/** Who or what fires a transition: the merchant's request, the service itself, the payer, or the passing of time. */
-export type TriggerKind = (typeof triggerKinds)[number];
+/** Each trigger kind once, so that a kind added to `TriggerKind` fails to compile here until it is listed. */
+const triggerKindSet: Record<TriggerKind, true> = { request: true, service: true, payer: true, time: true };
+export const triggerKinds = Object.keys(triggerKindSet) as TriggerKind[];
 
-export const transitionBases = ['reference', 'inferred'] as const;
 /** `reference`: a row of the reference's tables; `inferred`: implied by the reference but not stated (see `note`). */
-export type TransitionBasis = (typeof transitionBases)[number];
+export type TransitionBasis = StateMachineTransition['basis'];
+const transitionBasisSet: Record<TransitionBasis, true> = { reference: true, inferred: true };
+export const transitionBases = Object.keys(transitionBasisSet) as TransitionBasis[];
 
-/** A value of the contract's `x-paykit-rules`, named `<rule>.<field>`; durations also in milliseconds. */
-export interface RuleReference {
-  readonly rule: string;
-  readonly value: unknown;
-  readonly ms?: number;
-}
+export type Trigger = StateMachineTransition['trigger'];
+export type Transition = StateMachineTransition;
 
-export interface Trigger {
-  readonly kind: TriggerKind;
-  /** In the reference's words. */
-  readonly description: string;
-  /** The operationIds of a `request` trigger. */
-  readonly operations?: readonly string[];
-  /** The duration rule after which a `time` trigger fires. */
-  readonly after?: RuleReference;
-}
-
-export interface Transition {
-  readonly id: string;
-  /** The states it starts from; `null` stands for "does not exist yet" (or "no state yet"). */
-  readonly from: readonly (string | null)[];
-  /** The state it ends in, or the states it may end in when the outcome is decided elsewhere; null: unchanged. */
-  readonly to: readonly string[] | null;
-  readonly trigger: Trigger;
-  readonly condition?: string;
-  /** A count rule the condition refers to (a quota). */
-  readonly limit?: RuleReference;
-  /** The HTTP status the request of a `request` trigger gets. */
-  readonly response?: number;
-  /** The webhook event type the transition posts. */
-  readonly emits?: string;
-  readonly effects: readonly string[];
-  readonly basis: TransitionBasis;
-  readonly note?: string;
-}
-
-export interface StateMachine {
+/** A state table as `readStateMachines` returns it: the generated table's shape, and its name. */
+export interface StateMachine extends StateMachineTable {
   readonly name: string;
-  readonly title: string;
-  readonly description: string;
-  /** What has the state, in words ("alias"). */
-  readonly subject: string;
-  /** The response property that carries the state, when one does. */
-  readonly stateField?: string;
-  /** The component schema whose `enum` the states equal, when one does. */
-  readonly schema?: string;
-  /** State name -> description. */
-  readonly states: Readonly<Record<string, string>>;
-  readonly transitions: readonly Transition[];
 }
+
+/**
+ * The declarations of `state-machine-table.ts` (the types above come from there), for the generated tables to carry:
+ * read from the source, which sits beside this module's folder whether it runs from `src/` or `dist/`.
+ */
+export const stateMachineTableDeclarations = (): string => declarationsOf(new URL('../src/state-machine-table.ts', import.meta.url));
 
 export class StateMachineError extends Error {
   override readonly name = 'StateMachineError';

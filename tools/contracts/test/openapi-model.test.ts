@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { HTTP_METHODS, type OpenApiDocument } from '../src/openapi/document.js';
 import { openApiModel, readOpenApiContract, type OpenApiContractModel } from '../src/openapi/read-contract.js';
-import { inlineRefs, nodeAt, OpenApiReferenceError, pointerTo, resolvePointer, resolveRef } from '../src/openapi/refs.js';
+import { canonicalPointer, inlineRefs, nodeAt, OpenApiReferenceError, pointerSegments, pointerTo, resolvePointer, resolveRef } from '../src/openapi/refs.js';
 import { fileExchangeContract, paymentsContract } from '../src/registry.js';
 
 const schemas = (map: Record<string, unknown>): OpenApiDocument => ({ openapi: '3.1.0', paths: {}, components: { schemas: map } }) as OpenApiDocument;
@@ -65,6 +65,16 @@ describe('pointers', () => {
     expect(pointerTo('paths', '/a/{id}', 'get')).toBe('#/paths/~1a~1{id}/get');
     expect(nodeAt(document, pointerTo('paths', '/a/{id}', 'get', 'parameters', '0'))).toEqual({ $ref: '#/components/parameters/Id' });
     expect(nodeAt(document, '#')).toBe(document);
+  });
+
+  it.each([
+    { pointer: '#/components/schemas/%7Bid%7D', canonical: '#/components/schemas/{id}', segments: ['components', 'schemas', '{id}'] },
+    { pointer: '#/paths/~1a~1{id}/get', canonical: '#/paths/~1a~1{id}/get', segments: ['paths', '/a/{id}', 'get'] },
+    { pointer: '#/x/100%25~0', canonical: '#/x/100%25~0', segments: ['x', '100%~'] },
+    { pointer: '#', canonical: '#', segments: [] },
+  ])('reads $pointer as its segments, and writes it back as pointerTo does', ({ pointer, canonical, segments }) => {
+    expect(pointerSegments(pointer)).toEqual(segments);
+    expect(canonicalPointer(pointer)).toBe(canonical);
   });
 
   it('follows references to the pointer they end on, and stops at a cycle', () => {

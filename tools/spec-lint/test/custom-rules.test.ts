@@ -9,7 +9,7 @@ const repoConfig = undefined;
 
 const messages = {
   errorBody: (code: string) => `Error response ${code} must have an application/json body that refs the Error schema.`,
-  idempotencyKey: 'POST operations must declare the Idempotency-Key header parameter.',
+  idempotencyKey: 'POST operations must take the idempotency key: a header parameter marked `x-paykit-idempotency-key: true`.',
   oneSecurity: 'Operations must require exactly one security scheme (one requirement with one scheme).',
   operationId: 'operationId must be camelCase and start with a verb.',
   rulesObject: 'The contract must carry its rules in a root `x-paykit-rules` object.',
@@ -58,6 +58,7 @@ const cases: Case[] = [
       ['#/paths/~1no-parameters/post', messages.idempotencyKey],
       ['#/paths/~1key-in-query/post', messages.idempotencyKey],
       ['#/paths/~1other-header/post', messages.idempotencyKey],
+      ['#/paths/~1named-but-not-marked/post', messages.idempotencyKey],
     ],
   },
   { rule: 'paykit/posts-take-idempotency-key', fixture: 'idempotency-key-complies.yaml', config: pluginRules, expected: [] },

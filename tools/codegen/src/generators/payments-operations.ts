@@ -1,4 +1,4 @@
-import { deref, openApiModel, type OpenApiDocument, type OpenApiOperation } from '@paykit/contracts';
+import { deref, openApiModel, type IdempotencyKey, type OpenApiDocument, type OpenApiOperation } from '@paykit/contracts';
 import type { Generator } from '../generator.js';
 import { generatedHeader } from '../header.js';
 import { Identifier, toLiteral, type Node } from './openapi-walk.js';
@@ -122,40 +122,23 @@ function tableEntry(document: OpenApiDocument, entry: OpenApiOperation): TableEn
     query: query.length ? query : undefined,
     body: bodyTypes[0],
     bodyRequired: requestBody?.required === true ? true : undefined,
-    idempotent: entry.parameters.some((p) => p.in === 'header' && String(p.name).toLowerCase() === idempotencyHeader)
-      ? true
-      : undefined,
+    idempotent: entry.idempotencyHeader !== undefined ? true : undefined,
     list: isPaginatedList(document, okSchema) ? true : undefined,
     accept: accept.length ? accept : ['application/json'],
     errors: errorMediaTypes(document, responses),
   };
 }
 
-/** The schema of the idempotency header, which must be the same on every operation that takes it. */
-function idempotencyRule(document: OpenApiDocument, entries: OpenApiOperation[]): Node | undefined {
-  const schemas = new Map<string, Node>();
-  let name: string | undefined;
-  for (const entry of entries) {
-    for (const p of entry.parameters) {
-      if (p.in !== 'header' || String(p.name).toLowerCase() !== idempotencyHeader) continue;
-      name = String(p.name);
-      const schema = deref(document, p.schema) ?? {};
-      schemas.set(JSON.stringify(schema), schema);
-    }
-  }
-  if (schemas.size > 1) throw new Error('The Idempotency-Key header has different schemas on different operations');
-  const [schema] = schemas.values();
-  if (!schema || !name) return undefined;
-  return {
-    header: name,
-    maxLength: schema.maxLength,
-    minLength: schema.minLength,
-    pattern: schema.pattern,
-  };
+/** The idempotency header (the parameter the contract marks) and the limits of its value. */
+function idempotencyRule(key: IdempotencyKey | undefined): Node | undefined {
+  if (!key) return undefined;
+  const { schema } = key;
+  return { header: key.header, maxLength: schema.maxLength, minLength: schema.minLength, pattern: schema.pattern };
 }
 
 export function buildOperationTables(document: OpenApiDocument) {
-  const entries = openApiModel(document).operations;
+  const model = openApiModel(document);
+  const entries = model.operations;
   const tables: Record<string, Record<string, TableEntry>> = {};
   const schemes = Object.keys(((document.components as Node | undefined)?.securitySchemes ?? {}) as Node);
   for (const scheme of schemes) tables[scheme] = {};
@@ -171,7 +154,7 @@ export function buildOperationTables(document: OpenApiDocument) {
     taken.set(qualified, entry.operationId);
     table[entry.operationId] = row;
   }
-  return { tables, idempotency: idempotencyRule(document, entries) };
+  return { tables, idempotency: idempotencyRule(model.idempotencyKey) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { openApiContractNamed, type OpenApiContract } from '../registry.js';
 import { bundleOpenApi } from './bundle.js';
 import { basePath, HTTP_METHODS, isNode, type DocumentNode, type HttpMethod, type OpenApiDocument } from './document.js';
+import { IdempotencyKeyError, isIdempotencyKey, readIdempotencyKey, type IdempotencyKey } from './idempotency-key.js';
 import { deref, escapePointer, inlineRefs, nodeAt, resolvePointer, resolveRef, type Resolved } from './refs.js';
 
 export interface OpenApiParameter {
@@ -22,6 +23,8 @@ export interface NamedExample {
 
 export interface OpenApiMedia {
   readonly mediaType: string;
+  /** JSON pointer of the Media Type object (after the `$ref`s of its request body or response). */
+  readonly pointer: string;
   /** The schema as written (possibly a `$ref`). */
   readonly schema: DocumentNode | undefined;
   readonly schemaPointer: string | undefined;
@@ -53,6 +56,8 @@ export interface OpenApiOperation {
   readonly operation: DocumentNode;
   /** Path-level parameters merged under the operation's own: the operation's wins on location and name. */
   readonly parameters: OpenApiParameter[];
+  /** The header the operation takes the idempotency key in (the parameter marked `x-paykit-idempotency-key`), if any. */
+  readonly idempotencyHeader: string | undefined;
   /** Security scheme names the operation accepts (its own requirements, else the document's). */
   readonly security: string[];
   readonly requestBody: OpenApiRequestBody | undefined;
@@ -72,6 +77,8 @@ export interface OpenApiContractModel {
   readonly webhooks: OpenApiOperation[];
   /** The document's root `x-paykit-*` extensions (rules, state machines, assumptions...). */
   readonly extensions: Record<string, unknown>;
+  /** The header its operations mark as the idempotency key, with its schema; undefined when none is marked. */
+  readonly idempotencyKey: IdempotencyKey | undefined;
   /** The operation with this id; throws naming the contract's ids otherwise. */
   operation(operationId: string): OpenApiOperation;
   /** `resolveRef` on this document. */
@@ -108,8 +115,8 @@ function contentAt(document: OpenApiDocument, pointer: string): OpenApiMedia[] {
   return Object.entries(content).map(([mediaType, raw]) => {
     const media = isNode(raw) ? raw : {};
     const schema = isNode(media.schema) ? media.schema : undefined;
-    const schemaPointer = schema ? `${pointer}/content/${escapePointer(mediaType)}/schema` : undefined;
-    return { mediaType, schema, schemaPointer, examples: examplesOf(document, media) };
+    const at = `${pointer}/content/${escapePointer(mediaType)}`;
+    return { mediaType, pointer: at, schema, schemaPointer: schema ? `${at}/schema` : undefined, examples: examplesOf(document, media) };
   });
 }
 
@@ -170,13 +177,17 @@ function readOperations(document: OpenApiDocument, map: 'paths' | 'webhooks'): O
         );
         return { status, headers, content: contentAt(document, at) };
       });
+      const parameters = parametersOf(document, [itemPointer, pointer]);
+      const [idempotencyKey, ...more] = parameters.filter((parameter) => isIdempotencyKey(parameter, `${label} parameter ${parameter.name}`));
+      if (more.length > 0) throw new IdempotencyKeyError(`${label} marks ${[idempotencyKey!, ...more].map((p) => p.name).join(' and ')} as its idempotency key`);
       operations.push({
         operationId: typeof operation.operationId === 'string' ? operation.operationId : label,
         method,
         path,
         pointer,
         operation,
-        parameters: parametersOf(document, [itemPointer, pointer]),
+        parameters,
+        idempotencyHeader: idempotencyKey?.name,
         security: [...new Set(requirements.flatMap((requirement) => Object.keys(requirement)))],
         requestBody: bodyPointer ? { required: isNode(body) && body.required === true, content: contentAt(document, bodyPointer) } : undefined,
         responses,
@@ -191,12 +202,16 @@ function readOperations(document: OpenApiDocument, map: 'paths' | 'webhooks'): O
 export function openApiModel(document: OpenApiDocument): OpenApiContractModel {
   const operations = readOperations(document, 'paths');
   const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
+  const marked = operations.flatMap(({ operationId, parameters, idempotencyHeader }) =>
+    idempotencyHeader === undefined ? [] : [{ operationId, parameter: parameters.find((p) => p.in === 'header' && p.name === idempotencyHeader)! }],
+  );
   return {
     document,
     basePath: basePath(document),
     operations,
     webhooks: readOperations(document, 'webhooks'),
     extensions: paykitExtensions(document),
+    idempotencyKey: readIdempotencyKey(document, marked),
     operation(operationId) {
       const found = byId.get(operationId);
       if (!found) throw new OpenApiContractError(`no operation ${operationId}; the contract has ${[...byId.keys()].join(', ')}`);

@@ -5,8 +5,11 @@ export class OpenApiReferenceError extends Error {
   override readonly name = 'OpenApiReferenceError';
 }
 
-/** One segment of a JSON pointer, escaped (RFC 6901: `~` as `~0`, `/` as `~1`). */
-export const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+/**
+ * One segment of a JSON pointer, escaped (RFC 6901: `~` as `~0`, `/` as `~1`) and with `%` as `%25`: pointers are
+ * read as URI fragments (percent-decoded), so a name holding `%` must survive the decoding.
+ */
+export const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1').replace(/%/g, '%25');
 
 /** A JSON pointer fragment (`#/paths/~1a~1{id}/get`) from its unescaped segments. */
 export const pointerTo = (...segments: string[]): string => `#/${segments.map(escapePointer).join('/')}`;
@@ -22,15 +25,18 @@ function unescapeSegment(raw: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
+/** The unescaped segments of a local JSON pointer (`#/paths/~1a%7Bb%7D` -> `paths`, `/a{b}`). */
+export function pointerSegments(pointer: string): string[] {
+  if (!pointer.startsWith('#')) throw new OpenApiReferenceError(`only local references are read (bundle the contract first): ${pointer}`);
+  return pointer.slice(1).split('/').slice(1).map(unescapeSegment);
+}
+
+/** A local JSON pointer as `pointerTo` writes it, however it was escaped (`%7B` becomes `{`). */
+export const canonicalPointer = (pointer: string): string => (pointer === '#' ? pointer : pointerTo(...pointerSegments(pointer)));
+
 /** The value at a local JSON pointer (`#/components/schemas/Error`, `#` for the document), or undefined. */
 export function nodeAt(document: OpenApiDocument, pointer: string): unknown {
-  if (!pointer.startsWith('#')) throw new OpenApiReferenceError(`only local references are read (bundle the contract first): ${pointer}`);
-  return pointer
-    .slice(1)
-    .split('/')
-    .slice(1)
-    .map(unescapeSegment)
-    .reduce<unknown>((at, key) => (isNode(at) || Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined), document);
+  return pointerSegments(pointer).reduce<unknown>((at, key) => (isNode(at) || Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined), document);
 }
 
 export interface Resolved {

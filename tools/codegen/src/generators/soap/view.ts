@@ -127,7 +127,7 @@ const builtIns: Record<string, ScalarKind> = {
 };
 
 function unsupported(source: Source, what: string): never {
-  throw new ContractError(`${source}: ${what} is not supported by paykit-soap-codegen`);
+  throw new ContractError(`${source}: ${what} is not supported by paykit-codegen`);
 }
 
 const withDoc = <T extends object>(view: T, doc: string): T & { doc?: string } => (doc ? { ...view, doc } : view);

@@ -22,7 +22,7 @@ export async function removeFixtures(): Promise<void> {
 
 /** Writes a one-operation WSDL with an imported XSD into a fresh folder and returns the WSDL's path. */
 export async function writeFixture(parts: FixtureParts): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'soap-codegen-test-'));
+  const dir = await mkdtemp(join(tmpdir(), 'codegen-soap-fixture-'));
   created.push(dir);
   const soap = parts.binding?.soap ?? 'http://schemas.xmlsoap.org/wsdl/soap/';
   await writeFile(

@@ -2,10 +2,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContractError, fileExchangeSoapContract, repoRoot } from '@paykit/contracts';
-import { emitContract } from '../src/emit-contract.js';
-import { emitTypes } from '../src/emit-types.js';
-import { readCodegenView } from '../src/view.js';
-import { pingPong, removeFixtures, writeFixture, type FixtureParts } from './contract-fixture.js';
+import { emitContract } from '../src/generators/soap/emit-contract.js';
+import { emitTypes } from '../src/generators/soap/emit-types.js';
+import { readCodegenView } from '../src/generators/soap/view.js';
+import { pingPong, removeFixtures, writeFixture, type FixtureParts } from './support/soap-fixture.js';
 
 afterAll(removeFixtures);
 
@@ -54,6 +54,7 @@ describe('readCodegenView and emitTypes', () => {
     ['SOAP encoding', { schema: pingPong('<xs:sequence/>'), binding: { use: 'encoded' } }, 'use="encoded"'],
     ['a SOAP 1.2 binding', { schema: pingPong('<xs:sequence/>'), binding: { soap: 'http://schemas.xmlsoap.org/wsdl/soap12/' } }, 'SOAP 1.2 port'],
     ['a message element that does not exist', { schema: pingPong('<xs:sequence/>'), input: 't:nothing' }, 'element "t:nothing" is not declared'],
+    ['a pattern that is no regular expression', { schema: `<xs:simpleType name="N"><xs:restriction base="xs:string"><xs:pattern value="a{2,1}"/></xs:restriction></xs:simpleType>${pingPong('<xs:sequence><xs:element name="n" type="t:N"/></xs:sequence>')}` }, 'is not a valid regular expression'],
     ['XSD-only regex syntax', { schema: `<xs:simpleType name="N"><xs:restriction base="xs:string"><xs:pattern value="\\i\\c*"/></xs:restriction></xs:simpleType>${pingPong('<xs:sequence><xs:element name="n" type="t:N"/></xs:sequence>')}` }, 'XSD-only syntax'],
     ['a derived type', { schema: `<xs:complexType name="B"><xs:sequence/></xs:complexType><xs:complexType name="D"><xs:complexContent><xs:extension base="t:B"/></xs:complexContent></xs:complexType>${pingPong('<xs:sequence/>')}` }, '<xs:complexContent> in a complex type'],
     ['a list type', { schema: `<xs:simpleType name="L"><xs:list itemType="xs:string"/></xs:simpleType>${pingPong('<xs:sequence/>')}` }, 'a simple type other than a restriction'],

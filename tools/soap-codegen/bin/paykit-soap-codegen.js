@@ -1,7 +1,0 @@
-#!/usr/bin/env node
-// The generator is TypeScript; tsx runs it without a build step so that `pnpm generate` works on a fresh clone.
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('../src/cli.js');
-process.exitCode = await main(process.argv.slice(2));
