@@ -166,7 +166,9 @@ function queries(state: SandboxState, models: Map<string, Model>): string[] {
 /** The straightforward answer: every visible transaction on the list modelled, newest first, filtered, paged. */
 function reference(state: SandboxState, models: Map<string, Model>, path: string, query: string, holds: (t: TransactionRecord) => boolean, restricted: boolean) {
   const search = new URLSearchParams(query);
+  // Newest first; within one millisecond, the one created (held) last first.
   const items = [...state.transactions.values()]
+    .reverse()
     .sort((a, b) => b.createdAt - a.createdAt)
     .filter((t) => (!restricted || t.supplierBusinessCode === 'TEST_BUSINESS') && holds(t))
     .filter((t) => matchesQuery({ ...t.request, ...models.get(t.receiptNumber) }, search))

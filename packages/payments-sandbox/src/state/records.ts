@@ -28,9 +28,12 @@ export function found<T>(record: T | undefined, what: string, id: string): T {
   return record;
 }
 
-/** Newest first: the order of every list of the sandbox. */
+/**
+ * Newest first: the order of every list of the sandbox. Records of one millisecond come in the reverse of the order
+ * they were created in (the order the maps hold them), so that the one created last comes first there too.
+ */
 export const newestFirst = <T extends { createdAt: number }>(items: Iterable<T>): T[] =>
-  [...items].sort((a, b) => b.createdAt - a.createdAt);
+  [...items].reverse().sort((a, b) => b.createdAt - a.createdAt);
 
 /** Identifiers of the sandbox's own shape for resources whose identifiers the reference does not show. */
 export const prefixedId = (prefix: string, n: number) => `${prefix}-${String(n).padStart(10, '0')}`;
