@@ -16,6 +16,7 @@ import { createFacility } from './resources/facility.js';
 import { FaultInjector } from './http/faults.js';
 import { IdempotencyKeys } from './http/idempotency.js';
 import { Links } from './http/links.js';
+import { RequestPhases } from './http/request-phases.js';
 import { operationClaims, operationHandlers } from './resources/operations.js';
 import { openStateStore } from './state/open.js';
 import { StateStoreError, type StateStore } from './state/store.js';
@@ -92,9 +93,18 @@ function refuse(req: IncomingMessage, res: ServerResponse, error: unknown): void
   res.end(body);
 }
 
-/** The store of a running sandbox (its state in memory, what it wrote): for tests and benchmarks, not exported. */
-const stores = new WeakMap<PaymentsSandbox, StateStore>();
-export const storeOf = (sandbox: PaymentsSandbox): StateStore | undefined => stores.get(sandbox);
+/**
+ * The parts of a running sandbox that tests and benchmarks look into, not exported: its store (the state in memory,
+ * what it wrote), the phases of its requests (to hold a request at one and release it), the requests in flight.
+ */
+export interface SandboxInternals {
+  store: StateStore;
+  phases: RequestPhases;
+  inFlight: InFlightRequests;
+}
+const internals = new WeakMap<PaymentsSandbox, SandboxInternals>();
+export const internalsOf = (sandbox: PaymentsSandbox): SandboxInternals => internals.get(sandbox)!;
+export const storeOf = (sandbox: PaymentsSandbox): StateStore | undefined => internals.get(sandbox)?.store;
 
 /**
  * Starts the payments sandbox: a local, stateful stand-in for the payments API that behaves as the reference says,
@@ -152,12 +162,15 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
       (context: HandlerContext) => (context.operation.method === 'GET' ? handler(context) : store.track(() => handler(context))),
     ]),
   );
+  const phases = new RequestPhases();
+  const inFlight = new InFlightRequests();
   const api = createApiHandler({
     core,
     auth: new Authenticator(keys, clock.now()),
     idempotency,
-    inFlight: new InFlightRequests(),
+    inFlight,
     faults,
+    phases,
     handlers,
     claims: operationClaims,
     conflict: concurrentCreation,
@@ -228,6 +241,6 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
       await store.close();
     },
   };
-  stores.set(sandbox, store);
+  internals.set(sandbox, { store, phases, inFlight });
   return sandbox;
 }

@@ -205,7 +205,7 @@ async function compareEverything(queriesOf = queries): Promise<number> {
 }
 
 describe('payments sandbox: transaction lists give what modelling every transaction gives', () => {
-  it('every list and query over 300 generated transactions, incl. ties, page boundaries and empty pages', { timeout: 120_000 }, async () => {
+  it('every list and query over 300 generated transactions, incl. ties, page boundaries and empty pages', { timeout: 30_000 }, async () => {
     const made = generate(stateOf(), 300, 22);
     // The generator gives what the comparison needs: ties in creation time, several pages, lists that are empty.
     expect(new Set(made.map((t) => t.createdAt)).size).toBeLessThan(60);
@@ -219,7 +219,7 @@ describe('payments sandbox: transaction lists give what modelling every transact
     expect(await compareEverything()).toBeGreaterThan(900);
   });
 
-  it('follows the transactions as they change: added in and out of time order, replaced, removed, cleared and refilled', { timeout: 120_000 }, async () => {
+  it('follows the transactions as they change: added in and out of time order, replaced, removed, cleared and refilled', { timeout: 30_000 }, async () => {
     const state = stateOf();
     const made = generate(state, 120, 7);
     await compareEverything(fewQueries);

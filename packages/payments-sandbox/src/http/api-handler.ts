@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, errorBody } from './api-error.js';
 import { normaliseAddress, type Authenticator } from './auth.js';
 import type { InFlightRequests } from './concurrency.js';
@@ -8,6 +7,7 @@ import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../
 import type { FaultInjector } from './faults.js';
 import { scopedIdempotencyKey, type IdempotencyKeys } from './idempotency.js';
 import { Links } from './links.js';
+import type { RequestPhases } from './request-phases.js';
 import { checkBody, checkParameters, negotiate, parseBody, readBody, refuseQueryOnWrite } from '../contract/request-checks.js';
 import { crashPoint } from '../state/crash-points.js';
 import type { StoredResponse } from '../state/state.js';
@@ -18,6 +18,8 @@ export interface ApiHandlerParts {
   idempotency: IdempotencyKeys;
   inFlight: InFlightRequests;
   faults: FaultInjector;
+  /** Where a request may wait (tests hold it there), and the timer of the simulated processing delay. */
+  phases: RequestPhases;
   handlers: HandlerTable;
   /** Per operation, the resource a request claims while it is processed: a second claim meanwhile gets 409. */
   claims: Record<string, (context: Pick<HandlerContext, 'body'>) => string | undefined>;
@@ -63,7 +65,7 @@ function send(res: ServerResponse, response: StoredResponse): void {
  * (with a state file) before it is sent.
  */
 export function createApiHandler(parts: ApiHandlerParts) {
-  const { core, auth, idempotency, inFlight, faults, handlers, claims } = parts;
+  const { core, auth, idempotency, inFlight, faults, phases, handlers, claims } = parts;
   const { contract, validator } = core;
   const activeClaims = new Set<string>();
 
@@ -103,6 +105,8 @@ export function createApiHandler(parts: ApiHandlerParts) {
         idempotencyKey = sent === undefined ? undefined : scopedIdempotencyKey(caller, sent);
       }
       if (!admitted) throw new ApiError(429, 'More requests are in flight than the service takes at once.');
+      const visit = { method, operationId: operation.operationId };
+      await phases.reach('body', visit);
       const body = parseBody(operation, req.headers['content-type'], await readBody(req));
 
       const known = idempotencyKey === undefined ? ({ kind: 'new' } as const) : idempotency.begin(idempotencyKey);
@@ -115,6 +119,7 @@ export function createApiHandler(parts: ApiHandlerParts) {
         idempotencyKey = undefined;
         response = known.response;
         // The original's change may not be on disk yet: the replay is answered once it is, like the original.
+        crashPoint('replay:waiting');
         await parts.commit();
         res.once('finish', () => crashPoint('replay:answered'));
       } else {
@@ -128,7 +133,8 @@ export function createApiHandler(parts: ApiHandlerParts) {
             throw parts.conflict(taken);
           }
           if (claim !== undefined) activeClaims.add(claim);
-          if (core.settings.processingDelayMs > 0) await sleep(core.settings.processingDelayMs);
+          await phases.reach('processing', visit);
+          await phases.wait(core.settings.processingDelayMs);
           const context: HandlerContext = {
             core,
             operation,

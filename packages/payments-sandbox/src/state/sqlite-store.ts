@@ -1,9 +1,8 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import sqlite from 'node-sqlite3-wasm';
 import { rules } from '@paykit/payments/rules';
-import { crashPoint, testCommitDelayMs } from './crash-points.js';
+import { crashPoint, holdPoint } from './crash-points.js';
 import { parseState } from './persistence.js';
 import type { SandboxState } from './state.js';
 import { StateStoreError, type StateStore } from './store.js';
@@ -288,7 +287,7 @@ class SqliteStore implements StateStore {
     if (this.failure) return Promise.reject(this.failure);
     if (!this.tracker.pending()) return Promise.resolve();
     // Group commit: every change made until the write starts goes into it, and each caller waits for it.
-    this.scheduled ??= (testCommitDelayMs > 0 ? sleep(testCommitDelayMs) : new Promise<void>((resolve) => setImmediate(resolve))).then(() => {
+    this.scheduled ??= (holdPoint('commit') ?? new Promise<void>((resolve) => setImmediate(resolve))).then(() => {
       this.scheduled = undefined;
       this.write();
     });
