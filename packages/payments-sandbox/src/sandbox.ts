@@ -10,7 +10,7 @@ import { loadPaymentsContract } from './contract/contract.js';
 import { controlPrefix, createControlHandler } from './http/control.js';
 import { createSandboxControl, type SandboxControl } from './http/control-client.js';
 import { advertisedHost, checkControlToken, ControlGuard, generateControlToken, isLoopback } from './http/control-guard.js';
-import { defaultSettings, type HandlerContext, type SandboxBusiness, type SandboxCore, type SandboxSettings } from './core.js';
+import { defaultSettings, type SandboxBusiness, type SandboxCore, type SandboxSettings } from './core.js';
 import { concurrentCreation } from './resources/customers.js';
 import { createFacility } from './resources/facility.js';
 import { FaultInjector } from './http/faults.js';
@@ -19,8 +19,8 @@ import { Links } from './http/links.js';
 import { RequestPhases } from './http/request-phases.js';
 import { operationClaims, operationHandlers } from './resources/operations.js';
 import { openStateStore } from './state/open.js';
-import { StateStoreError, type StateStore } from './state/store.js';
-import { ApiError, errorBody } from './http/api-error.js';
+import type { StateStore } from './state/store.js';
+import { SettingsView } from './state/settings.js';
 import { notificationProblems, responseProblems } from './contract/response-check.js';
 import { SchemaValidator } from './contract/schema-validator.js';
 import { settle } from './resources/transactions.js';
@@ -82,18 +82,6 @@ export interface PaymentsSandbox {
 }
 
 /**
- * A request the store could not take (a shared database out of reach before the handler ran): 503 with the reason,
- * so nothing is acknowledged; a connection already answering is cut.
- */
-function refuse(req: IncomingMessage, res: ServerResponse, error: unknown): void {
-  if (!(error instanceof StateStoreError) || res.headersSent || res.destroyed) return void res.destroy();
-  if (!req.readableEnded) req.resume();
-  const body = JSON.stringify(errorBody(new ApiError(503, error.message), req.method ?? 'GET', `http://${req.headers.host ?? ''}${req.url ?? ''}`));
-  res.writeHead(503, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
-  res.end(body);
-}
-
-/**
  * The parts of a running sandbox that tests and benchmarks look into, not exported: its store (the state in memory,
  * what it wrote), the phases of its requests (to hold a request at one and release it), the requests in flight.
  */
@@ -117,7 +105,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   const keys = resolveKeys(options.keys);
   const controlToken = options.controlToken === undefined ? generateControlToken() : checkControlToken(options.controlToken);
   const guard = new ControlGuard(controlToken);
-  const initialSettings = { ...defaultSettings, ...options.settings };
+  const initialSettings = structuredClone({ ...defaultSettings, ...options.settings });
   const problems: string[] = [];
   const report = (found: string[]) => {
     if (!options.checkResponses) return;
@@ -126,24 +114,27 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
 
   let origin = '';
   const store = await openStateStore(options.stateFile);
+  // The start options, with what the control interface changed over them (shared state, forgotten by a reset).
+  const settings = new SettingsView(() => store.state, initialSettings);
   const core: SandboxCore = {
     contract,
     validator,
     state: store.state,
     clock: undefined as unknown as SandboxClock,
-    settings: { ...initialSettings, webhookRetryDelaysMs: [...initialSettings.webhookRetryDelaysMs] },
+    get settings() {
+      return settings.current();
+    },
     facility: createFacility(contract, options),
     events: undefined as unknown as WebhookDispatcher,
     links: () => new Links(origin + contract.basePath),
   };
-  const commit = () => store.commit();
-  const changed = () => commit().catch((error: unknown) => console.error(`payments sandbox: cannot save ${store.location}: ${String(error)}`));
+  const changed = () => store.commit().catch((error: unknown) => console.error(`payments sandbox: cannot save ${store.location}: ${String(error)}`));
   // Due work as a write of its own: on a shared store, under its lock and after catching up on the other processes.
   const runDueTasks = (runDue: () => void) =>
-    store.run(true, async () => (runDue(), commit())).catch((error: unknown) => console.error(`payments sandbox: scheduled work not done: ${String(error)}`));
+    store.write(runDue).catch((error: unknown) => console.error(`payments sandbox: scheduled work not done: ${String(error)}`));
   const clock = new SandboxClock(() => core.state, store, changed, (runDue) => void runDueTasks(runDue));
   core.clock = clock;
-  const webhooks = new WebhookDispatcher(() => core.state, clock, core.settings, changed, (eventType, body) =>
+  const webhooks = new WebhookDispatcher(() => core.state, clock, () => core.settings, changed, (eventType, body) =>
     report(notificationProblems(validator, contract, eventType, body)),
   );
   core.events = webhooks;
@@ -153,15 +144,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
 
   const idempotency = new IdempotencyKeys(() => core.state, clock);
   const statuses = [...contract.operations.values()].map((o) => new Set([...o.responses.keys()].map(Number).filter((s) => s >= 429)));
-  const faults = new FaultInjector(new Set([...(statuses[0] ?? [])].filter((s) => statuses.every((set) => set.has(s)))));
-  // Handlers of writes change the records they look up in place: the store counts those lookups as changes (and
-  // only theirs: a search that looks up every transaction must not make the next write carry them all).
-  const handlers = Object.fromEntries(
-    Object.entries(operationHandlers).map(([id, handler]) => [
-      id,
-      (context: HandlerContext) => (context.operation.method === 'GET' ? handler(context) : store.track(() => handler(context))),
-    ]),
-  );
+  const faults = new FaultInjector(new Set([...(statuses[0] ?? [])].filter((s) => statuses.every((set) => set.has(s)))), () => store.state);
   const phases = new RequestPhases();
   const inFlight = new InFlightRequests();
   const api = createApiHandler({
@@ -171,34 +154,43 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     inFlight,
     faults,
     phases,
-    handlers,
+    // Writes run through the store, which counts the records their handlers look up as changed (handlers change
+    // records in place); reads are not tracked (a search that looks up every transaction must not make the next
+    // write carry them all).
+    handlers: operationHandlers,
     claims: operationClaims,
     conflict: concurrentCreation,
-    commit,
+    store,
     // Checking every answer costs a schema validation per request: only when asked for.
     ...(options.checkResponses ? { inspect: (operation, response) => report(responseProblems(validator, contract, operation, response)) } : {}),
   });
   const control = createControlHandler({
     core,
+    settings,
     faults,
     webhooks,
     guard,
-    commit,
-    track: (work) => store.track(work),
+    store,
     violations: () => [...problems],
+    // The records, the settings changed and the faults waiting go with the state (for every process on a shared
+    // store); what this process alone keeps goes here.
     reset: () => {
       store.reset();
-      Object.assign(core.settings, initialSettings, { webhookRetryDelaysMs: [...initialSettings.webhookRetryDelaysMs] });
       idempotency.reset();
-      faults.clear();
       problems.length = 0;
       clock.runDue();
     },
   });
 
   const server = createServer((req, res) => {
-    const serve = () => ((req.url ?? '').startsWith(`${controlPrefix}/`) ? control(req, res) : api(req, res, origin));
-    store.run(req.method !== 'GET' && req.method !== 'HEAD', serve).catch((error: unknown) => refuse(req, res, error));
+    // The client has gone when the connection closes before the answer is complete: whatever the request waits for
+    // then, it stops (listened to at once, so that no close is missed while the request waits for its turn).
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort(new Error('the client closed the connection before the answer'));
+    });
+    const serving = (req.url ?? '').startsWith(`${controlPrefix}/`) ? control(req, res, gone.signal) : api(req, res, origin, gone.signal);
+    serving.catch(() => res.destroy());
   });
   server.listen(options.port ?? 0, host);
   await once(server, 'listening');

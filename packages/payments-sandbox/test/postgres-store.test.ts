@@ -50,6 +50,13 @@ async function getTransaction(url: string, receipt: string): Promise<{ status: n
   return { status: response.status, json: await response.json() };
 }
 
+/** No part of the address: user, host and port, database, password. */
+function expectNothingOfTheAddress(text: string, url: string): void {
+  const address = new URL(url);
+  for (const part of [address.username, address.host, address.port, databaseOf(url)]) expect(text).not.toContain(part);
+  expectNoPassword(text);
+}
+
 /** Neither spelling of the cluster's password (as given, as encoded in the address). */
 function expectNoPassword(text: string): void {
   expect(text).not.toContain(cluster.password);
@@ -120,12 +127,21 @@ describe.skipIf(!postgresTestsRun)('payments sandbox: --state postgres://… (re
         return receipts;
       };
       // And the same orders sent to both processes at once, as a client that fails over would: one payment each.
+      // Four races at a time: with the workers, each process has at most 8 requests in flight (the reference's
+      // limit is 10; a request waiting for the write lock is in flight too).
       const raced = Array.from({ length: 10 }, (_, n) => `raced-${n}`);
+      const inTurn = async <T,>(items: string[], width: number, each: (item: string) => Promise<T>) => {
+        const results: T[] = [];
+        for (let at = 0; at < items.length; at += width) results.push(...(await Promise.all(items.slice(at, at + width).map(each))));
+        return results;
+      };
       const [fromA, fromB, races] = await Promise.all([
         payAll(a, 'a'),
         payAll(b, 'b'),
-        Promise.all(
-          raced.map(async (order) => {
+        inTurn(
+          raced,
+          4,
+          async (order) => {
             const [tokenA, tokenB] = await Promise.all([token(a.url), token(b.url)]);
             const body = (tokenId: string) => paymentRequest(tokenId, 20, { metadata: { orderId: order } });
             const answers = await Promise.all([
@@ -134,7 +150,7 @@ describe.skipIf(!postgresTestsRun)('payments sandbox: --state postgres://… (re
             ]);
             const receipts = answers.filter((answer) => answer?.status === 201 || answer?.status === 202).map((answer) => String(answer!.json.receiptNumber));
             return { order, receipts, statuses: answers.map((answer) => answer?.status) };
-          }),
+          },
         ),
       ]);
 
@@ -321,27 +337,48 @@ describe.skipIf(!postgresTestsRun)('payments sandbox: --state postgres://… (re
     expectNoPassword(exited);
   }, 30_000);
 
-  it('when the database goes away mid-run, a write is refused with the store error and not acknowledged; once it is back, a resend is a new payment', async () => {
+  it.each([
+    {
+      when: 'while a payment holds the write lock',
+      phase: 'locked' as const,
+      status: 500,
+      message: /could not save this change to its state store; look the resource up/,
+    },
+    {
+      when: 'while a payment waits to take the write lock',
+      phase: 'processing' as const,
+      status: 503,
+      message: /cannot reach its state store; nothing was done/,
+    },
+  ])('when the database goes away $when: the payment is not acknowledged ($status), and the answer names no part of the address; once it is back, a resend is a new payment', async ({ phase, status, message }) => {
     const url = await database();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let sandbox: PaymentsSandbox | undefined = await startPaymentsSandbox({ stateFile: url, keys: { secret: [keys.secret], publishable: [keys.publishable] } });
     try {
       const tokenId = await token(sandbox.url);
-      // The payment is held with the write lock taken (after catching up): the database goes away right then.
-      const hold = phasesOf(sandbox).hold('processing');
+      const hold = phasesOf(sandbox).hold(phase, (visit) => visit.operationId === 'createTransaction');
       const pending = post(sandbox.url, '/transactions', paymentRequest(tokenId, 30, { metadata: { orderId: 'lost' } }), { 'Idempotency-Key': 'lost' });
       await hold.untilArrived(1);
       await cluster.cutOff(url);
       hold.release();
       const answer = await pending;
-      expect(answer?.status, 'not acknowledged').toBe(500);
-      expect(answer?.json.developerMessage).toMatch(/cannot write the sandbox state at postgres:\/\/paykit:\*\*\*@/);
-      expectNoPassword(JSON.stringify(answer?.json));
+      expect(answer?.status, 'not acknowledged').toBe(status);
+      expect(answer?.json.developerMessage).toMatch(message);
+      expectNothingOfTheAddress(JSON.stringify(answer?.json), url);
 
-      // With the server down, requests are refused before any work: 503 naming the store's problem.
+      // With the database gone, a caller without a valid key learns nothing more than that (401) ...
+      const anonymous = await post(sandbox.url, '/transactions', paymentRequest(tokenId, 30), { authorization: basic('sk_not_a_key') });
+      expect(anonymous?.status).toBe(401);
+      expectNothingOfTheAddress(JSON.stringify(anonymous?.json), url);
+      // ... and one with a key that the store is out of reach, not where it is.
       const refused = await post(sandbox.url, '/single-use-tokens', cardTokenRequest(), { authorization: basic(keys.publishable) });
       expect(refused?.status).toBe(503);
-      expect(refused?.json.developerMessage).toMatch(/cannot reach the sandbox state/);
-      expectNoPassword(JSON.stringify(refused?.json));
+      expect(refused?.json.developerMessage).toMatch(/cannot reach its state store/);
+      expectNothingOfTheAddress(JSON.stringify(refused?.json), url);
+      // The sandbox's log has the reason, with the address but not its password.
+      const log = logged.mock.calls.map((call) => call.join(' ')).join('\n');
+      expect(log).toMatch(/cannot (write|lock|reach) the sandbox state at postgres:\/\/paykit:\*\*\*@127\.0\.0\.1/);
+      expectNoPassword(log);
 
       await cluster.restore(url);
       // The refused payment was never stored, so its resend is a payment of its own, not a replay of a 500.
@@ -351,6 +388,7 @@ describe.skipIf(!postgresTestsRun)('payments sandbox: --state postgres://… (re
       await sandbox.close();
       sandbox = undefined;
     } finally {
+      logged.mockRestore();
       await sandbox?.close();
       await cluster.restore(url);
     }

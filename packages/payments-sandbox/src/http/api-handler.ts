@@ -11,6 +11,7 @@ import type { RequestPhases } from './request-phases.js';
 import { checkBody, checkParameters, negotiate, parseBody, readBody, refuseQueryOnWrite } from '../contract/request-checks.js';
 import { crashPoint } from '../state/crash-points.js';
 import type { StoredResponse } from '../state/state.js';
+import { StateStoreError, type StateStore } from '../state/store.js';
 
 export interface ApiHandlerParts {
   core: SandboxCore;
@@ -24,8 +25,8 @@ export interface ApiHandlerParts {
   /** Per operation, the resource a request claims while it is processed: a second claim meanwhile gets 409. */
   claims: Record<string, (context: Pick<HandlerContext, 'body'>) => string | undefined>;
   conflict: (claim: string) => ApiError;
-  /** Waits until the change a request made is saved (with a state file), else resolves at once. */
-  commit: () => Promise<void>;
+  /** The state store: reads catch up on it, writes run through it and are answered once durable. */
+  store: Pick<StateStore, 'catchUp' | 'write' | 'commit'>;
   /** Sees every answer before it is sent (the tests' contract check). */
   inspect?: (operation: OperationSpec | undefined, response: StoredResponse) => void;
 }
@@ -58,18 +59,34 @@ function send(res: ServerResponse, response: StoredResponse): void {
 }
 
 /**
- * One API request, in the order the reference's rules apply: the address (404, 405), injected faults, the key
- * (401, 403), `Accept` (406), query on a write (400), the Idempotency-Key (400), the concurrency limit (429), the
- * body's media type and syntax (415, 400), the idempotency record (replay, or 429 while the original is processed),
- * parameters and content (400, 422), a concurrent claim (409), then the operation's handler; the answer is saved
- * (with a state file) before it is sent.
+ * What a caller of the API learns when the state store fails: that it failed, not where it is (the address names a
+ * user, a host and a database). The sandbox's log has the whole reason.
+ */
+function storeFailure(error: StateStoreError): ApiError {
+  console.error(`payments sandbox: ${error.message}`);
+  return error.nothingDone
+    ? new ApiError(503, 'The sandbox cannot reach its state store; nothing was done. Try again shortly.')
+    : new ApiError(500, 'The sandbox could not save this change to its state store; look the resource up before sending it again.');
+}
+
+/**
+ * One API request, in the order the reference's rules apply: the address (404, 405), the key (401, 403), `Accept`
+ * (406), query on a write (400), the Idempotency-Key (400), the concurrency limit (429), the body's media type and
+ * syntax (415, 400), injected faults, the idempotency record (replay, or 429 while the original is processed),
+ * parameters and content (400, 422), a concurrent claim (409), the simulated processing delay, then the operation's
+ * handler; the answer of a write is sent once its change is durable.
+ *
+ * Nothing of the state is touched before the caller is authenticated and the body read: a write holds the store
+ * (on a shared one, its lock) only for its handler and the commit, never while it waits for its client. `signal`
+ * aborts when the client has gone: wherever the request waits then (for its body, in the processing delay, for its
+ * turn at the store), it stops and does nothing more.
  */
 export function createApiHandler(parts: ApiHandlerParts) {
-  const { core, auth, idempotency, inFlight, faults, phases, handlers, claims } = parts;
+  const { core, auth, idempotency, inFlight, faults, phases, handlers, claims, store } = parts;
   const { contract, validator } = core;
   const activeClaims = new Set<string>();
 
-  return async function handleApiRequest(req: IncomingMessage, res: ServerResponse, fallbackOrigin: string): Promise<void> {
+  return async function handleApiRequest(req: IncomingMessage, res: ServerResponse, fallbackOrigin: string, signal: AbortSignal): Promise<void> {
     const method = req.method ?? 'GET';
     const rawUrl = req.url ?? '/';
     const origin = req.headers.host ? `http://${req.headers.host}` : fallbackOrigin;
@@ -90,11 +107,6 @@ export function createApiHandler(parts: ApiHandlerParts) {
       if (!operation) {
         throw new ApiError(405, `${method} is not supported by ${match.path.template}.`, { headers: { Allow: [...match.path.operations.keys()].join(', ') } });
       }
-      const fault = faults.take(operation.operationId);
-      if (fault?.when === 'before') {
-        if (fault.drop) return void req.socket.destroy();
-        throw new ApiError(fault.status!, `Injected by the sandbox's control interface (${fault.label}).`);
-      }
       const caller = auth.authenticate(req.headers.authorization, operation, normaliseAddress(req.socket.remoteAddress), core.clock.now());
       const mediaType = negotiate(req.headers.accept, operation);
       refuseQueryOnWrite(method, rawUrl);
@@ -106,56 +118,92 @@ export function createApiHandler(parts: ApiHandlerParts) {
       }
       if (!admitted) throw new ApiError(429, 'More requests are in flight than the service takes at once.');
       const visit = { method, operationId: operation.operationId };
-      await phases.reach('body', visit);
-      const body = parseBody(operation, req.headers['content-type'], await readBody(req));
+      await phases.reach('body', visit, signal);
+      const body = parseBody(operation, req.headers['content-type'], await readBody(req, signal));
 
-      const known = idempotencyKey === undefined ? ({ kind: 'new' } as const) : idempotency.begin(idempotencyKey);
+      // What the other processes on a shared store wrote (injected faults, settings, the records) is seen from here on.
+      await store.catchUp();
+      const operationId = operation.operationId;
+      const fault = faults.armed(operationId) ? await store.write(() => faults.take(operationId), { signal }) : undefined;
+      if (fault?.when === 'before') {
+        if (fault.drop) return void req.socket.destroy();
+        throw new ApiError(fault.status!, `Injected by the sandbox's control interface (${fault.label}).`);
+      }
+
+      const context = (): HandlerContext => ({
+        core,
+        operation: operation!,
+        params: match.params,
+        query: url.searchParams,
+        body: body.value,
+        caller,
+        ip: normaliseAddress(req.socket.remoteAddress),
+        links: new Links(origin + contract.basePath),
+        mediaType,
+      });
+      const handle = (): StoredResponse => {
+        try {
+          return render(handlers[operationId]!(context()));
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          return failure(error, method, requestUrl);
+        }
+      };
+
+      const write = writeMethods.has(method);
+      const known = !write || idempotencyKey === undefined ? ({ kind: 'new' } as const) : idempotency.begin(idempotencyKey);
+      let response: StoredResponse;
       if (known.kind === 'busy') {
         idempotencyKey = undefined; // the original still owns the key
         throw new ApiError(429, 'A request with this Idempotency-Key is still being processed.');
-      }
-      let response: StoredResponse;
-      if (known.kind === 'replay') {
+      } else if (known.kind === 'replay') {
         idempotencyKey = undefined;
         response = known.response;
-        // The original's change may not be on disk yet: the replay is answered once it is, like the original.
+        // The original's change may not be durable yet: the replay is answered once it is, like the original.
         crashPoint('replay:waiting');
-        await parts.commit();
+        await store.commit();
         res.once('finish', () => crashPoint('replay:answered'));
       } else {
+        // Checked before the processing; a write's refusal is answered (and remembered under its key) in its write.
+        let refusal: ApiError | undefined;
         try {
           checkParameters(validator, operation, { path: match.params, query: url.searchParams, headers: req.headers }, (p) => p.name !== header);
           checkBody(validator, operation, body);
-          claim = claims[operation.operationId]?.({ body: body.value });
+          claim = claims[operationId]?.({ body: body.value });
           if (claim !== undefined && activeClaims.has(claim)) {
             const taken = claim;
             claim = undefined;
             throw parts.conflict(taken);
           }
           if (claim !== undefined) activeClaims.add(claim);
-          await phases.reach('processing', visit);
-          await phases.wait(core.settings.processingDelayMs);
-          const context: HandlerContext = {
-            core,
-            operation,
-            params: match.params,
-            query: url.searchParams,
-            body: body.value,
-            caller,
-            ip: normaliseAddress(req.socket.remoteAddress),
-            links: new Links(origin + contract.basePath),
-            mediaType,
-          };
-          response = render(handlers[operation.operationId]!(context));
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
-          response = failure(error, method, requestUrl);
+          refusal = error;
         }
-        if (idempotencyKey !== undefined) {
-          idempotency.finish(idempotencyKey, response);
+        if (!refusal) {
+          await phases.reach('processing', visit, signal);
+          await phases.wait(core.settings.processingDelayMs, signal);
+        }
+        const key = idempotencyKey;
+        if (!write || (refusal && key === undefined)) {
+          // A read, or a refusal with no key to remember it under: nothing changes, no write.
+          if (refusal) throw refusal;
+          response = handle();
+        } else {
+          await phases.reach('queued', visit, signal);
+          response = await store.write(
+            () => {
+              // On a shared store another process may have answered this key meanwhile: its answer is the answer.
+              const answered = key === undefined ? undefined : idempotency.recorded(key);
+              if (answered) return (idempotency.finish(key!, undefined), answered);
+              const made = refusal ? failure(refusal, method, requestUrl) : handle();
+              if (key !== undefined) idempotency.finish(key, made);
+              return made;
+            },
+            { signal, whenLocked: () => phases.reach('locked', visit, signal) },
+          );
           idempotencyKey = undefined;
         }
-        if (writeMethods.has(method)) await parts.commit();
       }
       if (fault?.when === 'after') {
         if (fault.drop) return void req.socket.destroy();
@@ -165,7 +213,14 @@ export function createApiHandler(parts: ApiHandlerParts) {
     } catch (error) {
       // An unexpected failure frees the key: nothing was done that a resend should be given back.
       if (idempotencyKey !== undefined) idempotency.finish(idempotencyKey, undefined);
-      const refusal = error instanceof ApiError ? error : new ApiError(500, `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
+      // A client that has gone gets no answer: there is nobody to give it to.
+      if (signal.aborted) return;
+      const refusal =
+        error instanceof ApiError
+          ? error
+          : error instanceof StateStoreError
+            ? storeFailure(error)
+            : new ApiError(500, `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent && !res.destroyed) {
         // Read (and forget) what is left of the body, so that the connection stays usable.
         if (!req.readableEnded) req.resume();

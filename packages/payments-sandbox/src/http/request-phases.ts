@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { unlessAborted } from '../state/store.js';
 
 /**
  * The points of an API request's way through the sandbox at which it may wait, named, so that tests wait for the
@@ -7,9 +8,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
  *
  * - `body`: the request's head was accepted, its body is about to be read;
  * - `processing`: the body was read and checked, the simulated processing delay (`processingDelayMs`) follows;
- *   the request counts as in flight and holds its Idempotency-Key and its claim (a customer number) meanwhile.
+ *   the request counts as in flight and holds its Idempotency-Key and its claim (a customer number) meanwhile;
+ * - `queued`: a write is handed to the store, to wait for its turn (on a shared store: the next batch under the lock);
+ * - `locked`: a write holds the store (on a shared store: its lock, caught up), its handler runs next.
+ *
+ * A request whose client has gone stops waiting at once, wherever it waits (its signal).
  */
-export type RequestPhase = 'body' | 'processing';
+export type RequestPhase = 'body' | 'processing' | 'queued' | 'locked';
 
 export interface PhaseVisit {
   phase: RequestPhase;
@@ -28,9 +33,9 @@ export interface Hold {
 }
 
 /** Waits `ms` milliseconds: the sandbox's one real timer of a request's processing, replaceable in tests. */
-export type ProcessingTimer = (ms: number) => Promise<void>;
+export type ProcessingTimer = (ms: number, signal: AbortSignal) => Promise<void>;
 
-const realTimer: ProcessingTimer = (ms) => sleep(ms);
+const realTimer: ProcessingTimer = (ms, signal) => sleep(ms, undefined, { signal });
 
 export class RequestPhases {
   private readonly holds = new Set<{ phase: RequestPhase; match: (visit: PhaseVisit) => boolean; reach: (visit: PhaseVisit) => Promise<void>; release: () => void }>();
@@ -38,16 +43,16 @@ export class RequestPhases {
   timer: ProcessingTimer = realTimer;
 
   /** Called by the sandbox at each phase: resolves at once unless a test holds requests there. */
-  reach(phase: RequestPhase, visit: Omit<PhaseVisit, 'phase'>): Promise<void> | undefined {
+  reach(phase: RequestPhase, visit: Omit<PhaseVisit, 'phase'>, signal: AbortSignal): Promise<void> | undefined {
     if (this.holds.size === 0) return undefined;
     const full = { ...visit, phase };
     const waits = [...this.holds].filter((hold) => hold.phase === phase && hold.match(full)).map((hold) => hold.reach(full));
-    return waits.length ? Promise.all(waits).then(() => undefined) : undefined;
+    return waits.length ? unlessAborted(Promise.all(waits), signal).then(() => undefined) : undefined;
   }
 
   /** The simulated processing delay. */
-  wait(ms: number): Promise<void> | undefined {
-    return ms > 0 ? this.timer(ms) : undefined;
+  wait(ms: number, signal: AbortSignal): Promise<void> | undefined {
+    return ms > 0 ? unlessAborted(this.timer(ms, signal), signal) : undefined;
   }
 
   /** Holds the requests that reach `phase` (those `match` picks) until `release()`. */

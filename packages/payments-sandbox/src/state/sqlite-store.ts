@@ -5,7 +5,7 @@ import { rules } from '@paykit/payments/rules';
 import { crashPoint, holdPoint } from './crash-points.js';
 import { parseState } from './persistence.js';
 import type { SandboxState } from './state.js';
-import { StateStoreError, type StateStore } from './store.js';
+import { StateStoreError, writeInProcess, type StateStore, type WriteOptions } from './store.js';
 import { ChangeTracker, resetTrackedState, trackedState, TrackedMap, type ChangeBatch, type CollectionName } from './tracking.js';
 
 /**
@@ -275,8 +275,12 @@ class SqliteStore implements StateStore {
   }
 
   /** One process owns the file: nothing to catch up on, and its writes are ordered by `commit`. */
-  run<T>(_write: boolean, work: () => Promise<T>): Promise<T> {
-    return work();
+  catchUp(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  write<T>(work: () => T, options?: WriteOptions): Promise<T> {
+    return writeInProcess(this, work, options);
   }
 
   track<T>(work: () => T): T {
@@ -289,12 +293,12 @@ class SqliteStore implements StateStore {
     // Group commit: every change made until the write starts goes into it, and each caller waits for it.
     this.scheduled ??= (holdPoint('commit') ?? new Promise<void>((resolve) => setImmediate(resolve))).then(() => {
       this.scheduled = undefined;
-      this.write();
+      this.writeChanges();
     });
     return this.scheduled;
   }
 
-  private write(): void {
+  private writeChanges(): void {
     if (this.failure) throw this.failure;
     if (this.closed) throw new StateStoreError(`${this.location} is closed`);
     const batch = this.tracker.take();
