@@ -265,6 +265,15 @@ class SqliteStore implements StateStore {
     });
   }
 
+  /** The state again as the database holds it; the number sequence never goes back (no number handed out twice). */
+  private reload(): void {
+    const sequence = this.state.sequence;
+    for (const value of Object.values(this.state)) if (value instanceof TrackedMap) for (const key of [...value.keys()]) value.unload(key);
+    this.tracker.discard();
+    this.load();
+    this.state.sequence = Math.max(this.state.sequence, sequence);
+  }
+
   private each(sql: string, use: (row: Record<string, unknown>) => void): void {
     const statement = this.db.prepare(sql);
     try {
@@ -308,11 +317,17 @@ class SqliteStore implements StateStore {
       crashPoint('commit:before');
       this.db.exec('COMMIT');
     } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      // The state in memory now holds changes the database does not: nothing more is acknowledged until a restart
-      // reads the database again.
-      this.failure = new StateStoreError(`cannot write the sandbox state to ${this.location}: ${(error as Error).message}`);
-      throw this.failure;
+      const failure = new StateStoreError(`cannot write the sandbox state to ${this.location}: ${(error as Error).message}`);
+      // The state in memory now holds changes the database does not (a payment answered 500 would show in searches
+      // until a restart, then vanish): it is read again from the database, so that what the sandbox shows is what
+      // a restart would show. Only when that fails too is nothing more done until a restart.
+      try {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        this.reload();
+      } catch {
+        this.failure = failure;
+      }
+      throw failure;
     }
     this.rowsWritten += batch.rows.length + (batch.meta ? 2 : 0);
     crashPoint('commit:after');
