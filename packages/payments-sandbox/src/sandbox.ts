@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { completeDeregistration, completeRegistration } from './resources/aliases.js';
-import { createApiHandler } from './http/api-handler.js';
+import { createApiHandler, unrecognisedMethodAnswer } from './http/api-handler.js';
 import { Authenticator, resolveKeys, type SandboxKeyOptions } from './http/auth.js';
 import { SandboxClock } from './state/clock.js';
 import { InFlightRequests } from './http/concurrency.js';
@@ -191,6 +191,14 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     });
     const serving = (req.url ?? '').startsWith(`${controlPrefix}/`) ? control(req, res, gone.signal) : api(req, res, origin, gone.signal);
     serving.catch(() => res.destroy());
+  });
+  // A method Node's parser does not take (`FOO /x`) never becomes a request: answered 501 here, as the API answers
+  // one it parses but does not recognise. Other malformed requests get what Node gives them (400, or nothing).
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+    const [method = '', target = '/'] = error.code === 'HPE_INVALID_METHOD' ? (error.rawPacket?.toString('latin1').split('\r\n')[0] ?? '').split(' ') : [];
+    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(method)) socket.end(unrecognisedMethodAnswer(method, origin + (target.startsWith('/') ? target : '/')));
+    else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
   });
   server.listen(options.port ?? 0, host);
   await once(server, 'listening');

@@ -1,7 +1,8 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { loadPaymentsContract } from '../src/contract/contract.js';
 import { operationHandlers } from '../src/resources/operations.js';
-import { business, call, cardTokenRequest, sandboxPerTest } from './support.js';
+import { basic, business, call, cardTokenRequest, sandboxPerTest } from './support.js';
 
 const env = sandboxPerTest();
 
@@ -107,5 +108,42 @@ describe('payments sandbox: no cross-origin access', () => {
     const response = await call(env.sandbox, 'GET', '/', { ...(key ? { key } : {}), headers: { origin: 'https://shop.example.com' } });
     expect(response.status).toBe(status);
     expect(crossOriginHeaders(response)).toEqual([]);
+  });
+});
+
+/** One request written as is on a connection, and everything the sandbox answers before it closes or answers. */
+function rawExchange(head: string): Promise<{ status: number; body: any }> {
+  const { hostname, port } = new URL(env.sandbox.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(head));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const split = text.indexOf('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(text)?.[1] ?? NaN);
+      if (split >= 0 && Buffer.byteLength(text.slice(split + 4)) >= length) {
+        socket.destroy();
+        resolve({ status: Number(text.split(' ')[1]), body: JSON.parse(text.slice(split + 4)) });
+      }
+    });
+    socket.on('error', reject);
+    socket.on('close', () => reject(new Error(`closed without a whole answer: ${JSON.stringify(text)}`)));
+  });
+}
+
+describe('payments sandbox: request methods the API does not recognise (501, the reference\'s error table)', () => {
+  it.each([
+    { method: 'FOO', why: "a method Node's parser does not take" },
+    { method: 'PROPFIND', why: 'a method of WebDAV, which Node parses' },
+    { method: 'PURGE', why: 'a cache method' },
+  ])('$method ($why) gets 501 with the error body', async ({ method }) => {
+    const { pathname, host } = new URL(env.sandbox.url);
+    const answer = await rawExchange(`${method} ${pathname}/transactions HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${basic(env.secretKey)}\r\nAccept: application/json\r\n\r\n`);
+    expect(answer.status).toBe(501);
+    expect(answer.body).toMatchObject({ status: '501', requestMethod: method, requestUrl: `${env.sandbox.url}/transactions`, developerMessage: expect.stringContaining(method) });
+  });
+
+  it('a method HTTP defines that the resource lacks still gets 405', async () => {
+    expect((await call(env.sandbox, 'PUT', '/transactions')).status).toBe(405);
   });
 });

@@ -13,6 +13,7 @@ const customerMessages: Record<number, string> = {
   422: 'Some details are invalid. Please check them and try again.',
   429: 'Too many requests. Please wait a moment and try again.',
   500: 'Something went wrong. Please contact support.',
+  501: 'This kind of request is not supported.',
   502: 'The payment network gave an invalid answer. Please check the result before trying again.',
   503: 'The service is temporarily unavailable. Please try again shortly.',
   504: 'The payment network did not answer in time. Please check the result before trying again.',

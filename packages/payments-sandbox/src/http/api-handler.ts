@@ -33,6 +33,23 @@ export interface ApiHandlerParts {
 
 const writeMethods = new Set(['PUT', 'POST', 'PATCH', 'DELETE']);
 
+/**
+ * The methods of HTTP itself (RFC 9110, and PATCH): another one (PROPFIND, PURGE...) is a method the API does not
+ * recognise, answered 501 as the reference's error table says, where a known method the resource lacks gets 405.
+ */
+export const recognisedMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
+
+export const unrecognisedMethod = (method: string) => new ApiError(501, `${method} is not a request method the API recognises.`);
+
+/**
+ * The whole answer, as bytes, to a request whose method Node's parser does not take at all (`FOO /x`): the parser
+ * refuses it before there is a request object, so it is written to the socket as is.
+ */
+export function unrecognisedMethodAnswer(method: string, url: string): string {
+  const body = JSON.stringify(errorBody(unrecognisedMethod(method), method, url));
+  return `HTTP/1.1 501 Not Implemented\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
 /** Renders an answer as it goes on the wire (and is remembered under an Idempotency-Key). */
 function render(response: ApiResponse): StoredResponse {
   const headers: Record<string, string> = { ...response.headers };
@@ -101,6 +118,7 @@ export function createApiHandler(parts: ApiHandlerParts) {
       send(res, response);
     };
     try {
+      if (!recognisedMethods.has(method)) throw unrecognisedMethod(method);
       const match = matchPath(contract, url.pathname);
       if (!match) throw new ApiError(404, `Nothing matches ${url.pathname}.`);
       operation = match.path.operations.get(method);
