@@ -9,7 +9,7 @@ import { InFlightRequests } from './http/concurrency.js';
 import { loadPaymentsContract } from './contract/contract.js';
 import { controlPrefix, createControlHandler } from './http/control.js';
 import { createSandboxControl, type SandboxControl } from './http/control-client.js';
-import { advertisedHost, checkControlToken, ControlGuard, generateControlToken, isLoopback } from './http/control-guard.js';
+import { advertisedHost, checkControlToken, ControlGuard, generateControlToken, isLoopback, ownOrigins } from './http/control-guard.js';
 import { defaultSettings, type SandboxBusiness, type SandboxCore, type SandboxSettings } from './core.js';
 import { concurrentCreation } from './resources/customers.js';
 import { createFacility } from './resources/facility.js';
@@ -53,6 +53,12 @@ export interface PaymentsSandboxOptions {
   checkResponses?: boolean | ((problem: string) => void);
   /** The token the control interface takes (at least 16 printable characters); one is generated when none is given. */
   controlToken?: string;
+  /**
+   * Origins clients reach the sandbox at besides its own address, such as a load balancer's
+   * (`https://sandbox.example.internal`): a request whose `Host` names one gets links under it. Links of a request
+   * with any other `Host` are under the sandbox's own address.
+   */
+  publicOrigins?: string[];
   /** Where the sandbox's warnings go (listening beyond loopback); default `console.warn`. */
   onWarning?: (message: string) => void;
 }
@@ -81,6 +87,16 @@ export interface PaymentsSandbox {
   webhooksIdle(): Promise<void>;
 }
 
+function checkPublicOrigins(given: string[] | undefined): string[] {
+  return (given ?? []).map((text) => {
+    const parsed = URL.canParse(text) ? new URL(text) : undefined;
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== text.replace(/\/$/, '')) {
+      throw new TypeError(`publicOrigins takes origins such as https://sandbox.example.internal (scheme, host, port only); got ${JSON.stringify(text)}`);
+    }
+    return parsed.origin;
+  });
+}
+
 /**
  * The parts of a running sandbox that tests and benchmarks look into, not exported: its store (the state in memory,
  * what it wrote), the phases of its requests (to hold a request at one and release it), the requests in flight.
@@ -105,6 +121,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   const keys = resolveKeys(options.keys);
   const controlToken = options.controlToken === undefined ? generateControlToken() : checkControlToken(options.controlToken);
   const guard = new ControlGuard(controlToken);
+  const publicOrigins = checkPublicOrigins(options.publicOrigins);
   const initialSettings = structuredClone({ ...defaultSettings, ...options.settings });
   const problems: string[] = [];
   const report = (found: string[]) => {
@@ -113,6 +130,17 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   };
 
   let origin = '';
+  let origins: ReadonlySet<string> = new Set();
+  /** A request's `Host` is taken for its links only when it names this sandbox (a `Host` is the client's to choose). */
+  const originOf = (hostHeader: string | undefined) => {
+    if (hostHeader) {
+      for (const scheme of ['http', 'https']) {
+        const named = URL.canParse(`${scheme}://${hostHeader}`) ? new URL(`${scheme}://${hostHeader}`).origin : undefined;
+        if (named && origins.has(named)) return named;
+      }
+    }
+    return origin;
+  };
   const store = await openStateStore(options.stateFile);
   // The start options, with what the control interface changed over them (shared state, forgotten by a reset).
   const settings = new SettingsView(() => store.state, initialSettings);
@@ -161,6 +189,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     claims: operationClaims,
     conflict: concurrentCreation,
     store,
+    originOf,
     // Checking every answer costs a schema validation per request: only when asked for.
     ...(options.checkResponses ? { inspect: (operation, response) => report(responseProblems(validator, contract, operation, response)) } : {}),
   });
@@ -189,7 +218,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     res.once('close', () => {
       if (!res.writableFinished) gone.abort(new Error('the client closed the connection before the answer'));
     });
-    const serving = (req.url ?? '').startsWith(`${controlPrefix}/`) ? control(req, res, gone.signal) : api(req, res, origin, gone.signal);
+    const serving = (req.url ?? '').startsWith(`${controlPrefix}/`) ? control(req, res, gone.signal) : api(req, res, gone.signal);
     serving.catch(() => res.destroy());
   });
   // A method Node's parser does not take (`FOO /x`) never becomes a request: answered 501 here, as the API answers
@@ -205,7 +234,8 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   const { port } = server.address() as AddressInfo;
   const named = advertisedHost(host);
   origin = `http://${named.includes(':') ? `[${named}]` : named}:${port}`;
-  guard.listening(host, port);
+  origins = ownOrigins(host, port, publicOrigins);
+  guard.listening(origins);
   if (!isLoopback(host)) {
     (options.onWarning ?? console.warn)(
       `payments sandbox: listening on ${host} port ${port}, so other machines can reach it. Keep its control token to ` +

@@ -27,6 +27,8 @@ export interface ApiHandlerParts {
   conflict: (claim: string) => ApiError;
   /** The state store: reads catch up on it, writes run through it and are answered once durable. */
   store: Pick<StateStore, 'catchUp' | 'write' | 'commit'>;
+  /** The origin a request's links are under: the one its `Host` names when that names this sandbox, else its own. */
+  originOf: (host: string | undefined) => string;
   /** Sees every answer before it is sent (the tests' contract check). */
   inspect?: (operation: OperationSpec | undefined, response: StoredResponse) => void;
 }
@@ -103,10 +105,10 @@ export function createApiHandler(parts: ApiHandlerParts) {
   const { contract, validator } = core;
   const activeClaims = new Set<string>();
 
-  return async function handleApiRequest(req: IncomingMessage, res: ServerResponse, fallbackOrigin: string, signal: AbortSignal): Promise<void> {
+  return async function handleApiRequest(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const method = req.method ?? 'GET';
     const rawUrl = req.url ?? '/';
-    const origin = req.headers.host ? `http://${req.headers.host}` : fallbackOrigin;
+    const origin = parts.originOf(req.headers.host);
     const requestUrl = origin + rawUrl;
     const url = new URL(rawUrl, origin);
     let operation: OperationSpec | undefined;
