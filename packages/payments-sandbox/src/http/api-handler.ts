@@ -142,7 +142,8 @@ export function createApiHandler(parts: ApiHandlerParts) {
       const body = parseBody(operation, req.headers['content-type'], await readBody(req, signal));
 
       // What the other processes on a shared store wrote (injected faults, settings, the records) is seen from here on.
-      await store.catchUp();
+      const write = writeMethods.has(method);
+      await store.catchUp({ joinRunning: write });
       const operationId = operation.operationId;
       const fault = faults.armed(operationId) ? await store.write(() => faults.take(operationId), { signal }) : undefined;
       if (fault?.when === 'before') {
@@ -170,7 +171,6 @@ export function createApiHandler(parts: ApiHandlerParts) {
         }
       };
 
-      const write = writeMethods.has(method);
       const known = !write || idempotencyKey === undefined ? ({ kind: 'new' } as const) : idempotency.begin(idempotencyKey);
       let response: StoredResponse;
       if (known.kind === 'busy') {

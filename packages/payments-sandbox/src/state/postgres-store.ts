@@ -53,47 +53,80 @@ const schema = `
 const takeLock = "SELECT pg_advisory_xact_lock(hashtext('paykit-payments-sandbox'))";
 
 /**
- * A batch's start, in one round trip: the transaction, its settings (durable before acknowledged, whatever the
- * server's default; a session that stalls while holding the lock is cut off by the server), the lock.
+ * A batch's start, in one round trip: the transaction, its settings, the lock. Its COMMIT does not wait for the
+ * write-ahead log to reach the disk (`synchronous_commit = off`), so the lock is free for the other processes at
+ * once; the batch's writes are answered only after `flush` (below) made the log durable up to and past it. A
+ * session that stalls while holding the lock is cut off by the server.
  */
-const begin = `BEGIN; SET LOCAL synchronous_commit = on; SET LOCAL idle_in_transaction_session_timeout = '60s'; ${takeLock}`;
+const begin = `BEGIN; SET LOCAL synchronous_commit = off; SET LOCAL idle_in_transaction_session_timeout = '60s'; ${takeLock}`;
+
+/**
+ * Makes the write-ahead log durable up to now: a transaction that takes an ID writes a commit record, and with
+ * `synchronous_commit = on` its COMMIT returns once the log is flushed past that record, so past every commit before
+ * it (the log is written in order). One flush covers every batch committed before it started.
+ */
+const flush = 'BEGIN; SET LOCAL synchronous_commit = on; SELECT pg_current_xact_id(); COMMIT';
 
 /** The meta rows (as collection `''`) and then records, in the order they were written. */
 const metaRows = "SELECT '' AS collection, name AS key, value, 0::bigint AS change, 0::bigint AS position FROM paykit_sandbox_meta";
+
+const sinceSql = (seen: number) =>
+  `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE change > ${Math.trunc(seen)} ORDER BY change, position`;
 
 const statements = {
   // What changed since change number $1 (a removal is a row without a value), or everything there is.
   since: `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE change > $1 ORDER BY change, position`,
   all: `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE value IS NOT NULL ORDER BY position`,
-  clear: 'UPDATE paykit_sandbox_records SET value = NULL, created_at = NULL, change = $1 WHERE value IS NOT NULL',
-  // Every row of a batch in one statement ($1-$4: collection, key, value or null, created_at; $5: the change
-  // number). A record written again after its removal goes to the end, as it does in memory (lists keep creation
-  // order). An idempotency key is taken again only once its record has expired ($6: the lifetime), or by the very
-  // same record written again: `put` counts the rows written, and the batch fails when one was refused. The clock
-  // offset ($7) and the number sequence ($8, which never goes back: no receipt number is handed out twice) when given.
-  write: `
-    WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS i (collection, key, value, created_at)),
+} as const;
+
+/** A text as an SQL literal, by the driver's own escaping. */
+type Literal = (text: string) => string;
+
+/**
+ * A batch's rows and its COMMIT, in one round trip (a simple query of several statements: the values are literals,
+ * quoted by the driver). Every row in one statement: a record written again after its removal goes to the end, as it
+ * does in memory (lists keep creation order); an idempotency key is taken again only once its record has expired,
+ * or by the very same record written again. When the database refuses a row, the statement fails (a text that is no
+ * number, cast to one: the error names the reason), so the COMMIT after it never runs. The clock offset and the
+ * number sequence (which never goes back: no receipt number is handed out twice) when the batch changed them.
+ */
+function writeAndCommitSql(batch: ChangeBatch, change: number, literal: Literal): string {
+  const text = (value: string | null) => (value === null ? 'NULL' : literal(value));
+  const rows = batch.rows.map(({ collection, key, value }) => {
+    const createdAt = collection === 'idempotency' && value !== null ? String(Math.trunc((value as { createdAt: number }).createdAt)) : 'NULL';
+    return `(${literal(collection)}, ${literal(key)}, ${text(value === null ? null : JSON.stringify(value))}, ${createdAt}::bigint)`;
+  });
+  const puts = batch.rows.filter((row) => row.value !== null).length;
+  const meta = batch.meta;
+  const lifetime = Math.trunc(rules.idempotencyKey.lifetimeMs);
+  const clear = batch.cleared ? `UPDATE paykit_sandbox_records SET value = NULL, created_at = NULL, change = ${change} WHERE value IS NOT NULL; ` : '';
+  const input = rows.length ? `VALUES ${rows.join(', ')}` : 'SELECT NULL::text, NULL::text, NULL::text, NULL::bigint WHERE false';
+  return `${clear}
+    WITH input (collection, key, value, created_at) AS (${input}),
     put AS (
       INSERT INTO paykit_sandbox_records AS r (collection, key, value, created_at, change)
-      SELECT collection, key, value, created_at, $5 FROM input WHERE value IS NOT NULL
+      SELECT collection, key, value, created_at, ${change} FROM input WHERE value IS NOT NULL
       ON CONFLICT (collection, key) DO UPDATE SET value = excluded.value, created_at = excluded.created_at, change = excluded.change,
         position = CASE WHEN r.value IS NULL THEN nextval('paykit_sandbox_position') ELSE r.position END
-      WHERE r.collection <> 'idempotency' OR r.value IS NULL OR r.created_at + $6 <= excluded.created_at
+      WHERE r.collection <> 'idempotency' OR r.value IS NULL OR r.created_at + ${lifetime} <= excluded.created_at
         OR (r.created_at = excluded.created_at AND r.value = excluded.value)
       RETURNING 1),
     dropped AS (
-      UPDATE paykit_sandbox_records AS r SET value = NULL, created_at = NULL, change = $5
+      UPDATE paykit_sandbox_records AS r SET value = NULL, created_at = NULL, change = ${change}
       FROM input AS i WHERE i.value IS NULL AND r.collection = i.collection AND r.key = i.key AND r.value IS NOT NULL
       RETURNING 1),
     meta AS (
       UPDATE paykit_sandbox_meta SET value = CASE name
-          WHEN 'changes' THEN $5::text
-          WHEN 'clockOffsetMs' THEN coalesce($7::text, value)
-          ELSE GREATEST(value::bigint, coalesce($8::bigint, 0))::text END
+          WHEN 'changes' THEN '${change}'
+          WHEN 'clockOffsetMs' THEN ${meta ? literal(String(meta.clockOffsetMs)) : 'value'}
+          ELSE GREATEST(value::bigint, ${meta ? Math.trunc(meta.sequence) : 0})::text END
         WHERE name IN ('changes', 'clockOffsetMs', 'sequence')
       RETURNING 1)
-    SELECT (SELECT count(*) FROM put)::int AS put, (SELECT count(*) FROM dropped)::int AS dropped, (SELECT count(*) FROM meta)::int AS meta`,
-} as const;
+    SELECT (CASE WHEN (SELECT count(*) FROM put) = ${puts} THEN '0'
+      ELSE 'the store already holds an answer under this Idempotency-Key (rows written: ' || (SELECT count(*) FROM put) || ')' END)::int AS refused,
+      (SELECT count(*) FROM dropped) AS dropped, (SELECT count(*) FROM meta) AS meta;
+    COMMIT`;
+}
 
 /** The address with its password replaced, fit for logs and errors. */
 export function redactUrl(url: string): string {
@@ -142,10 +175,19 @@ class PostgresStore implements StateStore {
   private batchQueued = false;
   /** The batch under way, whose commit holds the changes taken from the tracker (`commit()` waits for it). */
   private committing: Promise<void> | undefined;
+  /** Resolves once the last batch that changed something is durable. */
+  private lastDurable: Promise<void> | undefined;
+  /** The connection batches run on (kept: a batch does not wait for one). */
+  private writer: pg.PoolClient | undefined;
+  /** The flush under way, and the one that starts after it (joined by every batch committed meanwhile). */
+  private flushRunning: Promise<void> | undefined;
+  private flushNext: Promise<void> | undefined;
   /** A batch is running its writes: a commit asked for meanwhile (a task's, a handler's) is that batch's. */
   private working = false;
   /** The batch under way or queued (one at a time). */
   private batches: Promise<void> = Promise.resolve();
+  /** The last catch-up of reads under way (writes join it rather than ask the database once each). */
+  private reading: Promise<void> | undefined;
   /** The change number of the batch whose COMMIT is under way: a read that sees its rows first skips them. */
   private committingChange = -1;
   private closed = false;
@@ -176,7 +218,11 @@ class PostgresStore implements StateStore {
    */
   async apply(client: pg.Pool | pg.PoolClient): Promise<void> {
     const reload = this.stale;
-    const rows = (await client.query<Row>(reload ? statements.all : statements.since, reload ? [] : [this.seen])).rows;
+    this.applyRows((await client.query<Row>(reload ? statements.all : statements.since, reload ? [] : [this.seen])).rows, reload);
+  }
+
+  /** Puts what a catch-up read into the state (`reload`: the whole state, read while it was stale). */
+  private applyRows(rows: Row[], reload: boolean): void {
     const meta: Record<string, string> = {};
     for (const row of rows) if (row.collection === '') meta[row.key] = row.value ?? '';
     const changes = Number(meta.changes);
@@ -200,11 +246,15 @@ class PostgresStore implements StateStore {
     this.seen = Math.max(this.seen, changes);
   }
 
-  catchUp(): Promise<void> {
+  catchUp(options: { joinRunning?: boolean } = {}): Promise<void> {
     if (this.closed) return Promise.reject(new StateStoreError(`${this.location} is closed`));
     // A stale state is read again whole, under the lock: a batch with nothing to write does it.
     if (this.stale) return this.write(noop);
-    return this.apply(this.pool).catch((error: unknown) => Promise.reject(this.error('reach', error)));
+    if (options.joinRunning && this.reading) return this.reading;
+    const reading = this.apply(this.pool).catch((error: unknown) => Promise.reject(this.error('reach', error)));
+    this.reading = reading;
+    void reading.catch(noop).finally(() => this.reading === reading && (this.reading = undefined));
+    return reading;
   }
 
   write<T>(work: () => T, options: WriteOptions = {}): Promise<T> {
@@ -239,11 +289,14 @@ class PostgresStore implements StateStore {
     });
   }
 
-  /** One batch: lock, catch up, run every write waiting, write their changes, commit; then each write is answered. */
+  /**
+   * One batch: lock, catch up, run every write waiting, write their changes, commit. The next batch may start as soon
+   * as this one committed; its writes are answered once the log is durable past its commit (`durable`).
+   */
   private async batch(): Promise<void> {
     let client: pg.PoolClient;
     try {
-      client = await this.pool.connect();
+      client = this.writer ??= await this.pool.connect();
     } catch (error) {
       for (const job of this.pending.splice(0)) job.reject(this.error('reach', error));
       return;
@@ -256,12 +309,14 @@ class PostgresStore implements StateStore {
     let open = false;
     /** Some change was made in memory (a write ran, or changes made outside writes were taken). */
     let ran = false;
-    let broken = false;
+    let changed = false;
     try {
       try {
-        await client.query(begin);
+        // The lock, then what the others wrote, in one round trip (a stale state is read whole after the lock).
         open = true;
-        await this.apply(client);
+        const reload = this.stale;
+        const results = (await client.query(`${begin}; ${reload ? statements.all : sinceSql(this.seen)}`)) as unknown as pg.QueryResult<Row>[];
+        this.applyRows(results.at(-1)!.rows, reload);
       } catch (error) {
         throw this.error('lock', error);
       }
@@ -286,14 +341,13 @@ class PostgresStore implements StateStore {
       this.working = false;
       const change = this.seen + 1;
       const batch = this.tracker.pending() ? this.tracker.take() : undefined;
-      if (batch) ran = true;
+      if (batch) ran = changed = true;
       try {
         if (batch) {
-          await this.writeBatch(client, batch, change);
           crashPoint('commit:before');
           this.committingChange = change;
-        }
-        await client.query('COMMIT');
+          await client.query(writeAndCommitSql(batch, change, (text) => client.escapeLiteral(text)));
+        } else await client.query('COMMIT');
         open = false;
       } catch (error) {
         throw this.error('write', error);
@@ -301,14 +355,7 @@ class PostgresStore implements StateStore {
       if (batch) {
         this.seen = Math.max(this.seen, change);
         this.rowsWritten += batch.rows.length + (batch.meta ? 2 : 0);
-        crashPoint('commit:after');
       }
-      settle();
-      jobs.forEach((job, at) => {
-        const outcome = outcomes[at]!;
-        if ('value' in outcome) job.resolve(outcome.value);
-        else job.reject(outcome.error);
-      });
     } catch (error) {
       // In memory the state may now hold changes the database does not: everything is read again before the next use.
       if (ran || !open) this.stale = true;
@@ -322,41 +369,56 @@ class PostgresStore implements StateStore {
         job.reject(outcome && 'error' in outcome && job.options.signal?.aborted ? outcome.error : failure);
       });
       if (!jobs.length) for (const job of this.pending.splice(0)) job.reject(failure);
-      if (open) await client.query('ROLLBACK').catch(() => (broken = true));
+      // The connection goes: a new one for the next batch (the server may have ended this one).
+      if (open) await client.query('ROLLBACK').catch(noop);
+      this.writer = undefined;
+      client.release(true);
+      return;
     } finally {
       this.working = false;
       this.committingChange = -1;
       if (this.committing === committed) this.committing = undefined;
-      client.release(broken);
     }
+    // Answered once durable, without holding up the next batch.
+    const durable = changed ? this.durable() : (this.lastDurable ?? Promise.resolve());
+    if (changed) this.lastDurable = durable;
+    void durable.then(
+      () => {
+        if (changed) crashPoint('commit:after');
+        settle();
+        jobs.forEach((job, at) => {
+          const outcome = outcomes[at]!;
+          if ('value' in outcome) job.resolve(outcome.value);
+          else job.reject(outcome.error);
+        });
+      },
+      (error: unknown) => {
+        const failure = this.error('write', error);
+        settle(failure);
+        jobs.forEach((job, at) => {
+          const outcome = outcomes[at]!;
+          job.reject('error' in outcome && job.options.signal?.aborted ? outcome.error : failure);
+        });
+      },
+    );
   }
 
-  private async writeBatch(client: pg.PoolClient, batch: ChangeBatch, change: number): Promise<void> {
-    if (batch.cleared) await client.query(statements.clear, [change]);
-    const collections: string[] = [];
-    const keys: string[] = [];
-    const values: (string | null)[] = [];
-    const createdAt: (number | null)[] = [];
-    let puts = 0;
-    for (const { collection, key, value } of batch.rows) {
-      collections.push(collection);
-      keys.push(key);
-      values.push(value === null ? null : JSON.stringify(value));
-      createdAt.push(collection === 'idempotency' && value !== null ? (value as { createdAt: number }).createdAt : null);
-      if (value !== null) puts += 1;
-    }
-    const meta = batch.meta;
-    const written = await client.query<{ put: number }>(statements.write, [
-      collections,
-      keys,
-      values,
-      createdAt,
-      change,
-      rules.idempotencyKey.lifetimeMs,
-      meta ? String(meta.clockOffsetMs) : null,
-      meta ? meta.sequence : null,
-    ]);
-    if (written.rows[0]!.put !== puts) throw new StateStoreError('the store already holds an answer under this Idempotency-Key');
+  /** Resolves once the write-ahead log is durable past every batch committed so far (flushes shared). */
+  private durable(): Promise<void> {
+    if (this.flushNext) return this.flushNext;
+    const run = () => {
+      const flushing = this.pool.query(flush).then(noop, (error: unknown) => Promise.reject(this.error('write', error)));
+      this.flushRunning = flushing;
+      void flushing.catch(noop).finally(() => this.flushRunning === flushing && (this.flushRunning = undefined));
+      return flushing;
+    };
+    if (!this.flushRunning) return run();
+    const next = this.flushRunning.catch(noop).then(() => {
+      this.flushNext = undefined;
+      return run();
+    });
+    this.flushNext = next;
+    return next;
   }
 
   track<T>(work: () => T): T {
@@ -367,7 +429,7 @@ class PostgresStore implements StateStore {
     if (this.closed) return Promise.reject(new StateStoreError(`${this.location} is closed`));
     // Nothing left to take, or a batch is running its writes: what was changed goes with the batch under way.
     if (this.working) return this.committing!;
-    if (!this.tracker.pending()) return this.committing ?? Promise.resolve();
+    if (!this.tracker.pending()) return this.committing ?? this.lastDurable ?? Promise.resolve();
     return this.write(noop);
   }
 
@@ -380,6 +442,9 @@ class PostgresStore implements StateStore {
     await this.commit().catch(noop);
     this.closed = true;
     await this.batches;
+    await this.lastDurable?.catch(noop);
+    this.writer?.release();
+    this.writer = undefined;
     await this.pool.end().catch(noop);
   }
 }
@@ -387,7 +452,7 @@ class PostgresStore implements StateStore {
 /** Connects to the database at `url`, creates the sandbox's tables on first use and reads the state. */
 export async function openPostgresStore(url: string): Promise<StateStore> {
   const location = redactUrl(url);
-  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 10_000, application_name: 'paykit-payments-sandbox' });
+  const pool = new pg.Pool({ connectionString: url, max: 6, connectionTimeoutMillis: 10_000, application_name: 'paykit-payments-sandbox' });
   // A connection the server closed (a restart): the pool drops an idle one and the next use connects again; one in
   // use fails its query, which the store reports. Without a listener the driver's error event would end the process.
   pool.on('error', noop);

@@ -11,8 +11,11 @@ export interface StateStore {
   readonly location: string | undefined;
   /** Rows written since the store was opened (records, idempotency records, counters). */
   readonly rowsWritten: number;
-  /** Catches up on what other processes wrote (a store shared by several, PostgreSQL); resolves at once elsewhere. */
-  catchUp(): Promise<void>;
+  /**
+   * Catches up on what other processes wrote (a store shared by several, PostgreSQL); resolves at once elsewhere.
+   * `joinRunning`: a catch-up already under way will do (a write, which catches up under the lock again anyway).
+   */
+  catchUp(options?: { joinRunning?: boolean }): Promise<void>;
   /**
    * Runs `work` as a write: on a shared store under its write lock, after catching up, with the other writes that
    * came meanwhile in one transaction; elsewhere at once. The records `work` looks up count as changed (handlers
