@@ -132,14 +132,24 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   let origin = '';
   let origins: ReadonlySet<string> = new Set();
   /** A request's `Host` is taken for its links only when it names this sandbox (a `Host` is the client's to choose). */
+  const originsByHost = new Map<string, string>();
   const originOf = (hostHeader: string | undefined) => {
-    if (hostHeader) {
+    if (!hostHeader) return origin;
+    let named = originsByHost.get(hostHeader);
+    if (named === undefined) {
+      named = origin;
       for (const scheme of ['http', 'https']) {
-        const named = URL.canParse(`${scheme}://${hostHeader}`) ? new URL(`${scheme}://${hostHeader}`).origin : undefined;
-        if (named && origins.has(named)) return named;
+        const parsed = URL.canParse(`${scheme}://${hostHeader}`) ? new URL(`${scheme}://${hostHeader}`).origin : undefined;
+        if (parsed && origins.has(parsed)) {
+          named = parsed;
+          break;
+        }
       }
+      // Hosts are the client's to choose: only a bounded number is remembered.
+      if (originsByHost.size > 100) originsByHost.clear();
+      originsByHost.set(hostHeader, named);
     }
-    return origin;
+    return named;
   };
   const store = await openStateStore(options.stateFile);
   // The start options, with what the control interface changed over them (shared state, forgotten by a reset).
