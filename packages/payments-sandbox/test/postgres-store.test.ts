@@ -309,6 +309,39 @@ describe.skipIf(!postgresTestsRun)('payments sandbox: --state postgres://… (re
     }
   }, 30_000);
 
+  it('a payment is answered only once the write-ahead log is durable past it: committed and seen, but unanswered while the log cannot be made durable', async () => {
+    const url = await database();
+    const sandbox = await startPaymentsSandbox({ stateFile: url, keys: { secret: [keys.secret], publishable: [keys.publishable] } });
+    // A synchronous standby nobody provides: a commit that waits for durability waits until this is undone (the
+    // other tests' sandboxes on the cluster wait meanwhile, and go on after).
+    const durability = async (blocked: boolean) => {
+      await cluster.query('postgres', blocked ? "ALTER SYSTEM SET synchronous_standby_names = 'paykit_nobody'" : 'ALTER SYSTEM RESET synchronous_standby_names');
+      await cluster.query('postgres', 'SELECT pg_reload_conf()');
+      await vi.waitFor(async () => {
+        const [row] = await cluster.query<{ synchronous_standby_names: string }>('postgres', 'SHOW synchronous_standby_names');
+        expect(row!.synchronous_standby_names).toBe(blocked ? 'paykit_nobody' : '');
+      }, { timeout: 10_000, interval: 20 });
+    };
+    try {
+      const tokenId = await token(sandbox.url);
+      await durability(true);
+      let answered = false;
+      const paying = post(sandbox.url, '/transactions', paymentRequest(tokenId, 40, { metadata: { orderId: 'durable' } }), { 'Idempotency-Key': 'durable' }).then((answer) => ((answered = true), answer));
+      // The payment is committed (another session sees it) and the sandbox is waiting for the log to be durable.
+      await vi.waitFor(async () => {
+        const waiting = await cluster.query('postgres', "SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND wait_event = 'SyncRep'", [databaseOf(url)]);
+        expect(waiting).toHaveLength(1);
+        expect((await rowsOf(url, 'transactions')).map((row) => JSON.parse(row.value).metadata)).toEqual([{ orderId: 'durable' }]);
+      }, { timeout: 10_000, interval: 20 });
+      expect(answered, 'no answer before the log is durable').toBe(false);
+      await durability(false);
+      expect((await paying)?.status).toBe(201);
+    } finally {
+      await durability(false);
+      await sandbox.close();
+    }
+  }, 30_000);
+
   it('refuses to start when the database is out of reach: a StateStoreError naming it without the password, and the process exits', async () => {
     const unreachable = `postgres://paykit:${encodeURIComponent(cluster.password)}@127.0.0.1:1/none`;
     const refusal = await startPaymentsSandbox({ stateFile: unreachable }).then(

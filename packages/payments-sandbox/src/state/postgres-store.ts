@@ -61,11 +61,13 @@ const takeLock = "SELECT pg_advisory_xact_lock(hashtext('paykit-payments-sandbox
 const begin = `BEGIN; SET LOCAL synchronous_commit = off; SET LOCAL idle_in_transaction_session_timeout = '60s'; ${takeLock}`;
 
 /**
- * Makes the write-ahead log durable up to now: a transaction that takes an ID writes a commit record, and with
- * `synchronous_commit = on` its COMMIT returns once the log is flushed past that record, so past every commit before
- * it (the log is written in order). One flush covers every batch committed before it started.
+ * Makes the write-ahead log durable up to now: a transaction that writes a log record (a transactional logical
+ * message, which any user may write and nothing stores) commits with `synchronous_commit = on`, so its COMMIT returns
+ * once the log is flushed past that record, and so past every commit before it (the log is written in order). A
+ * transaction that writes nothing is not flushed at its COMMIT, which is why a bare `pg_current_xact_id()` does not
+ * do. One flush covers every batch committed before it started.
  */
-const flush = 'BEGIN; SET LOCAL synchronous_commit = on; SELECT pg_current_xact_id(); COMMIT';
+const flush = "BEGIN; SET LOCAL synchronous_commit = on; SELECT pg_logical_emit_message(true, 'paykit-payments-sandbox', ''); COMMIT";
 
 /** The meta rows (as collection `''`) and then records, in the order they were written. */
 const metaRows = "SELECT '' AS collection, name AS key, value, 0::bigint AS change, 0::bigint AS position FROM paykit_sandbox_meta";
