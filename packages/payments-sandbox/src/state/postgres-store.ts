@@ -81,54 +81,38 @@ const statements = {
   all: `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE value IS NOT NULL ORDER BY position`,
 } as const;
 
-/** A text as an SQL literal, by the driver's own escaping. */
-type Literal = (text: string) => string;
-
 /**
- * A batch's rows and its COMMIT, in one round trip (a simple query of several statements: the values are literals,
- * quoted by the driver). Every row in one statement: a record written again after its removal goes to the end, as it
- * does in memory (lists keep creation order); an idempotency key is taken again only once its record has expired,
- * or by the very same record written again. When the database refuses a row, the statement fails (a text that is no
- * number, cast to one: the error names the reason), so the COMMIT after it never runs. The clock offset and the
- * number sequence (which never goes back: no receipt number is handed out twice) when the batch changed them.
+ * Every row of a batch in one statement ($1-$4: collection, key, value or null, created_at; $5: the change number).
+ * Values go as parameters, never in the text: a statement that fails is logged by the server with its text. A
+ * record written again after its removal goes to the end, as it does in memory (lists keep creation order); an
+ * idempotency key is taken again only once its record has expired ($6: the lifetime), or by the very same record
+ * written again: `put` counts the rows written, and the batch fails when one was refused. The clock offset ($7) and
+ * the number sequence ($8, which never goes back: no receipt number is handed out twice) when the batch changed them.
  */
-function writeAndCommitSql(batch: ChangeBatch, change: number, literal: Literal): string {
-  const text = (value: string | null) => (value === null ? 'NULL' : literal(value));
-  const rows = batch.rows.map(({ collection, key, value }) => {
-    const createdAt = collection === 'idempotency' && value !== null ? String(Math.trunc((value as { createdAt: number }).createdAt)) : 'NULL';
-    return `(${literal(collection)}, ${literal(key)}, ${text(value === null ? null : JSON.stringify(value))}, ${createdAt}::bigint)`;
-  });
-  const puts = batch.rows.filter((row) => row.value !== null).length;
-  const meta = batch.meta;
-  const lifetime = Math.trunc(rules.idempotencyKey.lifetimeMs);
-  const clear = batch.cleared ? `UPDATE paykit_sandbox_records SET value = NULL, created_at = NULL, change = ${change} WHERE value IS NOT NULL; ` : '';
-  const input = rows.length ? `VALUES ${rows.join(', ')}` : 'SELECT NULL::text, NULL::text, NULL::text, NULL::bigint WHERE false';
-  return `${clear}
-    WITH input (collection, key, value, created_at) AS (${input}),
-    put AS (
-      INSERT INTO paykit_sandbox_records AS r (collection, key, value, created_at, change)
-      SELECT collection, key, value, created_at, ${change} FROM input WHERE value IS NOT NULL
-      ON CONFLICT (collection, key) DO UPDATE SET value = excluded.value, created_at = excluded.created_at, change = excluded.change,
-        position = CASE WHEN r.value IS NULL THEN nextval('paykit_sandbox_position') ELSE r.position END
-      WHERE r.collection <> 'idempotency' OR r.value IS NULL OR r.created_at + ${lifetime} <= excluded.created_at
-        OR (r.created_at = excluded.created_at AND r.value = excluded.value)
-      RETURNING 1),
-    dropped AS (
-      UPDATE paykit_sandbox_records AS r SET value = NULL, created_at = NULL, change = ${change}
-      FROM input AS i WHERE i.value IS NULL AND r.collection = i.collection AND r.key = i.key AND r.value IS NOT NULL
-      RETURNING 1),
-    meta AS (
-      UPDATE paykit_sandbox_meta SET value = CASE name
-          WHEN 'changes' THEN '${change}'
-          WHEN 'clockOffsetMs' THEN ${meta ? literal(String(meta.clockOffsetMs)) : 'value'}
-          ELSE GREATEST(value::bigint, ${meta ? Math.trunc(meta.sequence) : 0})::text END
-        WHERE name IN ('changes', 'clockOffsetMs', 'sequence')
-      RETURNING 1)
-    SELECT (CASE WHEN (SELECT count(*) FROM put) = ${puts} THEN '0'
-      ELSE 'the store already holds an answer under this Idempotency-Key (rows written: ' || (SELECT count(*) FROM put) || ')' END)::int AS refused,
-      (SELECT count(*) FROM dropped) AS dropped, (SELECT count(*) FROM meta) AS meta;
-    COMMIT`;
-}
+const writeRows = `
+  WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS i (collection, key, value, created_at)),
+  put AS (
+    INSERT INTO paykit_sandbox_records AS r (collection, key, value, created_at, change)
+    SELECT collection, key, value, created_at, $5 FROM input WHERE value IS NOT NULL
+    ON CONFLICT (collection, key) DO UPDATE SET value = excluded.value, created_at = excluded.created_at, change = excluded.change,
+      position = CASE WHEN r.value IS NULL THEN nextval('paykit_sandbox_position') ELSE r.position END
+    WHERE r.collection <> 'idempotency' OR r.value IS NULL OR r.created_at + $6 <= excluded.created_at
+      OR (r.created_at = excluded.created_at AND r.value = excluded.value)
+    RETURNING 1),
+  dropped AS (
+    UPDATE paykit_sandbox_records AS r SET value = NULL, created_at = NULL, change = $5
+    FROM input AS i WHERE i.value IS NULL AND r.collection = i.collection AND r.key = i.key AND r.value IS NOT NULL
+    RETURNING 1),
+  meta AS (
+    UPDATE paykit_sandbox_meta SET value = CASE name
+        WHEN 'changes' THEN $5::text
+        WHEN 'clockOffsetMs' THEN coalesce($7::text, value)
+        ELSE GREATEST(value::bigint, coalesce($8::bigint, 0))::text END
+      WHERE name IN ('changes', 'clockOffsetMs', 'sequence')
+    RETURNING 1)
+  SELECT (SELECT count(*) FROM put)::int AS put, (SELECT count(*) FROM dropped)::int AS dropped, (SELECT count(*) FROM meta)::int AS meta`;
+
+const clearRows = 'UPDATE paykit_sandbox_records SET value = NULL, created_at = NULL, change = $1 WHERE value IS NOT NULL';
 
 /** The address with its password replaced, fit for logs and errors. */
 export function redactUrl(url: string): string {
@@ -346,10 +330,11 @@ class PostgresStore implements StateStore {
       if (batch) ran = changed = true;
       try {
         if (batch) {
+          await this.writeBatch(client, batch, change);
           crashPoint('commit:before');
           this.committingChange = change;
-          await client.query(writeAndCommitSql(batch, change, (text) => client.escapeLiteral(text)));
-        } else await client.query('COMMIT');
+        }
+        await client.query('COMMIT');
         open = false;
       } catch (error) {
         throw this.error('write', error);
@@ -403,6 +388,29 @@ class PostgresStore implements StateStore {
         });
       },
     );
+  }
+
+  private async writeBatch(client: pg.PoolClient, batch: ChangeBatch, change: number): Promise<void> {
+    if (batch.cleared) await client.query(clearRows, [change]);
+    const collections: string[] = [];
+    const keys: string[] = [];
+    const values: (string | null)[] = [];
+    const createdAt: (number | null)[] = [];
+    let puts = 0;
+    for (const { collection, key, value } of batch.rows) {
+      collections.push(collection);
+      keys.push(key);
+      values.push(value === null ? null : JSON.stringify(value));
+      createdAt.push(collection === 'idempotency' && value !== null ? (value as { createdAt: number }).createdAt : null);
+      if (value !== null) puts += 1;
+    }
+    const { meta } = batch;
+    const written = await client.query<{ put: number }>({
+      name: 'paykit-sandbox-write',
+      text: writeRows,
+      values: [collections, keys, values, createdAt, change, rules.idempotencyKey.lifetimeMs, meta ? String(meta.clockOffsetMs) : null, meta ? meta.sequence : null],
+    });
+    if (written.rows[0]!.put !== puts) throw new StateStoreError('the store already holds an answer under this Idempotency-Key');
   }
 
   /** Resolves once the write-ahead log is durable past every batch committed so far (flushes shared). */
