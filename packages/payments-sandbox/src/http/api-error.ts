@@ -1,4 +1,5 @@
 import type { FieldProblem } from '../contract/schema-validator.js';
+import { keepable } from '../rules/sensitive.js';
 
 /** Messages fit to show a payer, by status; the developer message says what exactly went wrong. */
 const customerMessages: Record<number, string> = {
@@ -42,6 +43,11 @@ export function invalidField(fieldName: string, fieldValue: unknown, message: st
   });
 }
 
+/**
+ * The error body the reference gives every refusal. Its field errors pass through the contract's marks (a
+ * `fieldValue` is as sensitive as the field it names): whatever a handler put there, a card number is kept to its
+ * last four digits and a security code is left out, in the answer, in an idempotency record and in every store.
+ */
 export function errorBody(error: ApiError, method: string, url: string): Record<string, unknown> {
   return {
     links: [],
@@ -50,6 +56,6 @@ export function errorBody(error: ApiError, method: string, url: string): Record<
     requestUrl: url,
     customerMessage: error.options.customerMessage ?? customerMessages[error.status] ?? 'The request failed.',
     developerMessage: error.developerMessage,
-    ...(error.options.errors?.length ? { errors: error.options.errors } : {}),
+    ...(error.options.errors?.length ? { errors: keepable(error.options.errors) } : {}),
   };
 }

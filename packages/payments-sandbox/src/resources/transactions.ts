@@ -6,6 +6,7 @@ import { businessInBody } from './facility.js';
 import type { Links } from '../http/links.js';
 import { exactCents, fromCents, maxAmountText, maxCents, money } from '../rules/money.js';
 import { isObject, merchantFields } from '../state/records.js';
+import { keepable } from '../rules/sensitive.js';
 import { nextNumber, type AccountType, type TransactionRecord, type TransactionStatus } from '../state/state.js';
 import { tokenForUse } from './tokens.js';
 
@@ -233,8 +234,8 @@ function takePayment(context: HandlerContext, body: Body, transactionType: strin
     ...(means.customerId ? { customerId: means.customerId } : {}),
     ipAddress: typeof body.ipAddress === 'string' ? body.ipAddress : null,
     comment: null,
-    ...(isObject(body.metadata) ? { metadata: body.metadata } : {}),
-    request: merchantFields(body, ['cvn']),
+    ...(isObject(body.metadata) ? { metadata: keepable(body.metadata) } : {}),
+    request: merchantFields(body, []),
   });
   if (pending) core.clock.schedule('transaction.settle', t.receiptNumber, core.settings.pendingSettlesAfterMs);
   return created(context, t, pending ? 202 : 201);
@@ -265,7 +266,7 @@ function refund(context: HandlerContext, body: Body): ApiResponse {
     originalReceiptNumber: original.receiptNumber,
     ipAddress: typeof body.ipAddress === 'string' ? body.ipAddress : null,
     comment: null,
-    ...(isObject(body.metadata) ? { metadata: body.metadata } : {}),
+    ...(isObject(body.metadata) ? { metadata: keepable(body.metadata) } : {}),
     request: merchantFields(body, []),
   });
   return created(context, t, 201);

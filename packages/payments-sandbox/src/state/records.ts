@@ -1,6 +1,7 @@
 import { ApiError } from '../http/api-error.js';
 import type { Link } from '../http/links.js';
 import type { OwnedRecord } from './state.js';
+import { keepable } from '../rules/sensitive.js';
 
 /**
  * Resources whose fields the reference does not publish (recurring payments, payment files and batches, mandate
@@ -13,10 +14,13 @@ export type Fields = Record<string, unknown>;
 
 export const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The merchant's fields, without the ones the sandbox owns. */
+/**
+ * The merchant's fields as the sandbox keeps them: without the ones it owns, and with what the contract marks
+ * sensitive (a card number, a security code, at any depth) kept only as `rules/sensitive.ts` says.
+ */
 export function merchantFields(body: unknown, owned: readonly string[]): Fields {
   if (!isObject(body)) return {};
-  return Object.fromEntries(Object.entries(body).filter(([name]) => !owned.includes(name) && name !== 'links'));
+  return keepable(Object.fromEntries(Object.entries(body).filter(([name]) => !owned.includes(name) && name !== 'links')));
 }
 
 export function openModel(idName: string, record: OwnedRecord, links: Link[]): Fields {
