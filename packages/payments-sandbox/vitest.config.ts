@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
+// vitest's default timeouts (5 s a test, 10 s a hook): a unit test that hangs fails fast. The end-to-end files (a real
+// PostgreSQL, killed processes) say so in their first lines and set their own. PostgreSQL is started once for the
+// suite (test/support/postgres-global-setup.ts); each file that needs it makes databases of its own on it.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    globalSetup: ['test/support/postgres-global-setup.ts'],
   },
 });

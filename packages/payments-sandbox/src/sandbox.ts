@@ -2,24 +2,25 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { completeDeregistration, completeRegistration } from './resources/aliases.js';
-import { createApiHandler } from './http/api-handler.js';
+import { createApiHandler, unrecognisedMethodAnswer } from './http/api-handler.js';
 import { Authenticator, resolveKeys, type SandboxKeyOptions } from './http/auth.js';
 import { SandboxClock } from './state/clock.js';
 import { InFlightRequests } from './http/concurrency.js';
 import { loadPaymentsContract } from './contract/contract.js';
 import { controlPrefix, createControlHandler } from './http/control.js';
 import { createSandboxControl, type SandboxControl } from './http/control-client.js';
-import { advertisedHost, checkControlToken, ControlGuard, generateControlToken, isLoopback } from './http/control-guard.js';
-import { defaultSettings, type HandlerContext, type SandboxBusiness, type SandboxCore, type SandboxSettings } from './core.js';
+import { advertisedHost, checkControlToken, ControlGuard, generateControlToken, isLoopback, ownOrigins } from './http/control-guard.js';
+import { defaultSettings, type SandboxBusiness, type SandboxCore, type SandboxSettings } from './core.js';
 import { concurrentCreation } from './resources/customers.js';
 import { createFacility } from './resources/facility.js';
 import { FaultInjector } from './http/faults.js';
 import { IdempotencyKeys } from './http/idempotency.js';
 import { Links } from './http/links.js';
+import { RequestPhases } from './http/request-phases.js';
 import { operationClaims, operationHandlers } from './resources/operations.js';
 import { openStateStore } from './state/open.js';
-import { StateStoreError, type StateStore } from './state/store.js';
-import { ApiError, errorBody } from './http/api-error.js';
+import type { StateStore } from './state/store.js';
+import { SettingsView } from './state/settings.js';
 import { notificationProblems, responseProblems } from './contract/response-check.js';
 import { SchemaValidator } from './contract/schema-validator.js';
 import { settle } from './resources/transactions.js';
@@ -52,6 +53,12 @@ export interface PaymentsSandboxOptions {
   checkResponses?: boolean | ((problem: string) => void);
   /** The token the control interface takes (at least 16 printable characters); one is generated when none is given. */
   controlToken?: string;
+  /**
+   * Origins clients reach the sandbox at besides its own address, such as a load balancer's
+   * (`https://sandbox.example.internal`): a request whose `Host` names one gets links under it. Links of a request
+   * with any other `Host` are under the sandbox's own address.
+   */
+  publicOrigins?: string[];
   /** Where the sandbox's warnings go (listening beyond loopback); default `console.warn`. */
   onWarning?: (message: string) => void;
 }
@@ -80,21 +87,28 @@ export interface PaymentsSandbox {
   webhooksIdle(): Promise<void>;
 }
 
-/**
- * A request the store could not take (a shared database out of reach before the handler ran): 503 with the reason,
- * so nothing is acknowledged; a connection already answering is cut.
- */
-function refuse(req: IncomingMessage, res: ServerResponse, error: unknown): void {
-  if (!(error instanceof StateStoreError) || res.headersSent || res.destroyed) return void res.destroy();
-  if (!req.readableEnded) req.resume();
-  const body = JSON.stringify(errorBody(new ApiError(503, error.message), req.method ?? 'GET', `http://${req.headers.host ?? ''}${req.url ?? ''}`));
-  res.writeHead(503, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
-  res.end(body);
+function checkPublicOrigins(given: string[] | undefined): string[] {
+  return (given ?? []).map((text) => {
+    const parsed = URL.canParse(text) ? new URL(text) : undefined;
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== text.replace(/\/$/, '')) {
+      throw new TypeError(`publicOrigins takes origins such as https://sandbox.example.internal (scheme, host, port only); got ${JSON.stringify(text)}`);
+    }
+    return parsed.origin;
+  });
 }
 
-/** The store of a running sandbox (its state in memory, what it wrote): for tests and benchmarks, not exported. */
-const stores = new WeakMap<PaymentsSandbox, StateStore>();
-export const storeOf = (sandbox: PaymentsSandbox): StateStore | undefined => stores.get(sandbox);
+/**
+ * The parts of a running sandbox that tests and benchmarks look into, not exported: its store (the state in memory,
+ * what it wrote), the phases of its requests (to hold a request at one and release it), the requests in flight.
+ */
+export interface SandboxInternals {
+  store: StateStore;
+  phases: RequestPhases;
+  inFlight: InFlightRequests;
+}
+const internals = new WeakMap<PaymentsSandbox, SandboxInternals>();
+export const internalsOf = (sandbox: PaymentsSandbox): SandboxInternals => internals.get(sandbox)!;
+export const storeOf = (sandbox: PaymentsSandbox): StateStore | undefined => internals.get(sandbox)?.store;
 
 /**
  * Starts the payments sandbox: a local, stateful stand-in for the payments API that behaves as the reference says,
@@ -107,7 +121,8 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   const keys = resolveKeys(options.keys);
   const controlToken = options.controlToken === undefined ? generateControlToken() : checkControlToken(options.controlToken);
   const guard = new ControlGuard(controlToken);
-  const initialSettings = { ...defaultSettings, ...options.settings };
+  const publicOrigins = checkPublicOrigins(options.publicOrigins);
+  const initialSettings = structuredClone({ ...defaultSettings, ...options.settings });
   const problems: string[] = [];
   const report = (found: string[]) => {
     if (!options.checkResponses) return;
@@ -115,25 +130,49 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   };
 
   let origin = '';
+  let origins: ReadonlySet<string> = new Set();
+  /** A request's `Host` is taken for its links only when it names this sandbox (a `Host` is the client's to choose). */
+  const originsByHost = new Map<string, string>();
+  const originOf = (hostHeader: string | undefined) => {
+    if (!hostHeader) return origin;
+    let named = originsByHost.get(hostHeader);
+    if (named === undefined) {
+      named = origin;
+      for (const scheme of ['http', 'https']) {
+        const parsed = URL.canParse(`${scheme}://${hostHeader}`) ? new URL(`${scheme}://${hostHeader}`).origin : undefined;
+        if (parsed && origins.has(parsed)) {
+          named = parsed;
+          break;
+        }
+      }
+      // Hosts are the client's to choose: only a bounded number is remembered.
+      if (originsByHost.size > 100) originsByHost.clear();
+      originsByHost.set(hostHeader, named);
+    }
+    return named;
+  };
   const store = await openStateStore(options.stateFile);
+  // The start options, with what the control interface changed over them (shared state, forgotten by a reset).
+  const settings = new SettingsView(() => store.state, initialSettings);
   const core: SandboxCore = {
     contract,
     validator,
     state: store.state,
     clock: undefined as unknown as SandboxClock,
-    settings: { ...initialSettings, webhookRetryDelaysMs: [...initialSettings.webhookRetryDelaysMs] },
+    get settings() {
+      return settings.current();
+    },
     facility: createFacility(contract, options),
     events: undefined as unknown as WebhookDispatcher,
     links: () => new Links(origin + contract.basePath),
   };
-  const commit = () => store.commit();
-  const changed = () => commit().catch((error: unknown) => console.error(`payments sandbox: cannot save ${store.location}: ${String(error)}`));
+  const changed = () => store.commit().catch((error: unknown) => console.error(`payments sandbox: cannot save ${store.location}: ${String(error)}`));
   // Due work as a write of its own: on a shared store, under its lock and after catching up on the other processes.
   const runDueTasks = (runDue: () => void) =>
-    store.run(true, async () => (runDue(), commit())).catch((error: unknown) => console.error(`payments sandbox: scheduled work not done: ${String(error)}`));
+    store.write(runDue).catch((error: unknown) => console.error(`payments sandbox: scheduled work not done: ${String(error)}`));
   const clock = new SandboxClock(() => core.state, store, changed, (runDue) => void runDueTasks(runDue));
   core.clock = clock;
-  const webhooks = new WebhookDispatcher(() => core.state, clock, core.settings, changed, (eventType, body) =>
+  const webhooks = new WebhookDispatcher(() => core.state, clock, () => core.settings, changed, (eventType, body) =>
     report(notificationProblems(validator, contract, eventType, body)),
   );
   core.events = webhooks;
@@ -143,56 +182,70 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
 
   const idempotency = new IdempotencyKeys(() => core.state, clock);
   const statuses = [...contract.operations.values()].map((o) => new Set([...o.responses.keys()].map(Number).filter((s) => s >= 429)));
-  const faults = new FaultInjector(new Set([...(statuses[0] ?? [])].filter((s) => statuses.every((set) => set.has(s)))));
-  // Handlers of writes change the records they look up in place: the store counts those lookups as changes (and
-  // only theirs: a search that looks up every transaction must not make the next write carry them all).
-  const handlers = Object.fromEntries(
-    Object.entries(operationHandlers).map(([id, handler]) => [
-      id,
-      (context: HandlerContext) => (context.operation.method === 'GET' ? handler(context) : store.track(() => handler(context))),
-    ]),
-  );
+  const faults = new FaultInjector(new Set([...(statuses[0] ?? [])].filter((s) => statuses.every((set) => set.has(s)))), () => store.state);
+  const phases = new RequestPhases();
+  const inFlight = new InFlightRequests();
   const api = createApiHandler({
     core,
     auth: new Authenticator(keys, clock.now()),
     idempotency,
-    inFlight: new InFlightRequests(),
+    inFlight,
     faults,
-    handlers,
+    phases,
+    // Writes run through the store, which counts the records their handlers look up as changed (handlers change
+    // records in place); reads are not tracked (a search that looks up every transaction must not make the next
+    // write carry them all).
+    handlers: operationHandlers,
     claims: operationClaims,
     conflict: concurrentCreation,
-    commit,
+    store,
+    originOf,
     // Checking every answer costs a schema validation per request: only when asked for.
     ...(options.checkResponses ? { inspect: (operation, response) => report(responseProblems(validator, contract, operation, response)) } : {}),
   });
   const control = createControlHandler({
     core,
+    settings,
     faults,
     webhooks,
     guard,
-    commit,
-    track: (work) => store.track(work),
+    store,
     violations: () => [...problems],
+    // The records, the settings changed and the faults waiting go with the state (for every process on a shared
+    // store); what this process alone keeps goes here.
     reset: () => {
       store.reset();
-      Object.assign(core.settings, initialSettings, { webhookRetryDelaysMs: [...initialSettings.webhookRetryDelaysMs] });
       idempotency.reset();
-      faults.clear();
       problems.length = 0;
       clock.runDue();
     },
   });
 
   const server = createServer((req, res) => {
-    const serve = () => ((req.url ?? '').startsWith(`${controlPrefix}/`) ? control(req, res) : api(req, res, origin));
-    store.run(req.method !== 'GET' && req.method !== 'HEAD', serve).catch((error: unknown) => refuse(req, res, error));
+    // The client has gone when the connection closes before the answer is complete: whatever the request waits for
+    // then, it stops (listened to at once, so that no close is missed while the request waits for its turn).
+    const gone = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) gone.abort(new Error('the client closed the connection before the answer'));
+    });
+    const serving = (req.url ?? '').startsWith(`${controlPrefix}/`) ? control(req, res, gone.signal) : api(req, res, gone.signal);
+    serving.catch(() => res.destroy());
+  });
+  // A method Node's parser does not take (`FOO /x`) never becomes a request: answered 501 here, as the API answers
+  // one it parses but does not recognise. Other malformed requests get what Node gives them (400, or nothing).
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+    const [method = '', target = '/'] = error.code === 'HPE_INVALID_METHOD' ? (error.rawPacket?.toString('latin1').split('\r\n')[0] ?? '').split(' ') : [];
+    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(method)) socket.end(unrecognisedMethodAnswer(method, origin + (target.startsWith('/') ? target : '/')));
+    else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
   });
   server.listen(options.port ?? 0, host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const named = advertisedHost(host);
   origin = `http://${named.includes(':') ? `[${named}]` : named}:${port}`;
-  guard.listening(host, port);
+  origins = ownOrigins(host, port, publicOrigins);
+  guard.listening(origins);
   if (!isLoopback(host)) {
     (options.onWarning ?? console.warn)(
       `payments sandbox: listening on ${host} port ${port}, so other machines can reach it. Keep its control token to ` +
@@ -228,6 +281,6 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
       await store.close();
     },
   };
-  stores.set(sandbox, store);
+  internals.set(sandbox, { store, phases, inFlight });
   return sandbox;
 }

@@ -38,7 +38,7 @@ describe('payments sandbox: alias registration', () => {
 
   it('completes an ATTENDED registration at once', async () => {
     const alias = await register('now@pay.example.com', { registrationPriority: 'ATTENDED' });
-    await vi.waitFor(async () => expect(await status(alias.id)).toBe('REGISTERED'), { timeout: 2_000, interval: 10 });
+    await vi.waitFor(async () => expect(await status(alias.id)).toBe('REGISTERED'), { timeout: 4_000, interval: 10 });
   });
 
   it(`ends REJECTED, with the reason, for a local part starting with "${rejectedAliasPrefix}" (the sandbox's convention)`, async () => {

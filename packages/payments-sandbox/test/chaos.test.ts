@@ -4,7 +4,7 @@ import { cardTokenRequest, paymentRequest, sandboxPerTest } from './support.js';
 
 const env = sandboxPerTest();
 
-const orders = 1000;
+const orders = 300;
 const workers = 8; // below the concurrency limit: every 429 here is an injected one
 const seed = 20261122;
 
@@ -27,9 +27,9 @@ async function untilAnswered<T extends { attempts: number }>(send: () => Promise
   }
 }
 
-// A load test of some 3000 requests, not a unit test: its time budget follows its size, so that it holds on a
-// machine shared with other test runs (about 12 s on a quiet one).
-const budgetMs = 180_000;
+// Some 900 requests (about half a second on a quiet machine): its time budget follows its size, so that it holds on a machine
+// shared with other test runs.
+const budgetMs = 30_000;
 
 describe('payments sandbox: chaos', () => {
   it(`${orders} orders paid while the sandbox drops connections after the work and answers 429 and 503 at random: one transaction each`, async () => {

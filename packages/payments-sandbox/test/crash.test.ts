@@ -1,13 +1,13 @@
+// end-to-end: sandbox processes killed with SIGKILL and restarted on a store of 30,000 transactions (seconds each).
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serialiseState } from '../src/state/persistence.js';
 import { openSqliteStore } from '../src/state/sqlite-store.js';
 import { emptyState, type TransactionRecord } from '../src/state/state.js';
 import { basic, cardTokenRequest, paymentRequest } from './support.js';
-import { startSandboxProcess } from './support/state-process.js';
+import { startSandboxProcess, type SandboxProcess } from './support/state-process.js';
 
 /**
  * Kill -9 at each step of a write, with 30k transactions in the store, through the test-only crash points of
@@ -49,7 +49,7 @@ beforeAll(async () => {
   seed = join(dir, 'seed.db');
   await writeFile(seed, serialiseState(state));
   await openSqliteStore(seed).close();
-}, 120_000);
+}, 60_000);
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -84,7 +84,7 @@ interface Case {
   step: string;
   env: Record<string, string>;
   /** What the clients do until the process dies; returns the orders it acknowledged, with their receipt numbers. */
-  act(url: string): Promise<Map<string, string>>;
+  act(sandbox: SandboxProcess): Promise<Map<string, string>>;
 }
 
 const cases: Case[] = [
@@ -92,7 +92,7 @@ const cases: Case[] = [
     // The token's write is the first, the payment's the second.
     step: 'before the commit of a payment',
     env: { PAYKIT_SANDBOX_CRASH_AT: 'commit:before@2' },
-    async act(url) {
+    async act({ url }) {
       const answer = await pay(url, await token(url), 'order-1');
       expect(answer, 'a payment whose write was not committed is not answered').toBeUndefined();
       return new Map();
@@ -101,23 +101,27 @@ const cases: Case[] = [
   {
     step: 'after the commit of a payment, before its answer',
     env: { PAYKIT_SANDBOX_CRASH_AT: 'commit:after@2' },
-    async act(url) {
+    async act({ url }) {
       const answer = await pay(url, await token(url), 'order-1');
       expect(answer).toBeUndefined();
       return new Map();
     },
   },
   {
-    // The write is held 300 ms; the resend with the same key comes while it waits, and the process dies as soon as
-    // the resend has its answer. Answered from memory before the write (the bug of the JSON file), the payment was
-    // lost and its receipt number given to the next payment.
+    // The payment's write is held until the resend with the same key waits for it; the process dies as soon as the
+    // resend has its answer. Answered from memory before the write (the bug of the JSON file), the payment was lost
+    // and its receipt number given to the next payment.
     step: 'right after a resend with the same Idempotency-Key was answered while the original was being written',
-    env: { PAYKIT_SANDBOX_CRASH_AT: 'replay:answered', PAYKIT_SANDBOX_COMMIT_DELAY_MS: '300' },
-    async act(url) {
+    env: { PAYKIT_SANDBOX_CRASH_AT: 'replay:answered', PAYKIT_SANDBOX_HOLD_AT: 'commit@2', PAYKIT_SANDBOX_REPORT: 'replay:waiting' },
+    async act(sandbox) {
+      const { url } = sandbox;
       const tokenId = await token(url);
       const original = pay(url, tokenId, 'order-1');
-      await sleep(100);
-      const resend = receiptOf(await pay(url, tokenId, 'order-1'));
+      await sandbox.printed(/holding commit/);
+      const resending = pay(url, tokenId, 'order-1');
+      await sandbox.printed(/replay:waiting/);
+      sandbox.signal('SIGUSR2');
+      const resend = receiptOf(await resending);
       expect(resend, 'the resend is answered before the crash').toBeDefined();
       const first = receiptOf(await original);
       if (first !== undefined) expect(first).toBe(resend);
@@ -132,7 +136,7 @@ describe(`payments sandbox store: SIGKILL at each write step with ${seeded} tran
     await copyFile(seed, file);
 
     const crashing = await startSandboxProcess(file, keys, env);
-    const acknowledged = await act(crashing.url);
+    const acknowledged = await act(crashing);
     expect(await crashing.exited, 'the process was killed at its crash point').toBe('SIGKILL');
 
     const restarted = await startSandboxProcess(file, keys);
@@ -164,5 +168,5 @@ describe(`payments sandbox store: SIGKILL at each write step with ${seeded} tran
     } finally {
       await store.close();
     }
-  }, 120_000);
+  }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rules } from '@paykit/payments/rules';
 import { loadPaymentsContract } from '../src/contract/contract.js';
-import { call, sandboxPerTest } from './support.js';
+import { call, phasesOf, sandboxPerTest, tally } from './support.js';
 
 const env = sandboxPerTest();
 
@@ -40,12 +40,37 @@ describe('payments sandbox: idempotency (Limits section)', () => {
   });
 
   it('answers 429 to a resend while the original is still processing', async () => {
-    await env.sandbox.control.changeSettings({ processingDelayMs: 300 });
-    const both = await Promise.all([1, 2].map(() => call(env.sandbox, 'POST', '/customers', { body: customer('4'), headers: { [header]: 'key-4' } })));
-    expect(both.map((r) => r.status).sort()).toEqual([201, 429]);
-    const original = both.find((r) => r.status === 201)!;
+    const hold = phasesOf(env.sandbox).hold('processing');
+    const pending = call(env.sandbox, 'POST', '/customers', { body: customer('4'), headers: { [header]: 'key-4' } });
+    await hold.untilArrived(1);
+    // The original is held in its processing: the resend comes while it is still under way.
+    const resend = await call(env.sandbox, 'POST', '/customers', { body: customer('4'), headers: { [header]: 'key-4' } });
+    expect(resend.status).toBe(429);
+    expect(hold.arrived, 'the resend did no work of its own').toHaveLength(1);
+    hold.release();
+    const original = await pending;
+    expect(original.status).toBe(201);
     // Once the original is done, the key gives its answer.
     expect((await call(env.sandbox, 'POST', '/customers', { body: customer('4'), headers: { [header]: 'key-4' } })).text).toBe(original.text);
+  });
+
+  it('holds a request for processingDelayMs on the processing timer, and no longer once it is 0', async () => {
+    // The test's clock: each wait is kept until the test ends it.
+    const waits: { ms: number; done: () => void }[] = [];
+    let called!: () => void;
+    const firstWait = new Promise<void>((resolve) => (called = resolve));
+    phasesOf(env.sandbox).timer = (ms) => new Promise<void>((done) => (waits.push({ ms, done }), called()));
+    await env.sandbox.control.changeSettings({ processingDelayMs: 250 });
+    let answered = false;
+    const pending = call(env.sandbox, 'GET', '/transactions').then((response) => ((answered = true), response));
+    await firstWait;
+    expect(waits.map((w) => w.ms)).toEqual([250]);
+    expect(answered, 'no answer while the delay runs').toBe(false);
+    waits[0]!.done();
+    expect((await pending).status).toBe(200);
+    await env.sandbox.control.changeSettings({ processingDelayMs: 0 });
+    expect((await call(env.sandbox, 'GET', '/transactions')).status).toBe(200);
+    expect(waits, 'no delay at 0').toHaveLength(1);
   });
 
   it('forgets a key after the lifetime of the contract rules, on the sandbox clock', async () => {
@@ -71,19 +96,27 @@ describe('payments sandbox: idempotency (Limits section)', () => {
 
 describe('payments sandbox: concurrency (Limits section)', () => {
   it('answers 429 to the requests beyond the limit in flight at once', async () => {
-    // Long enough that every request is in flight at once even on a busy machine (300 ms was not, under load).
-    await env.sandbox.control.changeSettings({ processingDelayMs: 2000 });
     const limit = rules.concurrency.maxInFlight;
-    const responses = await Promise.all(Array.from({ length: limit + 2 }, () => call(env.sandbox, 'GET', '/transactions')));
-    const statuses = responses.map((r) => r.status).sort();
+    const hold = phasesOf(env.sandbox).hold('processing');
+    const answers = tally(Array.from({ length: limit + 2 }, () => call(env.sandbox, 'GET', '/transactions').then((r) => r.status)));
+    // `limit` requests in flight at once, held in their processing; the two beyond them are answered meanwhile.
+    await hold.untilArrived(limit);
+    expect(await answers.until(2)).toEqual([429, 429]);
+    expect(hold.arrived).toHaveLength(limit);
+    hold.release();
+    const statuses = await answers.until(limit + 2);
     expect(statuses.filter((s) => s === 200)).toHaveLength(limit);
     expect(statuses.filter((s) => s === 429)).toHaveLength(2);
   });
 
   it('answers 409 to two creations of one customer number at the same time', async () => {
-    await env.sandbox.control.changeSettings({ processingDelayMs: 200 });
-    const [a, b] = await Promise.all([call(env.sandbox, 'POST', '/customers', { body: customer('8') }), call(env.sandbox, 'POST', '/customers', { body: customer('8') })]);
-    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const hold = phasesOf(env.sandbox).hold('processing');
+    const first = call(env.sandbox, 'POST', '/customers', { body: customer('8') });
+    await hold.untilArrived(1);
+    // The first creation is held while it holds the number: the second comes at the same time.
+    expect((await call(env.sandbox, 'POST', '/customers', { body: customer('8') })).status).toBe(409);
+    hold.release();
+    expect((await first).status).toBe(201);
     // One after the other, the number is simply taken: invalid content.
     expect((await call(env.sandbox, 'POST', '/customers', { body: customer('8') })).status).toBe(422);
   });
@@ -120,11 +153,13 @@ describe('payments sandbox: idempotency keys are scoped by the type of API key (
   });
 
   it('a key resent while a publishable-key request with it is processing is not refused to the secret key', async () => {
-    await env.sandbox.control.changeSettings({ processingDelayMs: 300 });
-    const [token, customerAnswer] = await Promise.all([
-      call(env.sandbox, 'POST', '/single-use-tokens', { key: env.publishableKey, body: tokenBody(), headers: { [header]: 'shared-3' } }),
-      call(env.sandbox, 'POST', '/customers', { body: customer('s3'), headers: { [header]: 'shared-3' } }),
-    ]);
-    expect([token.status, customerAnswer.status]).toEqual([200, 201]);
+    const hold = phasesOf(env.sandbox).hold('processing', (visit) => visit.operationId === 'createSingleUseToken');
+    const token = call(env.sandbox, 'POST', '/single-use-tokens', { key: env.publishableKey, body: tokenBody(), headers: { [header]: 'shared-3' } });
+    await hold.untilArrived(1);
+    // The publishable-key request holds 'shared-3' in its own scope while this one comes.
+    const customerAnswer = await call(env.sandbox, 'POST', '/customers', { body: customer('s3'), headers: { [header]: 'shared-3' } });
+    expect(customerAnswer.status).toBe(201);
+    hold.release();
+    expect((await token).status).toBe(200);
   });
 });

@@ -1,31 +1,36 @@
 import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { rules } from '@paykit/payments/rules';
-import { basic, call, cardToken, paymentRequest, sandboxPerTest } from './support.js';
+import { internalsOf } from '../src/sandbox.js';
+import { basic, call, cardToken, paymentRequest, phasesOf, sandboxPerTest } from './support.js';
 
 // How the sandbox reads a request body: a body cut off by the client must not keep its request in flight (the
 // reference's limit of requests in flight would then refuse every later request with 429).
 const env = sandboxPerTest();
 
-/** Sends the head of a POST announcing `announced` bytes and `sent` of them, then closes the connection. */
-function cutOff(announced: number, sent: number): Promise<void> {
+/**
+ * Sends the head of a POST announcing `announced` bytes and `sent` of them, and closes the connection once the
+ * sandbox is reading the body (held there until the close, so that the close comes while it reads).
+ */
+async function cutOff(announced: number, sent: number): Promise<void> {
   const { hostname, port, pathname } = new URL(env.sandbox.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => {
-      socket.write(
-        `POST ${pathname}/transactions HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\nContent-Type: application/json\r\n` +
-          `Authorization: ${basic(env.secretKey)}\r\nContent-Length: ${announced}\r\n\r\n${'{'.padEnd(sent, ' ')}`,
-        () => setTimeout(() => (socket.destroy(), resolve()), 20),
-      );
-    });
-    socket.on('error', reject);
-  });
+  const hold = phasesOf(env.sandbox).hold('body');
+  const socket = connect(Number(port), hostname);
+  socket.on('error', () => undefined);
+  socket.write(
+    `POST ${pathname}/transactions HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: application/json\r\nContent-Type: application/json\r\n` +
+      `Authorization: ${basic(env.secretKey)}\r\nContent-Length: ${announced}\r\n\r\n${'{'.padEnd(sent, ' ')}`,
+  );
+  await hold.untilArrived(1);
+  socket.destroy();
+  hold.release();
 }
 
 describe('payments sandbox: request bodies', () => {
   it('bodies cut off by the client, more of them than may be in flight, leave the sandbox answering', async () => {
     for (let i = 0; i < rules.concurrency.maxInFlight + 2; i++) await cutOff(100, 10);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Each cut-off request leaves the count of requests in flight (a leak would keep it above 0 for good).
+    await vi.waitFor(() => expect(internalsOf(env.sandbox).inFlight.size).toBe(0), { timeout: 4_000, interval: 5 });
     const response = await call(env.sandbox, 'POST', '/transactions', { body: paymentRequest(await cardToken(env), 10) });
     expect(response.status, response.text).toBe(201);
   });

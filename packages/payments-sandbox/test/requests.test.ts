@@ -1,7 +1,10 @@
+import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { loadPaymentsContract } from '../src/contract/contract.js';
 import { operationHandlers } from '../src/resources/operations.js';
-import { business, call, cardTokenRequest, sandboxPerTest } from './support.js';
+import { startPaymentsSandbox, type PaymentsSandbox } from '../src/index.js';
+import { basic, business, call, cardTokenRequest, sandboxPerTest } from './support.js';
 
 const env = sandboxPerTest();
 
@@ -107,5 +110,95 @@ describe('payments sandbox: no cross-origin access', () => {
     const response = await call(env.sandbox, 'GET', '/', { ...(key ? { key } : {}), headers: { origin: 'https://shop.example.com' } });
     expect(response.status).toBe(status);
     expect(crossOriginHeaders(response)).toEqual([]);
+  });
+});
+
+/** One request written as is on a connection, and everything the sandbox answers before it closes or answers. */
+function rawExchange(head: string): Promise<{ status: number; body: any }> {
+  const { hostname, port } = new URL(env.sandbox.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(head));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const split = text.indexOf('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(text)?.[1] ?? NaN);
+      if (split >= 0 && Buffer.byteLength(text.slice(split + 4)) >= length) {
+        socket.destroy();
+        resolve({ status: Number(text.split(' ')[1]), body: JSON.parse(text.slice(split + 4)) });
+      }
+    });
+    socket.on('error', reject);
+    socket.on('close', () => reject(new Error(`closed without a whole answer: ${JSON.stringify(text)}`)));
+  });
+}
+
+describe('payments sandbox: request methods the API does not recognise (501, the reference\'s error table)', () => {
+  it.each([
+    { method: 'FOO', why: "a method Node's parser does not take" },
+    { method: 'PROPFIND', why: 'a method of WebDAV, which Node parses' },
+    { method: 'PURGE', why: 'a cache method' },
+  ])('$method ($why) gets 501 with the error body', async ({ method }) => {
+    const { pathname, host } = new URL(env.sandbox.url);
+    const answer = await rawExchange(`${method} ${pathname}/transactions HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ${basic(env.secretKey)}\r\nAccept: application/json\r\n\r\n`);
+    expect(answer.status).toBe(501);
+    expect(answer.body).toMatchObject({ status: '501', requestMethod: method, requestUrl: `${env.sandbox.url}/transactions`, developerMessage: expect.stringContaining(method) });
+  });
+
+  it('a method HTTP defines that the resource lacks still gets 405', async () => {
+    expect((await call(env.sandbox, 'PUT', '/transactions')).status).toBe(405);
+  });
+});
+
+/** A customer created with the `Host` header given (fetch does not let a caller set it). */
+function createWithHost(sandbox: PaymentsSandbox, host: string, body: unknown = { customerNumber: `H-${Math.random()}`, customerName: 'Host' }): Promise<{ status: number; location?: string; json: any }> {
+  const { hostname, port, pathname } = new URL(sandbox.url);
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      { host: hostname, port, path: `${pathname}/customers`, method: 'POST', headers: { host, authorization: basic(sandbox.keys.secret[0]!), accept: 'application/json', 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } },
+      (response) => {
+        let answer = '';
+        response.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode!, ...(response.headers.location ? { location: response.headers.location } : {}), json: JSON.parse(answer) }));
+      },
+    );
+    sent.on('error', reject);
+    sent.end(text);
+  });
+}
+
+describe('payments sandbox: the links of an answer name the sandbox, whatever Host a client sends', () => {
+  it.each([
+    { host: 'attacker.example', why: 'a name that is not the sandbox' },
+    { host: 'attacker.example:443', why: 'another name with a port' },
+    { host: '127.0.0.1:1', why: 'the right host, another port' },
+  ])('Host $host ($why): links and the Location under the sandbox\'s own address', async ({ host }) => {
+    const created = await createWithHost(env.sandbox, host);
+    expect(created.status).toBe(201);
+    expect(created.location).toBe(`${env.sandbox.url}/customers/${created.json.customerId}`);
+    expect(created.json.links[0].href.startsWith(env.sandbox.url)).toBe(true);
+    const refused = await createWithHost(env.sandbox, host, {});
+    expect(refused.json.requestUrl).toBe(`${env.sandbox.url}/customers`);
+  });
+
+  it("Host localhost with the sandbox's port: links under that name (one of its own)", async () => {
+    const { port, pathname } = new URL(env.sandbox.url);
+    const created = await createWithHost(env.sandbox, `localhost:${port}`);
+    expect(created.location).toBe(`http://localhost:${port}${pathname}/customers/${created.json.customerId}`);
+  });
+
+  it('publicOrigins: a request that comes by a load balancer\'s name gets links under it; a bad origin is refused at start', async () => {
+    const behind = await startPaymentsSandbox({ publicOrigins: ['https://sandbox.example.internal'] });
+    try {
+      const created = await createWithHost(behind, 'sandbox.example.internal');
+      expect(created.location).toBe(`https://sandbox.example.internal${new URL(behind.url).pathname}/customers/${created.json.customerId}`);
+      const other = await createWithHost(behind, 'elsewhere.example.internal');
+      expect(other.location!.startsWith(behind.url)).toBe(true);
+    } finally {
+      await behind.close();
+    }
+    await expect(startPaymentsSandbox({ publicOrigins: ['https://sandbox.example.internal/rest'] })).rejects.toThrow(TypeError);
+    await expect(startPaymentsSandbox({ publicOrigins: ['ftp://sandbox.example.internal'] })).rejects.toThrow(TypeError);
   });
 });

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublishableClient, createSecretClient } from '@paykit/payments';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startPaymentsSandbox } from '../src/index.js';
 import { storeOf } from '../src/sandbox.js';
 import { parseState, serialiseState } from '../src/state/persistence.js';
@@ -26,7 +27,56 @@ afterEach(async () => {
 
 const headers = { authorization: basic(keys.secret), accept: 'application/json', 'content-type': 'application/json' };
 
+/** `fs` as SQLite's file layer (node-sqlite3-wasm's VFS) calls it: `fs.writeSync` looked up at each call. */
+const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+
+/** Makes every write to `paths` fail as a full disk does, until the returned function is called. */
+function diskFull(paths: string[]): () => void {
+  const inodes = new Set(paths.filter((path) => existsSync(path)).map((path) => statSync(path).ino));
+  const original = fs.writeSync;
+  fs.writeSync = ((fd: number, ...rest: unknown[]) => {
+    if (inodes.has(fs.fstatSync(fd).ino)) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    return (original as (...args: unknown[]) => number)(fd, ...rest);
+  }) as typeof fs.writeSync;
+  return () => void (fs.writeSync = original);
+}
+
 describe('payments sandbox: --state FILE (SQLite store)', () => {
+  it('a payment the disk refuses (ENOSPC) is answered 500 and leaves nothing behind, now or after a restart; the next payment is saved', async () => {
+    const options = { stateFile: file, keys: { secret: [keys.secret], publishable: [keys.publishable] } };
+    let sandbox = await startPaymentsSandbox(options);
+    const payments = () => createSecretClient({ apiKey: keys.secret, baseUrl: sandbox.url, retry: { maxRetries: 0 } });
+    const tokens = () => createPublishableClient({ apiKey: keys.publishable, baseUrl: sandbox.url });
+    const token = async () => ((await tokens().singleUseTokens.create(cardTokenRequest() as never)).data as { singleUseTokenId: string }).singleUseTokenId;
+    const receipts = async () => ((await payments().transactions.list()).items as { receiptNumber: string }[]).map((t) => t.receiptNumber);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const first = await payments().transactions.create(paymentRequest(await token(), 10) as never);
+      const tokenId = await token();
+      const restore = diskFull([file, `${file}-wal`]);
+      let refused;
+      try {
+        refused = await fetch(`${sandbox.url}/transactions`, { method: 'POST', headers: { ...headers, 'Idempotency-Key': 'full-disk' }, body: JSON.stringify(paymentRequest(tokenId, 20)) });
+      } finally {
+        restore();
+      }
+      expect(refused.status).toBe(500);
+      // Not in the lists, not under its key: what a restart would show.
+      const seen = await receipts();
+      expect(seen).toEqual([(first.data as { receiptNumber: string }).receiptNumber]);
+      const next = await payments().transactions.create(paymentRequest(tokenId, 20) as never, { idempotencyKey: 'full-disk' });
+      expect(next.status, 'the token was not used and the key not taken by the refused payment').toBe(201);
+      const after = await receipts();
+      expect(after).toHaveLength(2);
+      await sandbox.close();
+      sandbox = await startPaymentsSandbox(options);
+      expect(await receipts(), 'a restart shows what was shown before it').toEqual(after);
+    } finally {
+      logged.mockRestore();
+      await sandbox.close();
+    }
+  });
+
   it('keeps the clock, scheduled work, subscriptions and idempotency records across a restart', async () => {
     const settings = { aliasRegistrationDelayMs: 60_000 };
     const first = await startPaymentsSandbox({ stateFile: file, keys: { secret: [keys.secret] }, settings });

@@ -1,6 +1,8 @@
 import { createPublishableClient, createSecretClient, type PaymentsClient, type PublishableClient } from '@paykit/payments';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { startPaymentsSandbox, type PaymentsSandbox, type PaymentsSandboxOptions } from '../src/index.js';
+import { internalsOf } from '../src/sandbox.js';
+import type { RequestPhases } from '../src/http/request-phases.js';
 
 /** The sandbox of a test file: started once, reset before every test, and checked against the contract after each. */
 export interface SandboxPerTest {
@@ -29,6 +31,8 @@ export function sandboxPerTest(options: PaymentsSandboxOptions = {}): SandboxPer
     await env.sandbox.control.resetSandbox();
   });
   afterEach(async () => {
+    // A test that failed while holding requests lets them go, so that the next one starts clean.
+    internalsOf(env.sandbox).phases.reset();
     await env.sandbox.webhooksIdle();
     expect(env.sandbox.violations(), 'answers of the sandbox that the contract does not allow').toEqual([]);
   });
@@ -36,6 +40,25 @@ export function sandboxPerTest(options: PaymentsSandboxOptions = {}): SandboxPer
     await env.sandbox?.close();
   });
   return env;
+}
+
+/** The phases of a sandbox's requests: hold requests at one and release them (`src/http/request-phases.ts`). */
+export const phasesOf = (sandbox: PaymentsSandbox): RequestPhases => internalsOf(sandbox).phases;
+
+/** Promises counted as they settle, so that a test can wait for the n-th answer without knowing which it will be. */
+export function tally<T>(promises: Promise<T>[]): { settled: T[]; until(count: number): Promise<T[]> } {
+  const settled: T[] = [];
+  const waiting = new Set<{ count: number; resolve: (values: T[]) => void }>();
+  for (const promise of promises) {
+    void promise.then((value) => {
+      settled.push(value);
+      for (const waiter of waiting) if (settled.length >= waiter.count) (waiting.delete(waiter), waiter.resolve([...settled]));
+    });
+  }
+  return {
+    settled,
+    until: (count) => (settled.length >= count ? Promise.resolve([...settled]) : new Promise((resolve) => void waiting.add({ count, resolve }))),
+  };
 }
 
 export const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;

@@ -15,6 +15,44 @@ async function paid(e: SandboxPerTest, amount = 10, extra: Record<string, unknow
 const refund = (receipt: string, amount: number) =>
   env.secret.transactions.create({ transactionType: 'REFUND', originalReceiptNumber: receipt, principalAmount: amount, entryMode: 'STORED_CREDENTIAL' } as never);
 
+describe('payments sandbox: amounts are recorded to the cent', () => {
+  const payRaw = async (amountText: string) => {
+    const body = JSON.stringify(paymentRequest(await cardToken(env, '5555555555554444'), 1)).replace('"principalAmount":1', `"principalAmount":${amountText}`);
+    return call(env.sandbox, 'POST', '/transactions', { raw: body, headers: { 'content-type': 'application/json' } });
+  };
+
+  it('takes the largest amount of the sandbox and gives it back to the cent', async () => {
+    const taken = await payRaw('9999999999999.99');
+    expect(taken.status, taken.text).toBe(201);
+    expect(taken.json.principalAmount).toEqual({ currency: 'AUD', amount: 9999999999999.99, displayAmount: '$9,999,999,999,999.99' });
+  });
+
+  it.each([
+    { amount: '90071992547409.93', why: 'past 2^53 cents (it was recorded as 90071992547409.94)' },
+    { amount: '10000000000000.00', why: "past the sandbox's limit" },
+    { amount: '1e300', why: 'far past it' },
+    { amount: '12.345', why: 'three decimal places' },
+    { amount: '0.001', why: 'less than a cent' },
+  ])('refuses $amount ($why) with 422 on principalAmount, and records nothing', async ({ amount }) => {
+    const refused = await payRaw(amount);
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.json.errors[0]).toMatchObject({ fieldName: 'principalAmount' });
+    expect(await env.sandbox.control.listTransactions()).toEqual([]);
+  });
+
+  it('refuses an alias payment amount past the limit, and a payer paying one', async () => {
+    const alias = await call(env.sandbox, 'POST', '/aliases', {
+      body: { aliasAddress: 'big@pay.example.com', type: 'SINGLE', supplierBusinessCode: 'TEST_BUSINESS', paymentAmount: '90071992547409.93' },
+    });
+    expect(alias.status, alias.text).toBe(422);
+    const fine = await call(env.sandbox, 'POST', '/aliases', { body: { aliasAddress: 'fine@pay.example.com', type: 'STATIC', supplierBusinessCode: 'TEST_BUSINESS' } });
+    await env.sandbox.control.advanceClock({ ms: (await env.sandbox.control.getSettings()).aliasRegistrationDelayMs });
+    await expect(env.sandbox.control.payAlias(fine.json.id, { amount: 90071992547409.93 })).rejects.toMatchObject({ status: 422 });
+    // The alias takes payments: the refusal was the amount's.
+    expect(await env.sandbox.control.payAlias(fine.json.id, { amount: 5 })).toMatchObject({ outcome: 'accepted' });
+  });
+});
+
 describe('payments sandbox: payment outcomes (the sandbox amounts)', () => {
   it('approves any other amount: 201, Approved, the Location of the transaction, the business surcharge', async () => {
     const result = await env.secret.transactions.create(paymentRequest(await cardToken(env), 10) as never);

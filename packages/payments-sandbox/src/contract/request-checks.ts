@@ -2,6 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../http/api-error.js';
 import type { OperationSpec, ParameterSpec } from './contract.js';
 import type { FieldProblem, SchemaValidator } from './schema-validator.js';
+import { paymentsSensitive, type SensitiveTable } from '../generated/sensitive.js';
+
+/** Operations whose whole request or answer body the contract marks (a card number whose field is not published). */
+const markedBodies: SensitiveTable['bodies'] = paymentsSensitive.bodies;
 
 /**
  * The checks the Endpoints and Errors sections make of every request before any work, in the reference's terms:
@@ -73,8 +77,14 @@ const maxBodyBytes = 10 * 1024 * 1024;
 const hasBody = (request: IncomingMessage) =>
   request.headers['transfer-encoding'] !== undefined || (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0');
 
-/** The body as text. Read with events rather than an async iterator: that machinery costs more than a small body. */
-export function readBody(request: IncomingMessage): Promise<string> {
+/**
+ * The body as text. Read with events rather than an async iterator: that machinery costs more than a small body.
+ * `signal` aborts when the client has gone (the server's own record of it: the request may have closed before this
+ * is called, and then no `close` event comes any more): the promise settles either way, so that the request leaves
+ * its in-flight slot and holds nothing.
+ */
+export function readBody(request: IncomingMessage, signal: AbortSignal): Promise<string> {
+  if (signal.aborted) return Promise.reject(signal.reason);
   if (!hasBody(request)) {
     request.resume(); // nothing to read: let the stream end, so that the connection is reused
     return Promise.resolve('');
@@ -82,14 +92,16 @@ export function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const gone = () => reject(signal.reason);
+    signal.addEventListener('abort', gone, { once: true });
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= maxBodyBytes) chunks.push(chunk);
     });
     request.once('error', reject);
-    // A body cut off by the client: the promise must still settle, or the request would hold its in-flight slot.
     request.once('close', () => reject(new Error('The request body was cut off.')));
     request.once('end', () => {
+      signal.removeEventListener('abort', gone);
       if (size > maxBodyBytes) reject(new ApiError(400, `The body is larger than the sandbox takes (${maxBodyBytes} bytes).`));
       else resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
     });
@@ -160,6 +172,6 @@ export function checkBody(validator: SchemaValidator, operation: OperationSpec, 
     return;
   }
   if (!body.pointer) return;
-  const problems = validator.check(body.pointer, body.value);
+  const problems = validator.check(body.pointer, body.value, markedBodies[operation.operationId]?.request);
   if (problems.length) throw new ApiError(status, 'The request content failed validation; see errors.', { errors: problems });
 }

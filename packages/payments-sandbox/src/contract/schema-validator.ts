@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { nodeAt, resolvePointer, type OpenApiDocument } from './contract.js';
+import { paymentsSensitive, type SensitiveKind, type SensitiveTable } from '../generated/sensitive.js';
+import { describeKept, kindOfField } from '../rules/sensitive.js';
 
 const require = createRequire(import.meta.url);
 
@@ -30,20 +32,17 @@ export interface FieldProblem {
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Card details are never echoed in full, even by a sandbox. */
-const masked: Record<string, (text: string) => string> = {
-  cardNumber: (text) => (text.length > 4 ? `${'x'.repeat(text.length - 4)}${text.slice(-4)}` : text),
-  cvn: (text) => 'x'.repeat(text.length),
-};
-
 function valueAt(value: unknown, segments: string[]): unknown {
   return segments.reduce<unknown>((at, key) => (isNode(at) || Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined), value);
 }
 
-function describeValue(name: string, value: unknown): string {
+/**
+ * A value as a field error shows it. Card details are never echoed in full, even by a sandbox: what the contract
+ * marks (by the field's name, or the whole body's mark) is shown as it is kept (`rules/sensitive.ts`).
+ */
+function describeValue(fieldName: string, value: unknown, table: SensitiveTable, bodyKind: SensitiveKind | undefined): string {
   if (value === undefined) return '';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return masked[name]?.(text) ?? text;
+  return describeKept(value, bodyKind ?? kindOfField(fieldName, table), table);
 }
 
 /** Messages a payer or developer can read, from ajv's keywords. */
@@ -75,7 +74,11 @@ export class SchemaValidator {
   private readonly pointers = new Map<string, { pointer: string; discriminated: boolean }>();
   private readonly documentId = 'https://sandbox.paykit.test/payments.json';
 
-  constructor(private readonly document: OpenApiDocument) {}
+  constructor(
+    private readonly document: OpenApiDocument,
+    /** The contract's sensitive marks (its generated table): what a field error may echo of a value. */
+    private readonly marks: SensitiveTable = paymentsSensitive,
+  ) {}
 
   private get ajv(): Ajv2020 {
     if (!this.instance) {
@@ -87,14 +90,14 @@ export class SchemaValidator {
     return this.instance;
   }
 
-  /** Problems of `value` against the schema at `pointer` (empty when valid). */
-  check(pointer: string, value: unknown): FieldProblem[] {
+  /** Problems of `value` against the schema at `pointer` (empty when valid); `bodyKind`: the whole value is marked. */
+  check(pointer: string, value: unknown, bodyKind?: SensitiveKind): FieldProblem[] {
     const resolved = this.resolved(pointer);
-    const target = resolved.discriminated ? this.narrow(resolved.pointer, value) : resolved.pointer;
+    const target = resolved.discriminated ? this.narrow(resolved.pointer, value, bodyKind) : resolved.pointer;
     if (typeof target !== 'string') return [target];
     const validate = this.validatorAt(target);
     if (validate(value)) return [];
-    return this.problems(validate.errors ?? [], value);
+    return this.problems(validate.errors ?? [], value, bodyKind);
   }
 
   /** Where a pointer's `$ref`s lead and whether a discriminator picks a branch there: read once per pointer. */
@@ -109,7 +112,7 @@ export class SchemaValidator {
     return found;
   }
 
-  private narrow(pointer: string, value: unknown): string | FieldProblem {
+  private narrow(pointer: string, value: unknown, bodyKind: SensitiveKind | undefined): string | FieldProblem {
     for (let hops = 0; hops < 8; hops++) {
       const schema = nodeAt(this.document, pointer);
       const discriminator = isNode(schema) ? schema.discriminator : undefined;
@@ -119,7 +122,7 @@ export class SchemaValidator {
       const target = typeof chosen === 'string' ? discriminator.mapping[chosen] : undefined;
       if (typeof target !== 'string') {
         const allowed = Object.keys(discriminator.mapping).map((v) => JSON.stringify(v)).join(', ');
-        return { fieldName: property, fieldValue: describeValue(property, chosen), messages: [chosen === undefined ? 'is required' : `must be one of ${allowed}`] };
+        return { fieldName: property, fieldValue: describeValue(property, chosen, this.marks, bodyKind), messages: [chosen === undefined ? 'is required' : `must be one of ${allowed}`] };
       }
       pointer = resolvePointer(this.document, target);
     }
@@ -146,7 +149,7 @@ export class SchemaValidator {
     );
   }
 
-  private problems(errors: ErrorObject[], value: unknown): FieldProblem[] {
+  private problems(errors: ErrorObject[], value: unknown, bodyKind: SensitiveKind | undefined): FieldProblem[] {
     // `if`, `oneOf` and `anyOf` only say that their branches failed: the branches' own errors say why.
     const specific = errors.filter((e) => !['if', 'oneOf', 'anyOf', 'allOf'].includes(e.keyword));
     const byField = new Map<string, FieldProblem>();
@@ -156,7 +159,7 @@ export class SchemaValidator {
         (error.params as { additionalProperty?: string }).additionalProperty;
       if (extra !== undefined) segments.push(extra);
       const fieldName = segments.join('.');
-      const problem = byField.get(fieldName) ?? { fieldName, fieldValue: describeValue(segments.at(-1) ?? '', valueAt(value, segments)), messages: [] };
+      const problem = byField.get(fieldName) ?? { fieldName, fieldValue: describeValue(fieldName, valueAt(value, segments), this.marks, bodyKind), messages: [] };
       const message = messageOf(error);
       if (!problem.messages.includes(message)) problem.messages.push(message);
       byField.set(fieldName, problem);

@@ -1,4 +1,5 @@
 import type { FieldProblem } from '../contract/schema-validator.js';
+import { keepable } from '../rules/sensitive.js';
 
 /** Messages fit to show a payer, by status; the developer message says what exactly went wrong. */
 const customerMessages: Record<number, string> = {
@@ -13,6 +14,7 @@ const customerMessages: Record<number, string> = {
   422: 'Some details are invalid. Please check them and try again.',
   429: 'Too many requests. Please wait a moment and try again.',
   500: 'Something went wrong. Please contact support.',
+  501: 'This kind of request is not supported.',
   502: 'The payment network gave an invalid answer. Please check the result before trying again.',
   503: 'The service is temporarily unavailable. Please try again shortly.',
   504: 'The payment network did not answer in time. Please check the result before trying again.',
@@ -41,6 +43,11 @@ export function invalidField(fieldName: string, fieldValue: unknown, message: st
   });
 }
 
+/**
+ * The error body the reference gives every refusal. Its field errors pass through the contract's marks (a
+ * `fieldValue` is as sensitive as the field it names): whatever a handler put there, a card number is kept to its
+ * last four digits and a security code is left out, in the answer, in an idempotency record and in every store.
+ */
 export function errorBody(error: ApiError, method: string, url: string): Record<string, unknown> {
   return {
     links: [],
@@ -49,6 +56,6 @@ export function errorBody(error: ApiError, method: string, url: string): Record<
     requestUrl: url,
     customerMessage: error.options.customerMessage ?? customerMessages[error.status] ?? 'The request failed.',
     developerMessage: error.developerMessage,
-    ...(error.options.errors?.length ? { errors: error.options.errors } : {}),
+    ...(error.options.errors?.length ? { errors: keepable(error.options.errors) } : {}),
   };
 }

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, errorBody } from './api-error.js';
 import { normaliseAddress, type Authenticator } from './auth.js';
 import type { InFlightRequests } from './concurrency.js';
@@ -8,9 +7,11 @@ import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../
 import type { FaultInjector } from './faults.js';
 import { scopedIdempotencyKey, type IdempotencyKeys } from './idempotency.js';
 import { Links } from './links.js';
+import type { RequestPhases } from './request-phases.js';
 import { checkBody, checkParameters, negotiate, parseBody, readBody, refuseQueryOnWrite } from '../contract/request-checks.js';
 import { crashPoint } from '../state/crash-points.js';
 import type { StoredResponse } from '../state/state.js';
+import { StateStoreError, type StateStore } from '../state/store.js';
 
 export interface ApiHandlerParts {
   core: SandboxCore;
@@ -18,17 +19,38 @@ export interface ApiHandlerParts {
   idempotency: IdempotencyKeys;
   inFlight: InFlightRequests;
   faults: FaultInjector;
+  /** Where a request may wait (tests hold it there), and the timer of the simulated processing delay. */
+  phases: RequestPhases;
   handlers: HandlerTable;
   /** Per operation, the resource a request claims while it is processed: a second claim meanwhile gets 409. */
   claims: Record<string, (context: Pick<HandlerContext, 'body'>) => string | undefined>;
   conflict: (claim: string) => ApiError;
-  /** Waits until the change a request made is saved (with a state file), else resolves at once. */
-  commit: () => Promise<void>;
+  /** The state store: reads catch up on it, writes run through it and are answered once durable. */
+  store: Pick<StateStore, 'catchUp' | 'write' | 'commit'>;
+  /** The origin a request's links are under: the one its `Host` names when that names this sandbox, else its own. */
+  originOf: (host: string | undefined) => string;
   /** Sees every answer before it is sent (the tests' contract check). */
   inspect?: (operation: OperationSpec | undefined, response: StoredResponse) => void;
 }
 
 const writeMethods = new Set(['PUT', 'POST', 'PATCH', 'DELETE']);
+
+/**
+ * The methods of HTTP itself (RFC 9110, and PATCH): another one (PROPFIND, PURGE...) is a method the API does not
+ * recognise, answered 501 as the reference's error table says, where a known method the resource lacks gets 405.
+ */
+export const recognisedMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
+
+export const unrecognisedMethod = (method: string) => new ApiError(501, `${method} is not a request method the API recognises.`);
+
+/**
+ * The whole answer, as bytes, to a request whose method Node's parser does not take at all (`FOO /x`): the parser
+ * refuses it before there is a request object, so it is written to the socket as is.
+ */
+export function unrecognisedMethodAnswer(method: string, url: string): string {
+  const body = JSON.stringify(errorBody(unrecognisedMethod(method), method, url));
+  return `HTTP/1.1 501 Not Implemented\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
 
 /** Renders an answer as it goes on the wire (and is remembered under an Idempotency-Key). */
 function render(response: ApiResponse): StoredResponse {
@@ -56,21 +78,37 @@ function send(res: ServerResponse, response: StoredResponse): void {
 }
 
 /**
- * One API request, in the order the reference's rules apply: the address (404, 405), injected faults, the key
- * (401, 403), `Accept` (406), query on a write (400), the Idempotency-Key (400), the concurrency limit (429), the
- * body's media type and syntax (415, 400), the idempotency record (replay, or 429 while the original is processed),
- * parameters and content (400, 422), a concurrent claim (409), then the operation's handler; the answer is saved
- * (with a state file) before it is sent.
+ * What a caller of the API learns when the state store fails: that it failed, not where it is (the address names a
+ * user, a host and a database). The sandbox's log has the whole reason.
+ */
+function storeFailure(error: StateStoreError): ApiError {
+  console.error(`payments sandbox: ${error.message}`);
+  return error.nothingDone
+    ? new ApiError(503, 'The sandbox cannot reach its state store; nothing was done. Try again shortly.')
+    : new ApiError(500, 'The sandbox could not save this change to its state store; look the resource up before sending it again.');
+}
+
+/**
+ * One API request, in the order the reference's rules apply: the address (404, 405), the key (401, 403), `Accept`
+ * (406), query on a write (400), the Idempotency-Key (400), the concurrency limit (429), the body's media type and
+ * syntax (415, 400), injected faults, the idempotency record (replay, or 429 while the original is processed),
+ * parameters and content (400, 422), a concurrent claim (409), the simulated processing delay, then the operation's
+ * handler; the answer of a write is sent once its change is durable.
+ *
+ * Nothing of the state is touched before the caller is authenticated and the body read: a write holds the store
+ * (on a shared one, its lock) only for its handler and the commit, never while it waits for its client. `signal`
+ * aborts when the client has gone: wherever the request waits then (for its body, in the processing delay, for its
+ * turn at the store), it stops and does nothing more.
  */
 export function createApiHandler(parts: ApiHandlerParts) {
-  const { core, auth, idempotency, inFlight, faults, handlers, claims } = parts;
+  const { core, auth, idempotency, inFlight, faults, phases, handlers, claims, store } = parts;
   const { contract, validator } = core;
   const activeClaims = new Set<string>();
 
-  return async function handleApiRequest(req: IncomingMessage, res: ServerResponse, fallbackOrigin: string): Promise<void> {
+  return async function handleApiRequest(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const method = req.method ?? 'GET';
     const rawUrl = req.url ?? '/';
-    const origin = req.headers.host ? `http://${req.headers.host}` : fallbackOrigin;
+    const origin = parts.originOf(req.headers.host);
     const requestUrl = origin + rawUrl;
     const url = new URL(rawUrl, origin);
     let operation: OperationSpec | undefined;
@@ -82,16 +120,12 @@ export function createApiHandler(parts: ApiHandlerParts) {
       send(res, response);
     };
     try {
+      if (!recognisedMethods.has(method)) throw unrecognisedMethod(method);
       const match = matchPath(contract, url.pathname);
       if (!match) throw new ApiError(404, `Nothing matches ${url.pathname}.`);
       operation = match.path.operations.get(method);
       if (!operation) {
         throw new ApiError(405, `${method} is not supported by ${match.path.template}.`, { headers: { Allow: [...match.path.operations.keys()].join(', ') } });
-      }
-      const fault = faults.take(operation.operationId);
-      if (fault?.when === 'before') {
-        if (fault.drop) return void req.socket.destroy();
-        throw new ApiError(fault.status!, `Injected by the sandbox's control interface (${fault.label}).`);
       }
       const caller = auth.authenticate(req.headers.authorization, operation, normaliseAddress(req.socket.remoteAddress), core.clock.now());
       const mediaType = negotiate(req.headers.accept, operation);
@@ -103,53 +137,93 @@ export function createApiHandler(parts: ApiHandlerParts) {
         idempotencyKey = sent === undefined ? undefined : scopedIdempotencyKey(caller, sent);
       }
       if (!admitted) throw new ApiError(429, 'More requests are in flight than the service takes at once.');
-      const body = parseBody(operation, req.headers['content-type'], await readBody(req));
+      const visit = { method, operationId: operation.operationId };
+      await phases.reach('body', visit, signal);
+      const body = parseBody(operation, req.headers['content-type'], await readBody(req, signal));
 
-      const known = idempotencyKey === undefined ? ({ kind: 'new' } as const) : idempotency.begin(idempotencyKey);
+      // What the other processes on a shared store wrote (injected faults, settings, the records) is seen from here on.
+      const write = writeMethods.has(method);
+      await store.catchUp({ joinRunning: write });
+      const operationId = operation.operationId;
+      const fault = faults.armed(operationId) ? await store.write(() => faults.take(operationId), { signal }) : undefined;
+      if (fault?.when === 'before') {
+        if (fault.drop) return void req.socket.destroy();
+        throw new ApiError(fault.status!, `Injected by the sandbox's control interface (${fault.label}).`);
+      }
+
+      const context = (): HandlerContext => ({
+        core,
+        operation: operation!,
+        params: match.params,
+        query: url.searchParams,
+        body: body.value,
+        caller,
+        ip: normaliseAddress(req.socket.remoteAddress),
+        links: new Links(origin + contract.basePath),
+        mediaType,
+      });
+      const handle = (): StoredResponse => {
+        try {
+          return render(handlers[operationId]!(context()));
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          return failure(error, method, requestUrl);
+        }
+      };
+
+      const known = !write || idempotencyKey === undefined ? ({ kind: 'new' } as const) : idempotency.begin(idempotencyKey);
+      let response: StoredResponse;
       if (known.kind === 'busy') {
         idempotencyKey = undefined; // the original still owns the key
         throw new ApiError(429, 'A request with this Idempotency-Key is still being processed.');
-      }
-      let response: StoredResponse;
-      if (known.kind === 'replay') {
+      } else if (known.kind === 'replay') {
         idempotencyKey = undefined;
         response = known.response;
-        // The original's change may not be on disk yet: the replay is answered once it is, like the original.
-        await parts.commit();
+        // The original's change may not be durable yet: the replay is answered once it is, like the original.
+        crashPoint('replay:waiting');
+        await store.commit();
         res.once('finish', () => crashPoint('replay:answered'));
       } else {
+        // Checked before the processing; a write's refusal is answered (and remembered under its key) in its write.
+        let refusal: ApiError | undefined;
         try {
           checkParameters(validator, operation, { path: match.params, query: url.searchParams, headers: req.headers }, (p) => p.name !== header);
           checkBody(validator, operation, body);
-          claim = claims[operation.operationId]?.({ body: body.value });
+          claim = claims[operationId]?.({ body: body.value });
           if (claim !== undefined && activeClaims.has(claim)) {
             const taken = claim;
             claim = undefined;
             throw parts.conflict(taken);
           }
           if (claim !== undefined) activeClaims.add(claim);
-          if (core.settings.processingDelayMs > 0) await sleep(core.settings.processingDelayMs);
-          const context: HandlerContext = {
-            core,
-            operation,
-            params: match.params,
-            query: url.searchParams,
-            body: body.value,
-            caller,
-            ip: normaliseAddress(req.socket.remoteAddress),
-            links: new Links(origin + contract.basePath),
-            mediaType,
-          };
-          response = render(handlers[operation.operationId]!(context));
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
-          response = failure(error, method, requestUrl);
+          refusal = error;
         }
-        if (idempotencyKey !== undefined) {
-          idempotency.finish(idempotencyKey, response);
+        if (!refusal) {
+          await phases.reach('processing', visit, signal);
+          await phases.wait(core.settings.processingDelayMs, signal);
+        }
+        const key = idempotencyKey;
+        if (!write || (refusal && key === undefined)) {
+          // A read, or a refusal with no key to remember it under: nothing changes, no write.
+          if (refusal) throw refusal;
+          response = handle();
+        } else {
+          await phases.reach('queued', visit, signal);
+          response = await store.write(
+            () => {
+              // On a shared store another process may have answered this key meanwhile: its answer is the answer.
+              const answered = key === undefined ? undefined : idempotency.recorded(key);
+              if (answered) return (idempotency.finish(key!, undefined), answered);
+              const made = refusal ? failure(refusal, method, requestUrl) : handle();
+              if (key !== undefined) idempotency.finish(key, made);
+              return made;
+            },
+            { signal, whenLocked: () => phases.reach('locked', visit, signal) },
+          );
           idempotencyKey = undefined;
         }
-        if (writeMethods.has(method)) await parts.commit();
       }
       if (fault?.when === 'after') {
         if (fault.drop) return void req.socket.destroy();
@@ -159,7 +233,14 @@ export function createApiHandler(parts: ApiHandlerParts) {
     } catch (error) {
       // An unexpected failure frees the key: nothing was done that a resend should be given back.
       if (idempotencyKey !== undefined) idempotency.finish(idempotencyKey, undefined);
-      const refusal = error instanceof ApiError ? error : new ApiError(500, `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
+      // A client that has gone gets no answer: there is nobody to give it to.
+      if (signal.aborted) return;
+      const refusal =
+        error instanceof ApiError
+          ? error
+          : error instanceof StateStoreError
+            ? storeFailure(error)
+            : new ApiError(500, `The sandbox failed: ${error instanceof Error ? error.message : String(error)}`);
       if (!res.headersSent && !res.destroyed) {
         // Read (and forget) what is left of the body, so that the connection stays usable.
         if (!req.readableEnded) req.resume();

@@ -10,6 +10,11 @@ export class InFlightRequests {
     return this.count <= rules.concurrency.maxInFlight;
   }
 
+  /** Requests in flight now (those refused with 429 included, until answered). */
+  get size(): number {
+    return this.count;
+  }
+
   leave(): void {
     this.count -= 1;
   }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 
 /**
  * Who may use the control interface. A sandbox left running on a developer's machine is reachable by every web page
@@ -50,6 +51,22 @@ export function advertisedHost(host: string): string {
   return isIP(bare) === 6 && /^[0:]+$/.test(bare) ? '::1' : bare;
 }
 
+const isWildcard = (bare: string) => bare === '0.0.0.0' || (isIP(bare) === 6 && /^[0:]+$/.test(bare));
+
+/**
+ * The origins that name this sandbox: its address, the loopback names of its port when it listens on loopback, every
+ * address of the machine when it listens on all of them, and the `publicOrigins` it was given (a load balancer's).
+ * Its links use a request's `Host` only when it is one of these; the control interface takes no other `Origin`.
+ */
+export function ownOrigins(host: string, port: number, publicOrigins: readonly string[] = []): Set<string> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const names = [bare];
+  if (isLoopback(bare) || isWildcard(bare)) names.push('localhost', '127.0.0.1', '::1');
+  if (isWildcard(bare)) for (const list of Object.values(networkInterfaces())) for (const entry of list ?? []) names.push(entry.address);
+  const origins = names.map((name) => `http://${name.includes(':') ? `[${name}]` : name}:${port}`);
+  return new Set([...origins, ...publicOrigins.map((origin) => new URL(origin).origin)]);
+}
+
 /** The content types a browser sends to another origin without a preflight (the "simple" ones of the Fetch standard). */
 const simpleFormTypes = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
 
@@ -61,10 +78,9 @@ export class ControlGuard {
     this.expected = digest(checkControlToken(token));
   }
 
-  /** The sandbox's own origins, once it listens: its address, and the loopback names of the same port. */
-  listening(host: string, port: number): void {
-    const hosts = isLoopback(host) ? [host, 'localhost', '127.0.0.1', '[::1]'] : [host];
-    this.origins = new Set(hosts.map((h) => `http://${h.includes(':') && !h.startsWith('[') ? `[${h}]` : h}:${port}`));
+  /** The sandbox's own origins, once it listens (`ownOrigins`). */
+  listening(origins: ReadonlySet<string>): void {
+    this.origins = new Set(origins);
   }
 
   /** Throws the refusal a request gets, if any; the order: token (401), origin (403), media type (415). */

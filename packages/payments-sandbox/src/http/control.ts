@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './api-error.js';
 import { receiveAliasPayment } from '../resources/aliases.js';
-import type { SandboxCore, SandboxSettings } from '../core.js';
+import type { SandboxCore } from '../core.js';
 import { FaultError, type FaultInjector, type FaultRule, type RandomFaults } from './faults.js';
 import { matchPath, readContract, type OpenApiDocument } from '../contract/contract.js';
 import { readBody } from '../contract/request-checks.js';
@@ -10,7 +10,10 @@ import { completeChallenge, tokenModel } from '../resources/tokens.js';
 import { transactionModel } from '../resources/transactions.js';
 import { SubscriptionError, type SubscriptionInput, type WebhookDispatcher } from './webhooks.js';
 import type { WebhookDelivery, WebhookSubscription } from '../state/state.js';
+import type { SettingsView } from '../state/settings.js';
+import type { StateStore } from '../state/store.js';
 import { controlDocument } from '../generated/control/document.js';
+import { paymentsSandboxControlSensitive } from '../generated/sensitive.js';
 import type { ControlOperationId } from '../generated/control/client.js';
 import { ControlRefusal, controlPrefix, type ControlGuard } from './control-guard.js';
 
@@ -25,21 +28,21 @@ export { controlPrefix };
 
 export interface ControlTarget {
   core: SandboxCore;
+  settings: SettingsView;
   faults: FaultInjector;
   webhooks: WebhookDispatcher;
   guard: ControlGuard;
   reset(): void;
   violations(): string[];
-  commit(): Promise<void>;
-  /** Runs a change, counting the records it looks up as changed (see `state/tracking.ts`). */
-  track<T>(work: () => T): T;
+  /** Reads catch up on it; a change runs as a write of it, answered once durable. */
+  store: Pick<StateStore, 'catchUp' | 'write'>;
 }
 
 type Json = Record<string, any>;
 type Handler = (target: ControlTarget, body: Json, params: Record<string, string>) => { status: number; json?: unknown };
 
 const contract = readContract(controlDocument as OpenApiDocument);
-const validator = new SchemaValidator(contract.document);
+const validator = new SchemaValidator(contract.document, paymentsSandboxControlSensitive);
 
 const clock = (target: ControlTarget) => ({ now: new Date(target.core.clock.now()).toISOString(), offsetMs: target.core.state.clockOffsetMs });
 
@@ -51,15 +54,13 @@ const publicSubscription = ({ secret: _secret, basicAuth, ...rest }: WebhookSubs
 
 const publicDelivery = (delivery: WebhookDelivery) => ({ ...delivery, body: JSON.parse(delivery.body) as unknown });
 
-const changeSettings = (settings: SandboxSettings, body: Partial<SandboxSettings>) => Object.assign(settings, body);
-
 const handlers: Record<ControlOperationId, Handler> = {
   resetSandbox: (target) => (target.reset(), { status: 204 }),
   getClock: (target) => ({ status: 200, json: clock(target) }),
   advanceClock: (target, body) => (target.core.clock.advance(body.ms), { status: 200, json: clock(target) }),
   getSettings: (target) => ({ status: 200, json: target.core.settings }),
-  changeSettings: (target, body) => (changeSettings(target.core.settings, body), { status: 200, json: target.core.settings }),
-  getFaults: (target) => ({ status: 200, json: { pending: target.faults.pending(), applied: Object.fromEntries(target.faults.applied) } }),
+  changeSettings: (target, body) => ({ status: 200, json: target.settings.change(body) }),
+  getFaults: (target) => ({ status: 200, json: { pending: target.faults.pending(), applied: target.faults.applied() } }),
   injectFault: (target, body) => {
     target.faults.inject({ count: 1, ...body } as FaultRule);
     return { status: 201, json: { pending: target.faults.pending() } };
@@ -111,7 +112,7 @@ function parse(text: string, bodyPointer: string | undefined): Json {
 }
 
 export function createControlHandler(target: ControlTarget) {
-  return async function handleControlRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return async function handleControlRequest(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://sandbox').pathname.slice(controlPrefix.length);
     try {
       target.guard.check(req.headers);
@@ -120,12 +121,15 @@ export function createControlHandler(target: ControlTarget) {
       const operation = match.path.operations.get(req.method ?? 'GET');
       if (!operation) throw new ControlRefusal(405, `${req.method} is not supported by ${controlPrefix}${match.path.template}`);
       const bodyPointer = operation.requestBody?.media.get('application/json');
-      const body = parse(await readBody(req), bodyPointer);
+      const body = parse(await readBody(req, signal), bodyPointer);
       const handler = handlers[operation.operationId as ControlOperationId];
-      const { status, json } = req.method === 'GET' ? handler(target, body, match.params) : target.track(() => handler(target, body, match.params));
-      if (req.method !== 'GET') await target.commit();
+      // What the other processes on a shared store did (a reset, faults, settings) is seen; a change is a write (which
+      // catches up under the store's lock).
+      const run = () => handler(target, body, match.params);
+      const { status, json } = req.method === 'GET' ? (await target.store.catchUp(), run()) : await target.store.write(run, { signal });
       answer(res, status, json);
     } catch (error) {
+      if (signal.aborted) return;
       if (!req.readableEnded) req.resume();
       const status =
         error instanceof ControlRefusal || error instanceof ApiError

@@ -47,6 +47,12 @@ export class IdempotencyKeys {
     return { kind: 'new' };
   }
 
+  /** The answer remembered under the key and still within its lifetime, if any. */
+  recorded(key: string): StoredResponse | undefined {
+    const record = this.state().idempotency.get(key);
+    return record && this.clock.now() < record.createdAt + rules.idempotencyKey.lifetimeMs ? record.response : undefined;
+  }
+
   /** The original answer to remember under the key, or nothing (the key is then free again). */
   finish(key: string, response: StoredResponse | undefined): void {
     this.processing.delete(key);

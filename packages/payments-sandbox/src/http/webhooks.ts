@@ -31,7 +31,8 @@ export class WebhookDispatcher implements EventSink {
   constructor(
     private readonly state: () => SandboxState,
     private readonly clock: SandboxClock,
-    private readonly settings: SandboxSettings,
+    /** The settings now (they change at run time, through any process on a shared store). */
+    private readonly settings: () => SandboxSettings,
     /** Saves what changed; resolves once it is durable (and never rejects). */
     private readonly changed: () => Promise<void>,
     /** Called with every notification body before it is sent (the response checks of tests). */
@@ -120,7 +121,7 @@ export class WebhookDispatcher implements EventSink {
     }
     const at = this.clock.now();
     try {
-      const response = await fetch(delivery.url, { method: 'POST', headers, body: delivery.body, signal: AbortSignal.timeout(this.settings.webhookTimeoutMs) });
+      const response = await fetch(delivery.url, { method: 'POST', headers, body: delivery.body, signal: AbortSignal.timeout(this.settings().webhookTimeoutMs) });
       await response.arrayBuffer().catch(() => undefined);
       delivery.attempts.push({ at, status: response.status });
       delivery.delivered = response.status === 200;
@@ -138,7 +139,7 @@ export class WebhookDispatcher implements EventSink {
 
   /** The wait before the next attempt after `attempts` attempts: the last configured wait repeats. */
   private delayAfter(attempts: number): number {
-    const delays = this.settings.webhookRetryDelaysMs;
+    const delays = this.settings().webhookRetryDelaysMs;
     return delays[Math.min(attempts, delays.length) - 1]!;
   }
 }

@@ -7,11 +7,12 @@ import { visibleCustomer } from './customers.js';
 
 /**
  * The account store. The reference publishes neither the request nor the account fields; the sandbox stores the
- * merchant's fields as sent (raw card and bank details excepted) and, for an account registered from a single-use
- * token (which consumes it), the token's masked details under the token model's names.
+ * merchant's fields as sent, except the payment means (the token's masked details take their place) and what the
+ * contract marks sensitive (`merchantFields`), and, for an account registered from a single-use token (which
+ * consumes it), the token's masked details under the token model's names.
  */
 
-const rawDetails = ['singleUseTokenId', 'creditCard', 'bankAccount', 'nzBankAccount', 'accountToken', 'customerId', 'cvn'];
+const rawDetails = ['singleUseTokenId', 'creditCard', 'bankAccount', 'nzBankAccount', 'accountToken', 'customerId'];
 
 const accountModel = (context: HandlerContext, a: AccountRecord) => ({
   ...a.fields,

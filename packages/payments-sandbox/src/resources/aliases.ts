@@ -5,7 +5,7 @@ import type { HandlerContext, HandlerTable, SandboxCore } from '../core.js';
 import { createCustomerRecord, visibleCustomer } from './customers.js';
 import { businessInBody } from './facility.js';
 import { page, type Links } from '../http/links.js';
-import { fromCents, hasTwoDecimals, money, toCents } from '../rules/money.js';
+import { centsOfText, exactCents, fromCents, maxAmountText, money } from '../rules/money.js';
 import { found, newestFirst } from '../state/records.js';
 import { aliasStatusMachine } from '../rules/state-machine.js';
 import type { AliasRecord } from '../state/state.js';
@@ -57,6 +57,10 @@ function register(context: HandlerContext, customerId: string | undefined) {
   if ([...core.state.aliases.values()].some((a) => a.aliasAddress === aliasAddress && holdsAddress(a))) {
     throw invalidField('aliasAddress', body.aliasAddress, 'is already registered');
   }
+  const paymentAmount = typeof body.paymentAmount === 'string' ? centsOfText(body.paymentAmount) : undefined;
+  if (typeof body.paymentAmount === 'string' && paymentAmount === undefined) {
+    throw invalidField('paymentAmount', body.paymentAmount, `must be at most ${maxAmountText} (the sandbox's limit)`);
+  }
   const fired = aliasStatusMachine.fire(null, ['register']);
   const owner = customerId ?? createCustomerRecord(core, { customerNumber: `ALIAS-${randomUUID()}` }).customerId;
   const alias: AliasRecord = {
@@ -66,7 +70,7 @@ function register(context: HandlerContext, customerId: string | undefined) {
     customerId: owner,
     type: body.type as AliasRecord['type'],
     supplierBusinessCode: business.supplierBusinessCode,
-    ...(typeof body.paymentAmount === 'string' ? { paymentAmount: toCents(Number(body.paymentAmount)) } : {}),
+    ...(paymentAmount !== undefined ? { paymentAmount } : {}),
     currency: business.currency,
     status: fired.to!,
   };
@@ -107,8 +111,8 @@ export interface AliasPaymentResult {
 /** A payer pays to an alias from their banking app (simulated through the control interface). */
 export function receiveAliasPayment(core: SandboxCore, aliasId: string, amount: number): AliasPaymentResult {
   const alias = found(core.state.aliases.get(aliasId), 'alias', aliasId);
-  if (!hasTwoDecimals(amount) || amount <= 0) throw new ApiError(422, 'The amount must be positive with at most two decimal places.');
-  const cents = toCents(amount);
+  const cents = exactCents(amount);
+  if (cents === undefined || cents <= 0) throw new ApiError(422, `The amount must be positive with at most two decimal places, and at most ${maxAmountText}.`);
   const mismatch = alias.type === 'SINGLE' && alias.paymentAmount !== undefined && alias.paymentAmount !== cents;
   const candidate = mismatch ? 'payment-returned' : alias.type === 'SINGLE' ? 'payment-received-single' : 'payment-received-static';
   if (!aliasStatusMachine.allows(candidate, alias.status)) {

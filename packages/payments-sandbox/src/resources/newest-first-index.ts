@@ -2,8 +2,8 @@ import type { TransactionRecord } from '../state/state.js';
 
 /**
  * The transactions newest first, kept between requests so that a search does not sort every transaction again.
- * The order is the one `newestFirst` gives (creation time, latest first; the same millisecond in the order the map
- * holds them): it is checked against the map at each use, in one pass that compares records by identity, because the
+ * The order is the one `newestFirst` gives (creation time, latest first; within one millisecond, the record the map
+ * holds later first): it is checked against the map at each use, in one pass that compares records by identity, because the
  * map changes without telling (a reset clears it, the store loads into it, tests and benchmarks fill it). Records
  * only added since the last use are placed by binary search; any other change sorts again.
  */
@@ -11,19 +11,19 @@ interface Index {
   /** The records as the map held them, in its order, with their creation times when indexed. */
   held: TransactionRecord[];
   createdAt: number[];
-  /** Oldest first, and among records of one millisecond, the last held first: read from the end, newest first. */
+  /** Oldest first, and among records of one millisecond, the first held first: read from the end, newest first. */
   ascending: TransactionRecord[];
 }
 
 const indexes = new WeakMap<ReadonlyMap<string, TransactionRecord>, Index>();
 
-/** The position of `t` among `ascending`: after every older record, before the records of its millisecond. */
+/** The position of `t`, held after all of `ascending`: after every older record and the records of its millisecond. */
 function place(ascending: TransactionRecord[], t: TransactionRecord): number {
   let low = 0;
   let high = ascending.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (ascending[middle]!.createdAt < t.createdAt) low = middle + 1;
+    if (ascending[middle]!.createdAt <= t.createdAt) low = middle + 1;
     else high = middle;
   }
   return low;
@@ -32,8 +32,8 @@ function place(ascending: TransactionRecord[], t: TransactionRecord): number {
 function build(transactions: ReadonlyMap<string, TransactionRecord>): Index {
   const held = [...transactions.values()];
   const order = held.map((_, i) => i);
-  // Ties: the record held later comes first in this array, so that read from the end it comes after.
-  order.sort((a, b) => held[a]!.createdAt - held[b]!.createdAt || b - a);
+  // Ties: the record held later comes later in this array, so that read from the end it comes first.
+  order.sort((a, b) => held[a]!.createdAt - held[b]!.createdAt || a - b);
   return { held, createdAt: held.map((t) => t.createdAt), ascending: order.map((i) => held[i]!) };
 }
 

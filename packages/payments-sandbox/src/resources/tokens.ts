@@ -22,9 +22,9 @@ const maskAllBut = (text: string, keepEnd: number) => text.replace(/[0-9A-Za-z]/
 function cardDetails(body: Body, surcharges: Record<string, string>, acceptedSchemes: string[], now: number) {
   const number = String(body.cardNumber);
   const scheme = cardSchemeOf(number);
-  if (!scheme) throw invalidField('cardNumber', maskMiddle(number, 0, 4), 'is not a number of a known card scheme');
+  if (!scheme) throw invalidField('cardNumber', number, 'is not a number of a known card scheme');
   // "A request for a payment method that the facility does not accept is rejected with 422."
-  if (!acceptedSchemes.includes(scheme)) throw invalidField('cardNumber', maskMiddle(number, 0, 4), `is a ${scheme} card, which the business does not accept`);
+  if (!acceptedSchemes.includes(scheme)) throw invalidField('cardNumber', number, `is a ${scheme} card, which the business does not accept`);
   const month = Number(body.expiryDateMonth);
   if (month < 1 || month > 12) throw invalidField('expiryDateMonth', body.expiryDateMonth, 'must be 01 to 12');
   const year = Number(body.expiryDateYear);

@@ -4,8 +4,9 @@ import { paymentOutcome, settlementDelayMs, type PaymentOutcome } from '../rules
 import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../core.js';
 import { businessInBody } from './facility.js';
 import type { Links } from '../http/links.js';
-import { fromCents, hasTwoDecimals, money, toCents } from '../rules/money.js';
+import { exactCents, fromCents, maxAmountText, maxCents, money } from '../rules/money.js';
 import { isObject, merchantFields } from '../state/records.js';
+import { keepable } from '../rules/sensitive.js';
 import { nextNumber, type AccountType, type TransactionRecord, type TransactionStatus } from '../state/state.js';
 import { tokenForUse } from './tokens.js';
 
@@ -153,8 +154,11 @@ export function newTransaction(core: SandboxCore, fields: Omit<TransactionRecord
 function amountIn(body: Body, field = 'principalAmount'): number {
   const amount = body[field];
   if (typeof amount !== 'number') throw invalidField(field, amount, 'is required');
-  if (amount <= 0 || !hasTwoDecimals(amount)) throw invalidField(field, amount, 'must be a positive amount with at most two decimal places');
-  return toCents(amount);
+  if (!(amount > 0)) throw invalidField(field, amount, 'must be a positive amount with at most two decimal places');
+  if (amount * 100 > maxCents) throw invalidField(field, amount, `must be at most ${maxAmountText} (the sandbox's limit)`);
+  const cents = exactCents(amount);
+  if (cents === undefined) throw invalidField(field, amount, 'must be a positive amount with at most two decimal places');
+  return cents;
 }
 
 /** How the payment is paid: a single-use token, a stored account, or a customer's stored account. */
@@ -230,8 +234,8 @@ function takePayment(context: HandlerContext, body: Body, transactionType: strin
     ...(means.customerId ? { customerId: means.customerId } : {}),
     ipAddress: typeof body.ipAddress === 'string' ? body.ipAddress : null,
     comment: null,
-    ...(isObject(body.metadata) ? { metadata: body.metadata } : {}),
-    request: merchantFields(body, ['cvn']),
+    ...(isObject(body.metadata) ? { metadata: keepable(body.metadata) } : {}),
+    request: merchantFields(body, []),
   });
   if (pending) core.clock.schedule('transaction.settle', t.receiptNumber, core.settings.pendingSettlesAfterMs);
   return created(context, t, pending ? 202 : 201);
@@ -262,7 +266,7 @@ function refund(context: HandlerContext, body: Body): ApiResponse {
     originalReceiptNumber: original.receiptNumber,
     ipAddress: typeof body.ipAddress === 'string' ? body.ipAddress : null,
     comment: null,
-    ...(isObject(body.metadata) ? { metadata: body.metadata } : {}),
+    ...(isObject(body.metadata) ? { metadata: keepable(body.metadata) } : {}),
     request: merchantFields(body, []),
   });
   return created(context, t, 201);

@@ -24,7 +24,11 @@ const keyOf: Record<keyof Collections, string> = {
   subscriptions: 'id',
   deliveries: 'id',
   tasks: 'id',
+  control: 'id',
 };
+
+/** Collections a version 1 file may lack (they came later): read as empty. */
+const later = new Set<keyof Collections>(['control']);
 
 export class StateFileError extends Error {
   override readonly name = 'StateFileError';
@@ -48,6 +52,7 @@ export function parseState(text: string, path: string): SandboxState {
   state.sequence = Number(data.sequence) || 0;
   for (const name of collectionNames) {
     const records = data.collections?.[name];
+    if (records === undefined && later.has(name)) continue;
     if (!Array.isArray(records)) throw new StateFileError(`${path}: ${name} is missing`);
     const collection = state[name] as Map<string, unknown>;
     for (const record of records) collection.set(String((record as Record<string, unknown>)[keyOf[name]]), record);

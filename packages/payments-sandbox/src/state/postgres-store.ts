@@ -2,7 +2,7 @@ import pg from 'pg';
 import { rules } from '@paykit/payments/rules';
 import { crashPoint } from './crash-points.js';
 import type { SandboxState } from './state.js';
-import { StateStoreError, type StateStore } from './store.js';
+import { StateStoreError, unlessAborted, type StateStore, type WriteOptions } from './store.js';
 import { ChangeTracker, resetTrackedState, trackedState, TrackedMap, type ChangeBatch, type CollectionName } from './tracking.js';
 
 /**
@@ -14,11 +14,14 @@ import { ChangeTracker, resetTrackedState, trackedState, TrackedMap, type Change
  * last number it saw (before each read, and under the lock before each write). Removed records stay as rows without
  * a value, so that the others see the removal.
  *
- * A write request runs inside one transaction holding `pg_advisory_xact_lock`: taken before the request's handler
- * reads the state (after catching up), released by the COMMIT of its change. So two processes never work on the
- * same state at once (no receipt number handed out twice, no change lost to a concurrent one), and an answer is
- * sent only after the COMMIT returned (with `synchronous_commit = on`: the server flushed its write-ahead log).
- * Writes are one at a time across all processes, which a sandbox can afford.
+ * Writes run in batches: one transaction holding `pg_advisory_xact_lock` takes the lock, catches up, runs every
+ * write that came in this process meanwhile (each a synchronous piece of work: a request's handler, a control
+ * operation, the clock's due tasks), writes all their changes in one statement and commits. So two processes never
+ * work on the same state at once (no receipt number handed out twice, no change lost to a concurrent one), a write's
+ * answer is sent only after the COMMIT returned (with `synchronous_commit = on`: the server flushed its write-ahead
+ * log), and the lock is never held while anything waits for a client: a request's body is read, and its simulated
+ * processing delay waited out, before it joins a batch. A write whose client has gone before its batch ran it is
+ * dropped. Batches are one at a time across all processes; each carries as many writes as came while the last ran.
  *
  * Idempotency records are rows too; the database refuses a second record under a key while the first is within its
  * lifetime, as the SQLite store does.
@@ -49,25 +52,67 @@ const schema = `
 /** The one lock every write of every process takes (transaction-scoped: the COMMIT or ROLLBACK releases it). */
 const takeLock = "SELECT pg_advisory_xact_lock(hashtext('paykit-payments-sandbox'))";
 
+/**
+ * A batch's start, in one round trip: the transaction, its settings, the lock. Its COMMIT does not wait for the
+ * write-ahead log to reach the disk (`synchronous_commit = off`), so the lock is free for the other processes at
+ * once; the batch's writes are answered only after `flush` (below) made the log durable up to and past it. A
+ * session that stalls while holding the lock is cut off by the server.
+ */
+const begin = `BEGIN; SET LOCAL synchronous_commit = off; SET LOCAL idle_in_transaction_session_timeout = '60s'; ${takeLock}`;
+
+/**
+ * Makes the write-ahead log durable up to now: a transaction that writes a log record (a transactional logical
+ * message, which any user may write and nothing stores) commits with `synchronous_commit = on`, so its COMMIT returns
+ * once the log is flushed past that record, and so past every commit before it (the log is written in order). A
+ * transaction that writes nothing is not flushed at its COMMIT, which is why a bare `pg_current_xact_id()` does not
+ * do. One flush covers every batch committed before it started.
+ */
+const flush = "BEGIN; SET LOCAL synchronous_commit = on; SELECT pg_logical_emit_message(true, 'paykit-payments-sandbox', ''); COMMIT";
+
+/** The meta rows (as collection `''`) and then records, in the order they were written. */
+const metaRows = "SELECT '' AS collection, name AS key, value, 0::bigint AS change, 0::bigint AS position FROM paykit_sandbox_meta";
+
+const sinceSql = (seen: number) =>
+  `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE change > ${Math.trunc(seen)} ORDER BY change, position`;
+
 const statements = {
-  meta: 'SELECT name, value FROM paykit_sandbox_meta',
-  changes: "SELECT value FROM paykit_sandbox_meta WHERE name = 'changes'",
-  all: 'SELECT collection, key, value FROM paykit_sandbox_records WHERE value IS NOT NULL ORDER BY position',
-  since: 'SELECT collection, key, value, change FROM paykit_sandbox_records WHERE change > $1 ORDER BY change, position',
-  // A record written again after its removal goes to the end, as it does in memory (lists keep creation order).
-  // An idempotency key is taken again only once its record has expired (or by the very same record, written again).
-  put:
-    'INSERT INTO paykit_sandbox_records AS r (collection, key, value, created_at, change) VALUES ($1, $2, $3, $4, $5) ' +
-    'ON CONFLICT (collection, key) DO UPDATE SET value = excluded.value, created_at = excluded.created_at, change = excluded.change, ' +
-    "position = CASE WHEN r.value IS NULL THEN nextval('paykit_sandbox_position') ELSE r.position END " +
-    "WHERE r.collection <> 'idempotency' OR r.value IS NULL OR r.created_at + $6 <= excluded.created_at " +
-    'OR (r.created_at = excluded.created_at AND r.value = excluded.value)',
-  drop: 'UPDATE paykit_sandbox_records SET value = NULL, created_at = NULL, change = $3 WHERE collection = $1 AND key = $2 AND value IS NOT NULL',
-  clear: 'UPDATE paykit_sandbox_records SET value = NULL, created_at = NULL, change = $1 WHERE value IS NOT NULL',
-  putMeta: 'UPDATE paykit_sandbox_meta SET value = $2 WHERE name = $1',
-  // The number sequence never goes back: no receipt number is handed out twice.
-  putSequence: "UPDATE paykit_sandbox_meta SET value = GREATEST(value::bigint, $1::bigint)::text WHERE name = 'sequence'",
+  // What changed since change number $1 (a removal is a row without a value), or everything there is.
+  since: `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE change > $1 ORDER BY change, position`,
+  all: `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE value IS NOT NULL ORDER BY position`,
 } as const;
+
+/**
+ * Every row of a batch in one statement ($1-$4: collection, key, value or null, created_at; $5: the change number).
+ * Values go as parameters, never in the text: a statement that fails is logged by the server with its text. A
+ * record written again after its removal goes to the end, as it does in memory (lists keep creation order); an
+ * idempotency key is taken again only once its record has expired ($6: the lifetime), or by the very same record
+ * written again: `put` counts the rows written, and the batch fails when one was refused. The clock offset ($7) and
+ * the number sequence ($8, which never goes back: no receipt number is handed out twice) when the batch changed them.
+ */
+const writeRows = `
+  WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS i (collection, key, value, created_at)),
+  put AS (
+    INSERT INTO paykit_sandbox_records AS r (collection, key, value, created_at, change)
+    SELECT collection, key, value, created_at, $5 FROM input WHERE value IS NOT NULL
+    ON CONFLICT (collection, key) DO UPDATE SET value = excluded.value, created_at = excluded.created_at, change = excluded.change,
+      position = CASE WHEN r.value IS NULL THEN nextval('paykit_sandbox_position') ELSE r.position END
+    WHERE r.collection <> 'idempotency' OR r.value IS NULL OR r.created_at + $6 <= excluded.created_at
+      OR (r.created_at = excluded.created_at AND r.value = excluded.value)
+    RETURNING 1),
+  dropped AS (
+    UPDATE paykit_sandbox_records AS r SET value = NULL, created_at = NULL, change = $5
+    FROM input AS i WHERE i.value IS NULL AND r.collection = i.collection AND r.key = i.key AND r.value IS NOT NULL
+    RETURNING 1),
+  meta AS (
+    UPDATE paykit_sandbox_meta SET value = CASE name
+        WHEN 'changes' THEN $5::text
+        WHEN 'clockOffsetMs' THEN coalesce($7::text, value)
+        ELSE GREATEST(value::bigint, coalesce($8::bigint, 0))::text END
+      WHERE name IN ('changes', 'clockOffsetMs', 'sequence')
+    RETURNING 1)
+  SELECT (SELECT count(*) FROM put)::int AS put, (SELECT count(*) FROM dropped)::int AS dropped, (SELECT count(*) FROM meta)::int AS meta`;
+
+const clearRows = 'UPDATE paykit_sandbox_records SET value = NULL, created_at = NULL, change = $1 WHERE value IS NOT NULL';
 
 /** The address with its password replaced, fit for logs and errors. */
 export function redactUrl(url: string): string {
@@ -92,12 +137,15 @@ function secretsOf(url: string): string[] {
   }
 }
 
-interface Session {
-  client: pg.PoolClient;
-  /** A transaction holding the lock is open. */
-  open: boolean;
-  writing?: Promise<void>;
+/** A write waiting for its batch. */
+interface Job {
+  work: () => unknown;
+  options: WriteOptions;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
 }
+
+type Row = { collection: string; key: string; value: string | null; change: string };
 
 const noop = () => {};
 
@@ -108,15 +156,26 @@ class PostgresStore implements StateStore {
   private seen = -1;
   /** The state in memory may hold changes the database refused: read everything again before the next use. */
   private stale = true;
-  /** The write under way in this process (one at a time, like across processes). */
-  private session: Session | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
-  private outsideWriting: Promise<void> | undefined;
-  /**
-   * Changes this process wrote after another's it had not seen yet: catching up skips their rows, which would only
-   * replace records in memory by copies (code holding a record, a webhook attempt in flight, saves it by identity).
-   */
-  private readonly own = new Set<string>();
+  /** Writes waiting for the next batch. */
+  private pending: Job[] = [];
+  private batchQueued = false;
+  /** The batch under way, whose commit holds the changes taken from the tracker (`commit()` waits for it). */
+  private committing: Promise<void> | undefined;
+  /** Resolves once the last batch that changed something is durable. */
+  private lastDurable: Promise<void> | undefined;
+  /** The connection batches run on (kept: a batch does not wait for one). */
+  private writer: pg.PoolClient | undefined;
+  /** The flush under way, and the one that starts after it (joined by every batch committed meanwhile). */
+  private flushRunning: Promise<void> | undefined;
+  private flushNext: Promise<void> | undefined;
+  /** A batch is running its writes: a commit asked for meanwhile (a task's, a handler's) is that batch's. */
+  private working = false;
+  /** The batch under way or queued (one at a time). */
+  private batches: Promise<void> = Promise.resolve();
+  /** The last catch-up of reads under way (writes join it rather than ask the database once each). */
+  private reading: Promise<void> | undefined;
+  /** The change number of the batch whose COMMIT is under way: a read that sees its rows first skips them. */
+  private committingChange = -1;
   private closed = false;
   rowsWritten = 0;
 
@@ -130,30 +189,39 @@ class PostgresStore implements StateStore {
   }
 
   /** A StateStoreError naming the database without its password, with the driver's message likewise cleaned. */
-  error(doing: string, cause: unknown): StateStoreError {
+  error(doing: 'reach' | 'lock' | 'read' | 'write' | 'open', cause: unknown): StateStoreError {
     if (cause instanceof StateStoreError) return cause;
     let message = cause instanceof Error ? cause.message || (cause as NodeJS.ErrnoException).code || cause.name : String(cause);
     for (const secret of this.secrets) message = message.split(secret).join('***');
-    return new StateStoreError(`cannot ${doing} the sandbox state at ${this.location}: ${message}`);
+    return new StateStoreError(`cannot ${doing} the sandbox state at ${this.location}: ${message}`, doing !== 'write');
   }
 
-  /** Reads what other processes wrote since this one last looked. `session`: under the write lock. */
-  async catchUp(client: pg.Pool | pg.PoolClient, session?: Session): Promise<void> {
+  /**
+   * Reads what other processes wrote since this one last looked (everything, when the state is stale: only under the
+   * lock). Reads and a batch may catch up at the same time: what one fetched is applied only where it is newer than
+   * what the state already holds, and never the rows of this process's own COMMIT under way (they are in memory
+   * already, as the very objects code may hold).
+   */
+  async apply(client: pg.Pool | pg.PoolClient): Promise<void> {
     const reload = this.stale;
-    const meta = Object.fromEntries((await client.query<{ name: string; value: string }>(statements.meta)).rows.map((row) => [row.name, row.value]));
+    this.applyRows((await client.query<Row>(reload ? statements.all : statements.since, reload ? [] : [this.seen])).rows, reload);
+  }
+
+  /** Puts what a catch-up read into the state (`reload`: the whole state, read while it was stale). */
+  private applyRows(rows: Row[], reload: boolean): void {
+    const meta: Record<string, string> = {};
+    for (const row of rows) if (row.collection === '') meta[row.key] = row.value ?? '';
     const changes = Number(meta.changes);
-    if (!reload && changes <= this.seen) return;
-    const rows = (await client.query<{ collection: string; key: string; value: string | null; change?: string }>(reload ? statements.all : statements.since, reload ? [] : [this.seen])).rows;
-    // A write under way in this process caught up under the lock: what a read fetched meanwhile is not newer.
-    if (this.session && this.session !== session) return;
-    if (!this.stale && changes <= this.seen) return;
-    if (this.stale) {
+    if (reload) {
       for (const value of Object.values(this.state)) if (value instanceof TrackedMap) for (const key of [...value.keys()]) value.unload(key);
+      this.tracker.discard();
       this.stale = false;
-    }
+    } else if (changes <= this.seen) return; // nothing newer than what is held (another catch-up came first)
+    const after = reload ? -1 : this.seen;
     for (const row of rows) {
+      if (row.collection === '' || Number(row.change) <= after || Number(row.change) === this.committingChange) continue;
       const map = this.state[row.collection as CollectionName] as TrackedMap<unknown> | undefined;
-      if (!map || (row.change !== undefined && this.own.has(row.change))) continue;
+      if (!map) continue; // a collection of a later version of the sandbox
       if (row.value === null) map.unload(row.key);
       else map.load(row.key, JSON.parse(row.value));
     }
@@ -161,59 +229,206 @@ class PostgresStore implements StateStore {
     this.state.clockOffsetMs = Number(meta.clockOffsetMs) || 0;
     this.state.sequence = Math.max(this.state.sequence, sequence);
     this.tracker.savedMeta({ clockOffsetMs: this.state.clockOffsetMs, sequence });
-    this.seen = changes;
-    for (const change of this.own) if (Number(change) <= changes) this.own.delete(change);
+    this.seen = Math.max(this.seen, changes);
   }
 
-  run<T>(write: boolean, work: () => Promise<T>): Promise<T> {
+  catchUp(options: { joinRunning?: boolean } = {}): Promise<void> {
     if (this.closed) return Promise.reject(new StateStoreError(`${this.location} is closed`));
-    if (!write) return this.catchUp(this.pool).then(work, (error: unknown) => Promise.reject(this.error('read', error)));
-    return this.exclusive(async (session) => {
-      await this.begin(session);
-      await this.catchUp(session.client, session).catch((error: unknown) => Promise.reject(this.error('read', error)));
-      // From here on (lock held, caught up) every commit of this process joins this transaction.
-      this.session = session;
-      return work();
+    // A stale state is read again whole, under the lock: a batch with nothing to write does it.
+    if (this.stale) return this.write(noop);
+    if (options.joinRunning && this.reading) return this.reading;
+    const reading = this.apply(this.pool).catch((error: unknown) => Promise.reject(this.error('reach', error)));
+    this.reading = reading;
+    void reading.catch(noop).finally(() => this.reading === reading && (this.reading = undefined));
+    return reading;
+  }
+
+  write<T>(work: () => T, options: WriteOptions = {}): Promise<T> {
+    if (this.closed) return Promise.reject(new StateStoreError(`${this.location} is closed`));
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = { work, options, resolve: resolve as (value: unknown) => void, reject };
+      // A client that leaves while its write waits for a batch: the write is dropped, never run.
+      const leave = () => {
+        const at = this.pending.indexOf(job);
+        if (at >= 0) (this.pending.splice(at, 1), reject(signal!.reason));
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      job.resolve = (value) => (signal?.removeEventListener('abort', leave), resolve(value as T));
+      job.reject = (error) => (signal?.removeEventListener('abort', leave), reject(error));
+      this.pending.push(job);
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.batchQueued || this.pending.length === 0) return;
+    this.batchQueued = true;
+    this.batches = this.batches.then(async () => {
+      try {
+        await this.batch();
+      } finally {
+        this.batchQueued = false;
+        this.pump();
+      }
     });
   }
 
   /**
-   * Runs `job` as this process's one write at a time, on a connection of its own. Commits join its transaction only
-   * once it is made `this.session` (after the lock): a query issued before would run ahead of the lock.
+   * One batch: lock, catch up, run every write waiting, write their changes, commit. The next batch may start as soon
+   * as this one committed; its writes are answered once the log is durable past its commit (`durable`).
    */
-  private exclusive<T>(job: (session: Session) => Promise<T>): Promise<T> {
-    const result = this.queue.then(async () => {
-      const client = await this.pool.connect().catch((error: unknown) => Promise.reject(this.error('reach', error)));
-      const session: Session = { client, open: false };
-      let broken = false;
+  private async batch(): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = this.writer ??= await this.pool.connect();
+    } catch (error) {
+      for (const job of this.pending.splice(0)) job.reject(this.error('reach', error));
+      return;
+    }
+    let settle: (error?: unknown) => void = noop;
+    const committed = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
+    void committed.catch(noop);
+    const jobs: Job[] = [];
+    const outcomes: ({ value: unknown } | { error: unknown })[] = [];
+    let open = false;
+    /** Some change was made in memory (a write ran, or changes made outside writes were taken). */
+    let ran = false;
+    let changed = false;
+    try {
       try {
-        return await job(session);
-      } finally {
-        // No later commit joins this session (its connection goes back to the pool); one that joined finishes first.
-        if (this.session === session) this.session = undefined;
-        await session.writing?.catch(noop);
-        // What the job did not commit is rolled back; in memory nothing was changed without a commit that failed.
-        if (session.open) await client.query('ROLLBACK').catch(() => (broken = true));
-        client.release(broken);
+        // The lock, then what the others wrote, in one round trip (a stale state is read whole after the lock).
+        open = true;
+        const reload = this.stale;
+        const results = (await client.query(`${begin}; ${reload ? statements.all : sinceSql(this.seen)}`)) as unknown as pg.QueryResult<Row>[];
+        this.applyRows(results.at(-1)!.rows, reload);
+      } catch (error) {
+        throw this.error('lock', error);
       }
-    });
-    this.queue = result.catch(noop);
-    return result;
+      // From here on, every write waiting joins this batch; those that come later wait for the next.
+      jobs.push(...this.pending.splice(0));
+      this.committing = committed;
+      this.working = true;
+      for (const job of jobs) {
+        const held = job.options.whenLocked?.();
+        if (held) await unlessAborted(held, job.options.signal).catch(noop);
+        if (job.options.signal?.aborted) {
+          outcomes.push({ error: job.options.signal.reason });
+          continue;
+        }
+        ran = true;
+        try {
+          outcomes.push({ value: this.tracker.track(job.work) });
+        } catch (error) {
+          outcomes.push({ error });
+        }
+      }
+      this.working = false;
+      const change = this.seen + 1;
+      const batch = this.tracker.pending() ? this.tracker.take() : undefined;
+      if (batch) ran = changed = true;
+      try {
+        if (batch) {
+          await this.writeBatch(client, batch, change);
+          crashPoint('commit:before');
+          this.committingChange = change;
+        }
+        await client.query('COMMIT');
+        open = false;
+      } catch (error) {
+        throw this.error('write', error);
+      }
+      if (batch) {
+        this.seen = Math.max(this.seen, change);
+        this.rowsWritten += batch.rows.length + (batch.meta ? 2 : 0);
+      }
+    } catch (error) {
+      // In memory the state may now hold changes the database does not: everything is read again before the next use.
+      if (ran || !open) this.stale = true;
+      // Writes that ran were not saved (or their COMMIT's outcome is unknown); before any ran, nothing was done.
+      const message = error instanceof Error ? error.message : String(error);
+      const failure = error instanceof StateStoreError && error.nothingDone === !ran ? error : new StateStoreError(message, !ran);
+      settle(failure);
+      jobs.forEach((job, at) => {
+        const outcome = outcomes[at];
+        // A write that was dropped stays dropped; the others were not saved.
+        job.reject(outcome && 'error' in outcome && job.options.signal?.aborted ? outcome.error : failure);
+      });
+      if (!jobs.length) for (const job of this.pending.splice(0)) job.reject(failure);
+      // The connection goes: a new one for the next batch (the server may have ended this one).
+      if (open) await client.query('ROLLBACK').catch(noop);
+      this.writer = undefined;
+      client.release(true);
+      return;
+    } finally {
+      this.working = false;
+      this.committingChange = -1;
+      if (this.committing === committed) this.committing = undefined;
+    }
+    // Answered once durable, without holding up the next batch.
+    const durable = changed ? this.durable() : (this.lastDurable ?? Promise.resolve());
+    if (changed) this.lastDurable = durable;
+    void durable.then(
+      () => {
+        if (changed) crashPoint('commit:after');
+        settle();
+        jobs.forEach((job, at) => {
+          const outcome = outcomes[at]!;
+          if ('value' in outcome) job.resolve(outcome.value);
+          else job.reject(outcome.error);
+        });
+      },
+      (error: unknown) => {
+        const failure = this.error('write', error);
+        settle(failure);
+        jobs.forEach((job, at) => {
+          const outcome = outcomes[at]!;
+          job.reject('error' in outcome && job.options.signal?.aborted ? outcome.error : failure);
+        });
+      },
+    );
   }
 
-  /** Opens a transaction and takes the lock (waiting for any other process's write to commit). */
-  private async begin(session: Session): Promise<void> {
-    try {
-      await session.client.query('BEGIN');
-      // Durable before acknowledged, whatever the server's default; and a process that stalls while holding the
-      // lock is cut off by the server rather than blocking every other process for ever.
-      await session.client.query("SET LOCAL synchronous_commit = on; SET LOCAL idle_in_transaction_session_timeout = '60s'");
-      await session.client.query(takeLock);
-      session.open = true;
-    } catch (error) {
-      await session.client.query('ROLLBACK').catch(noop);
-      throw this.error('lock', error);
+  private async writeBatch(client: pg.PoolClient, batch: ChangeBatch, change: number): Promise<void> {
+    if (batch.cleared) await client.query(clearRows, [change]);
+    const collections: string[] = [];
+    const keys: string[] = [];
+    const values: (string | null)[] = [];
+    const createdAt: (number | null)[] = [];
+    let puts = 0;
+    for (const { collection, key, value } of batch.rows) {
+      collections.push(collection);
+      keys.push(key);
+      values.push(value === null ? null : JSON.stringify(value));
+      createdAt.push(collection === 'idempotency' && value !== null ? (value as { createdAt: number }).createdAt : null);
+      if (value !== null) puts += 1;
     }
+    const { meta } = batch;
+    const written = await client.query<{ put: number }>({
+      name: 'paykit-sandbox-write',
+      text: writeRows,
+      values: [collections, keys, values, createdAt, change, rules.idempotencyKey.lifetimeMs, meta ? String(meta.clockOffsetMs) : null, meta ? meta.sequence : null],
+    });
+    if (written.rows[0]!.put !== puts) throw new StateStoreError('the store already holds an answer under this Idempotency-Key');
+  }
+
+  /** Resolves once the write-ahead log is durable past every batch committed so far (flushes shared). */
+  private durable(): Promise<void> {
+    if (this.flushNext) return this.flushNext;
+    const run = () => {
+      const flushing = this.pool.query(flush).then(noop, (error: unknown) => Promise.reject(this.error('write', error)));
+      this.flushRunning = flushing;
+      void flushing.catch(noop).finally(() => this.flushRunning === flushing && (this.flushRunning = undefined));
+      return flushing;
+    };
+    if (!this.flushRunning) return run();
+    const next = this.flushRunning.catch(noop).then(() => {
+      this.flushNext = undefined;
+      return run();
+    });
+    this.flushNext = next;
+    return next;
   }
 
   track<T>(work: () => T): T {
@@ -222,66 +437,10 @@ class PostgresStore implements StateStore {
 
   commit(): Promise<void> {
     if (this.closed) return Promise.reject(new StateStoreError(`${this.location} is closed`));
-    const session = this.session;
-    if (session) {
-      // A change made while a write holds the lock (its own, or a task of the clock meanwhile) goes into it.
-      if (!this.tracker.pending()) return session.writing ?? Promise.resolve();
-      session.writing = (session.writing ?? Promise.resolve()).catch(noop).then(() => this.write(session));
-      return session.writing;
-    }
-    if (!this.tracker.pending()) return this.outsideWriting ?? Promise.resolve();
-    const written = this.exclusive(async (own) => {
-      await this.begin(own);
-      await this.write(own);
-    });
-    this.outsideWriting = written;
-    void written.catch(noop).finally(() => this.outsideWriting === written && (this.outsideWriting = undefined));
-    return written;
-  }
-
-  private async write(session: Session): Promise<void> {
-    if (!this.tracker.pending()) return;
-    if (!session.open) await this.begin(session);
-    const batch = this.tracker.take();
-    const { client } = session;
-    let change: number;
-    let before: number;
-    try {
-      before = Number((await client.query<{ value: string }>(statements.changes)).rows[0]?.value);
-      change = before + 1;
-      await this.writeBatch(client, batch, change);
-      crashPoint('commit:before');
-      await client.query('COMMIT');
-      session.open = false;
-    } catch (error) {
-      // In memory the state now holds changes the database does not: everything is read again before the next use.
-      this.stale = true;
-      throw this.error('write', error);
-    }
-    // Caught up under this lock, so nobody wrote in between: this process has seen everything up to its change.
-    if (before === this.seen) this.seen = change;
-    else this.own.add(String(change));
-    this.rowsWritten += batch.rows.length + (batch.meta ? 2 : 0);
-    crashPoint('commit:after');
-  }
-
-  private async writeBatch(client: pg.PoolClient, batch: ChangeBatch, change: number): Promise<void> {
-    const lifetime = rules.idempotencyKey.lifetimeMs;
-    if (batch.cleared) await client.query(statements.clear, [change]);
-    for (const { collection, key, value } of batch.rows) {
-      if (value === null) {
-        await client.query(statements.drop, [collection, key, change]);
-        continue;
-      }
-      const createdAt = collection === 'idempotency' ? (value as { createdAt: number }).createdAt : null;
-      const written = await client.query(statements.put, [collection, key, JSON.stringify(value), createdAt, change, lifetime]);
-      if (written.rowCount !== 1) throw new StateStoreError('the store already holds an answer under this Idempotency-Key');
-    }
-    if (batch.meta) {
-      await client.query(statements.putMeta, ['clockOffsetMs', String(batch.meta.clockOffsetMs)]);
-      await client.query(statements.putSequence, [String(batch.meta.sequence)]);
-    }
-    await client.query(statements.putMeta, ['changes', String(change)]);
+    // Nothing left to take, or a batch is running its writes: what was changed goes with the batch under way.
+    if (this.working) return this.committing!;
+    if (!this.tracker.pending()) return this.committing ?? this.lastDurable ?? Promise.resolve();
+    return this.write(noop);
   }
 
   reset(): void {
@@ -292,7 +451,10 @@ class PostgresStore implements StateStore {
     if (this.closed) return;
     await this.commit().catch(noop);
     this.closed = true;
-    await this.queue;
+    await this.batches;
+    await this.lastDurable?.catch(noop);
+    this.writer?.release();
+    this.writer = undefined;
     await this.pool.end().catch(noop);
   }
 }
@@ -300,7 +462,7 @@ class PostgresStore implements StateStore {
 /** Connects to the database at `url`, creates the sandbox's tables on first use and reads the state. */
 export async function openPostgresStore(url: string): Promise<StateStore> {
   const location = redactUrl(url);
-  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 10_000, application_name: 'paykit-payments-sandbox' });
+  const pool = new pg.Pool({ connectionString: url, max: 6, connectionTimeoutMillis: 10_000, application_name: 'paykit-payments-sandbox' });
   // A connection the server closed (a restart): the pool drops an idle one and the next use connects again; one in
   // use fails its query, which the store reports. Without a listener the driver's error event would end the process.
   pool.on('error', noop);
@@ -312,12 +474,12 @@ export async function openPostgresStore(url: string): Promise<StateStore> {
       await client.query('BEGIN');
       await client.query(takeLock); // two processes starting at once create the tables once
       await client.query(schema);
-      const meta = Object.fromEntries((await client.query<{ name: string; value: string }>(statements.meta)).rows.map((row) => [row.name, row.value]));
+      const meta = Object.fromEntries((await client.query<{ name: string; value: string }>('SELECT name, value FROM paykit_sandbox_meta')).rows.map((row) => [row.name, row.value]));
       if (meta.format !== storeFormat || meta.version !== schemaVersion) {
         throw new StateStoreError(`${location} holds tables of another kind or version (${meta.format} ${meta.version}, expected ${storeFormat} ${schemaVersion})`);
       }
       await client.query('COMMIT');
-      await store.catchUp(client);
+      await store.apply(client);
     } catch (error) {
       await client.query('ROLLBACK').catch(noop);
       throw store.error('open', error);

@@ -1,6 +1,7 @@
 import { ApiError } from '../http/api-error.js';
 import type { Link } from '../http/links.js';
 import type { OwnedRecord } from './state.js';
+import { keepable } from '../rules/sensitive.js';
 
 /**
  * Resources whose fields the reference does not publish (recurring payments, payment files and batches, mandate
@@ -13,10 +14,13 @@ export type Fields = Record<string, unknown>;
 
 export const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The merchant's fields, without the ones the sandbox owns. */
+/**
+ * The merchant's fields as the sandbox keeps them: without the ones it owns, and with what the contract marks
+ * sensitive (a card number, a security code, at any depth) kept only as `rules/sensitive.ts` says.
+ */
 export function merchantFields(body: unknown, owned: readonly string[]): Fields {
   if (!isObject(body)) return {};
-  return Object.fromEntries(Object.entries(body).filter(([name]) => !owned.includes(name) && name !== 'links'));
+  return keepable(Object.fromEntries(Object.entries(body).filter(([name]) => !owned.includes(name) && name !== 'links')));
 }
 
 export function openModel(idName: string, record: OwnedRecord, links: Link[]): Fields {
@@ -28,9 +32,12 @@ export function found<T>(record: T | undefined, what: string, id: string): T {
   return record;
 }
 
-/** Newest first: the order of every list of the sandbox. */
+/**
+ * Newest first: the order of every list of the sandbox. Records of one millisecond come in the reverse of the order
+ * they were created in (the order the maps hold them), so that the one created last comes first there too.
+ */
 export const newestFirst = <T extends { createdAt: number }>(items: Iterable<T>): T[] =>
-  [...items].sort((a, b) => b.createdAt - a.createdAt);
+  [...items].reverse().sort((a, b) => b.createdAt - a.createdAt);
 
 /** Identifiers of the sandbox's own shape for resources whose identifiers the reference does not show. */
 export const prefixedId = (prefix: string, n: number) => `${prefix}-${String(n).padStart(10, '0')}`;

@@ -1,12 +1,11 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import sqlite from 'node-sqlite3-wasm';
 import { rules } from '@paykit/payments/rules';
-import { crashPoint, testCommitDelayMs } from './crash-points.js';
+import { crashPoint, holdPoint } from './crash-points.js';
 import { parseState } from './persistence.js';
 import type { SandboxState } from './state.js';
-import { StateStoreError, type StateStore } from './store.js';
+import { StateStoreError, writeInProcess, type StateStore, type WriteOptions } from './store.js';
 import { ChangeTracker, resetTrackedState, trackedState, TrackedMap, type ChangeBatch, type CollectionName } from './tracking.js';
 
 /**
@@ -266,6 +265,15 @@ class SqliteStore implements StateStore {
     });
   }
 
+  /** The state again as the database holds it; the number sequence never goes back (no number handed out twice). */
+  private reload(): void {
+    const sequence = this.state.sequence;
+    for (const value of Object.values(this.state)) if (value instanceof TrackedMap) for (const key of [...value.keys()]) value.unload(key);
+    this.tracker.discard();
+    this.load();
+    this.state.sequence = Math.max(this.state.sequence, sequence);
+  }
+
   private each(sql: string, use: (row: Record<string, unknown>) => void): void {
     const statement = this.db.prepare(sql);
     try {
@@ -276,8 +284,12 @@ class SqliteStore implements StateStore {
   }
 
   /** One process owns the file: nothing to catch up on, and its writes are ordered by `commit`. */
-  run<T>(_write: boolean, work: () => Promise<T>): Promise<T> {
-    return work();
+  catchUp(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  write<T>(work: () => T, options?: WriteOptions): Promise<T> {
+    return writeInProcess(this, work, options);
   }
 
   track<T>(work: () => T): T {
@@ -288,14 +300,14 @@ class SqliteStore implements StateStore {
     if (this.failure) return Promise.reject(this.failure);
     if (!this.tracker.pending()) return Promise.resolve();
     // Group commit: every change made until the write starts goes into it, and each caller waits for it.
-    this.scheduled ??= (testCommitDelayMs > 0 ? sleep(testCommitDelayMs) : new Promise<void>((resolve) => setImmediate(resolve))).then(() => {
+    this.scheduled ??= (holdPoint('commit') ?? new Promise<void>((resolve) => setImmediate(resolve))).then(() => {
       this.scheduled = undefined;
-      this.write();
+      this.writeChanges();
     });
     return this.scheduled;
   }
 
-  private write(): void {
+  private writeChanges(): void {
     if (this.failure) throw this.failure;
     if (this.closed) throw new StateStoreError(`${this.location} is closed`);
     const batch = this.tracker.take();
@@ -305,11 +317,17 @@ class SqliteStore implements StateStore {
       crashPoint('commit:before');
       this.db.exec('COMMIT');
     } catch (error) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      // The state in memory now holds changes the database does not: nothing more is acknowledged until a restart
-      // reads the database again.
-      this.failure = new StateStoreError(`cannot write the sandbox state to ${this.location}: ${(error as Error).message}`);
-      throw this.failure;
+      const failure = new StateStoreError(`cannot write the sandbox state to ${this.location}: ${(error as Error).message}`);
+      // The state in memory now holds changes the database does not (a payment answered 500 would show in searches
+      // until a restart, then vanish): it is read again from the database, so that what the sandbox shows is what
+      // a restart would show. Only when that fails too is nothing more done until a restart.
+      try {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        this.reload();
+      } catch {
+        this.failure = failure;
+      }
+      throw failure;
     }
     this.rowsWritten += batch.rows.length + (batch.meta ? 2 : 0);
     crashPoint('commit:after');

@@ -1,3 +1,5 @@
+import type { components } from '../generated/control/openapi.js';
+
 /**
  * Everything the sandbox remembers, as plain JSON-ready data: what `--state FILE` writes and reads back. Times are
  * milliseconds on the sandbox clock. Records keep the merchant's request as sent where the reference does not
@@ -141,6 +143,30 @@ export interface IdempotencyRecord {
   response: StoredResponse;
 }
 
+type ControlSchemas = components['schemas'];
+
+/**
+ * What the control interface changes, kept in the state like the rest, so that every sandbox process on one shared
+ * store sees it and a reset forgets it: the settings changed at run time (over the start options), and the faults
+ * waiting for requests.
+ */
+export interface SettingsRecord {
+  id: 'settings';
+  changed: Partial<ControlSchemas['Settings']>;
+}
+
+export interface FaultsRecord {
+  id: 'faults';
+  /** Rules in the order they were injected, each with the count left. */
+  queue: (ControlSchemas['FaultRule'] & { count: number })[];
+  /** Random faults, with the state of their seeded generator (so that a run replays across processes too). */
+  random?: ControlSchemas['RandomFaults'] & { generator: number };
+  /** How many faults were applied, by label (`503 before`, `drop after`...). */
+  applied: Record<string, number>;
+}
+
+export type ControlRecord = SettingsRecord | FaultsRecord;
+
 /** The collections of the state, each keyed by the record's identifier, in creation order. */
 export interface Collections {
   tokens: Map<string, TokenRecord>;
@@ -156,6 +182,7 @@ export interface Collections {
   subscriptions: Map<string, WebhookSubscription>;
   deliveries: Map<string, WebhookDelivery>;
   tasks: Map<string, ScheduledTask>;
+  control: Map<string, ControlRecord>;
 }
 
 export interface SandboxState extends Collections {
@@ -179,6 +206,7 @@ export const collectionNames = [
   'subscriptions',
   'deliveries',
   'tasks',
+  'control',
 ] as const satisfies readonly (keyof Collections)[];
 
 export function emptyState(): SandboxState {

@@ -61,6 +61,12 @@ export class ChangeTracker {
     return this.cleared || this.dirty.size > 0 || state.clockOffsetMs !== this.saved.clockOffsetMs || state.sequence !== this.saved.sequence;
   }
 
+  /** Forgets the changes not yet taken (the state is read again from the store). */
+  discard(): void {
+    this.dirty = new Map();
+    this.cleared = false;
+  }
+
   /** The changes since the last call, read from the state as it is now; forgets them. */
   take(): ChangeBatch {
     const state = this.state();
@@ -124,6 +130,9 @@ export class TrackedMap<V> extends Map<string, V> {
     super.delete(key);
   }
 }
+
+/** A record read without counting as a change (a write that only reads a setting must not save it again). */
+export const peek = <V>(map: Map<string, V>, key: string): V | undefined => Map.prototype.get.call(map, key) as V | undefined;
 
 /** A state whose collections report their changes to `tracker`. */
 export function trackedState(tracker: ChangeTracker): SandboxState {

@@ -1,80 +1,44 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
-
-const run = promisify(execFile);
+import { inject } from 'vitest';
 
 /**
- * A real, throwaway PostgreSQL cluster for the tests: Debian's binaries (`apt-get install postgresql`, as `.ci/run`
- * does), `initdb` into a temporary folder, the server on a free loopback port with its socket in that folder, a
- * password (scram-sha-256) so that addresses carry one as a team's would. `initdb` refuses to run as root: as root
- * (CI containers) the cluster belongs to the `postgres` user the Debian package creates, through `runuser`.
+ * The suite's PostgreSQL cluster (started once by `postgres-global-setup.ts`), seen from a test file: a database of
+ * its own per test, queries, and a database made unreachable and reachable again without touching the others.
  */
 
-/** The newest installed PostgreSQL's bin folder, or undefined. */
-export function findPostgres(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((name) => existsSync(join(root, name, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
-  return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
-}
+const provided = inject('postgres');
+const ci = process.env.CI === 'true';
 
-export interface PostgresCluster {
-  /** `postgres://paykit:PASSWORD@127.0.0.1:PORT/DATABASE`, the password URL-encoded. */
-  url(database: string): string;
+/** Whether the PostgreSQL tests run here: skipped without PostgreSQL on a developer's machine, failed under CI. */
+export const postgresTestsRun = provided !== null || ci;
+if (!postgresTestsRun) console.warn('PostgreSQL tests skipped: no PostgreSQL in /usr/lib/postgresql/*/bin (apt-get install postgresql)');
+
+export interface SharedPostgres {
   /** The password as given to the server (what must never show in logs or errors). */
   password: string;
-  port: number;
-  createDatabase(name: string): Promise<void>;
+  /** The server's log file. */
+  log: string;
+  /** The cluster's data folder. */
+  data: string;
+  /** `postgres://paykit:PASSWORD@127.0.0.1:PORT/DATABASE`, the password URL-encoded. */
+  url(database: string): string;
+  /** A new, empty database; its address. */
+  createDatabase(): Promise<string>;
   query<R extends pg.QueryResultRow>(database: string, sql: string, values?: unknown[]): Promise<R[]>;
-  /** Stops the server at once (`immediate`: like a crash; its data is kept). */
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  /** Stops the server and deletes the cluster. */
-  destroy(): Promise<void>;
+  /** Ends every session on the database of `url` and refuses new ones: the database is gone for the sandbox. */
+  cutOff(url: string): Promise<void>;
+  /** Takes connections to the database of `url` again. */
+  restore(url: string): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export const databaseOf = (url: string) => new URL(url).pathname.slice(1);
 
-export async function startPostgres(bin: string): Promise<PostgresCluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'paykit-sandbox-pg-'));
-  const asRoot = process.getuid?.() === 0;
-  const owner = asRoot ? await run('id', ['-u', 'postgres']).then(
-    async ({ stdout }) => ({ uid: Number(stdout), gid: Number((await run('id', ['-g', 'postgres'])).stdout) }),
-    () => {
-      throw new Error('running as root, and initdb refuses root: PostgreSQL tests need the "postgres" user of Debian\'s package');
-    },
-  ) : undefined;
-  // A password with characters that need encoding in an address, so that both spellings are looked for in logs.
-  const password = `Pg/secret+${randomBytes(6).toString('hex')}`;
-  const data = join(dir, 'data');
-  const log = join(dir, 'server.log');
-  writeFileSync(join(dir, 'password'), password);
-  if (owner) chownSync(dir, owner.uid, owner.gid), chownSync(join(dir, 'password'), owner.uid, owner.gid);
-  const as = (command: string, args: string[]) => (owner ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args));
-
-  await as('initdb', ['-D', data, '-U', 'paykit', `--pwfile=${join(dir, 'password')}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-sync']);
-  const port = await freePort();
-  const start = async () => {
-    await as('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
-  };
-  const stop = async () => {
-    await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
-  };
-  await start();
-
-  const url = (database: string) => `postgres://paykit:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+/** The cluster; throws (in a `beforeAll`) when the tests must run and PostgreSQL is not installed. */
+export function sharedPostgres(): SharedPostgres {
+  if (!provided) throw new Error('CI=true but PostgreSQL is not installed (/usr/lib/postgresql/*/bin/initdb): .ci/run installs it with apt-get');
+  const { port, password, user, log, data } = provided;
+  const url = (database: string) => `postgres://${user}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   const query = async <R extends pg.QueryResultRow>(database: string, sql: string, values: unknown[] = []) => {
     const client = new pg.Client({ connectionString: url(database) });
     await client.connect();
@@ -85,16 +49,21 @@ export async function startPostgres(bin: string): Promise<PostgresCluster> {
     }
   };
   return {
-    url,
     password,
-    port,
+    log,
+    data,
+    url,
     query,
-    createDatabase: async (name) => void (await query('postgres', `CREATE DATABASE ${name}`)),
-    stop,
-    start,
-    destroy: async () => {
-      await stop();
-      rmSync(dir, { recursive: true, force: true });
+    createDatabase: async () => {
+      const name = `sandbox_${randomBytes(6).toString('hex')}`;
+      await query('postgres', `CREATE DATABASE ${name}`);
+      return url(name);
     },
+    cutOff: async (address) => {
+      const name = databaseOf(address);
+      await query('postgres', `ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await query('postgres', 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+    },
+    restore: async (address) => void (await query('postgres', `ALTER DATABASE ${databaseOf(address)} ALLOW_CONNECTIONS true`)),
   };
 }

@@ -24,7 +24,7 @@ export function controlMethods(client: Client<paths>, answer: Answer) {
   return {
     /**
      * Reset the sandbox.
-     * Forgets everything: tokens, transactions, customers, aliases, idempotency records, webhook subscriptions and deliveries, faults, contract violations; the clock and the timings go back to how the sandbox started. Identifiers keep counting from where they were, so no identifier is handed out twice, across resets and restarts alike.
+     * Forgets everything: tokens, transactions, customers, aliases, idempotency records, webhook subscriptions and deliveries, faults, contract violations; the clock and the timings go back to how the sandbox started. Identifiers keep counting from where they were, so no identifier is handed out twice, across resets and restarts alike. On a state shared by several sandbox processes (a PostgreSQL store), the reset is theirs too: every process forgets the same, faults and changed timings included (each process goes back to the timings it was started with).
      */
     resetSandbox: (options: CallOptions = {}) => answer(client.POST("/reset", { signal: options.signal })).then(() => undefined),
     /**
@@ -44,7 +44,7 @@ export function controlMethods(client: Client<paths>, answer: Answer) {
     getSettings: (options: CallOptions = {}) => answer(client.GET("/settings", { signal: options.signal })),
     /**
      * Change timings.
-     * Changes the timings given; the others stay as they are.
+     * Changes the timings given; the others stay as they are. The change is part of the sandbox's state, so every sandbox process sharing that state (a PostgreSQL store) works with it, and a reset undoes it.
      */
     changeSettings: (body: JsonBody<"/settings", "patch">, options: CallOptions = {}) => answer(client.PATCH("/settings", { body, signal: options.signal })),
     /**
@@ -54,7 +54,7 @@ export function controlMethods(client: Client<paths>, answer: Answer) {
     getFaults: (options: CallOptions = {}) => answer(client.GET("/faults", { signal: options.signal })),
     /**
      * Inject a fault.
-     * The next `count` API requests (to `operationId`, if given) fail with `fault`.
+     * The next `count` API requests (to `operationId`, if given) fail with `fault`. Faults are part of the sandbox's state, so with several sandbox processes sharing it (a PostgreSQL store) the next matching requests that any of them gets fail, each fault once. A request refused for its key (401, 403) gets no fault.
      */
     injectFault: (body: JsonBody<"/faults", "post">, options: CallOptions = {}) => answer(client.POST("/faults", { body, signal: options.signal })),
     /**

@@ -13,7 +13,7 @@ export interface paths {
         put?: never;
         /**
          * Reset the sandbox
-         * @description Forgets everything: tokens, transactions, customers, aliases, idempotency records, webhook subscriptions and deliveries, faults, contract violations; the clock and the timings go back to how the sandbox started. Identifiers keep counting from where they were, so no identifier is handed out twice, across resets and restarts alike.
+         * @description Forgets everything: tokens, transactions, customers, aliases, idempotency records, webhook subscriptions and deliveries, faults, contract violations; the clock and the timings go back to how the sandbox started. Identifiers keep counting from where they were, so no identifier is handed out twice, across resets and restarts alike. On a state shared by several sandbox processes (a PostgreSQL store), the reset is theirs too: every process forgets the same, faults and changed timings included (each process goes back to the timings it was started with).
          */
         post: operations["resetSandbox"];
         delete?: never;
@@ -81,7 +81,7 @@ export interface paths {
         head?: never;
         /**
          * Change timings
-         * @description Changes the timings given; the others stay as they are.
+         * @description Changes the timings given; the others stay as they are. The change is part of the sandbox's state, so every sandbox process sharing that state (a PostgreSQL store) works with it, and a reset undoes it.
          */
         patch: operations["changeSettings"];
         trace?: never;
@@ -101,7 +101,7 @@ export interface paths {
         put?: never;
         /**
          * Inject a fault
-         * @description The next `count` API requests (to `operationId`, if given) fail with `fault`.
+         * @description The next `count` API requests (to `operationId`, if given) fail with `fault`. Faults are part of the sandbox's state, so with several sandbox processes sharing it (a PostgreSQL store) the next matching requests that any of them gets fail, each fault once. A request refused for its key (401, 403) gets no fault.
          */
         post: operations["injectFault"];
         /**
