@@ -1,14 +1,18 @@
+// end-to-end: runs the TypeScript compiler over the emitted declarations, one consumer program per test (CPU-bound:
+// about a second each, several on a loaded 2-core machine).
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 // A merchant compiles against the declarations this package publishes, with `tsc --strict` and quite possibly without
 // @types/node (a browser app, an edge runtime), and with the module resolution of a recent set-up (nodenext) or of an
 // older one (node10, which ignores `exports`). The declarations are emitted here from the sources, as the build
 // emits them, into a virtual node_modules/@paykit/payments beside this package.json, and a consumer importing the
 // package by name is type-checked against them in a program that cannot see @types/node.
+
+vi.setConfig({ testTimeout: 30_000 });
 
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const buildConfig = ts.getParsedCommandLineOfConfigFile(join(packageDir, 'tsconfig.build.json'), {}, {

@@ -33,6 +33,7 @@ describe('settleTransaction after the transaction was created', () => {
     const settling = failure(
       settleTransaction(client.transactions, paymentRequest as never, { pollIntervalMs: 1_000, settleTimeoutMs: 10_000, idempotencyKey: key, signal: controller.signal }),
     );
+    // On the fake clock (useFakeClock): the abort comes at `abortAt` of the timeline the test advances.
     if (abortAt !== undefined) setTimeout(() => controller.abort(new Error('order cancelled')), abortAt);
     await vi.advanceTimersByTimeAsync(20_000);
     const error = await settling;
@@ -75,6 +76,7 @@ describe('settleTransaction before any transaction exists', () => {
     const { client, requests } = inProcessClient(never, { timeoutMs });
     const controller = new AbortController();
     const settling = failure(settleTransaction(client.transactions, paymentRequest as never, { idempotencyKey: key, signal: controller.signal }));
+    // On the fake clock (useFakeClock), like the deadline.
     if (stopper === 'the caller aborts') setTimeout(() => controller.abort(), 5);
     await vi.advanceTimersByTimeAsync(2_000);
     const error = await settling;
