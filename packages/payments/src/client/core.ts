@@ -176,12 +176,12 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
       if (!operation.body!.startsWith('multipart/')) headers['content-type'] = operation.body!;
     }
   }
-  const { response, data, attempts } = await core.transport(
+  const { response, data, attempts, unknown, sentAt } = await core.transport(
     { method: operation.method, url, headers, body: payload, signal: options.signal },
     acceptsJson ? operation.readAsJson : operation.readAsText,
   );
   if (!response.ok) {
-    throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, headers: response.headers, idempotencyKey, attempts });
+    throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, headers: response.headers, idempotencyKey, attempts, unknown, sentAt });
   }
   const outcome: ApiResult<unknown> = { data, status: response.status, headers: response.headers, idempotencyKey, attempts };
   if (!operation.list || !acceptsJson) return outcome;

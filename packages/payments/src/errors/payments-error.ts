@@ -71,6 +71,15 @@ export interface PaymentsErrorDetails<K extends PaymentsErrorKind> {
   /** The answer's headers; kept with the credential headers (`set-cookie`...) redacted. */
   headers?: Headers | Record<string, string> | undefined;
   receiptNumber?: string | undefined;
+  /**
+   * The request may have been carried out without its answer reaching the client (a lost answer, a deadline): the
+   * outcome is unknown. Otherwise it follows from `status` (the spec's `mustQueryState` rule).
+   */
+  mustQueryState?: boolean;
+  /** When the call that sent `idempotencyKey` began (ms since the epoch): the start of the key's lifetime at most. */
+  sentAt?: number;
+  /** Kept from an earlier error of the same key, when this one copies it. */
+  resendUntil?: string | undefined;
   cause?: unknown;
 }
 
@@ -112,9 +121,30 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
    * it up by this receipt number (and `idempotencyKey`) rather than pay again.
    */
   declare readonly receiptNumber: string | undefined;
+  /**
+   * The outcome is unknown: the service may have carried the request out (a payment taken) without the answer
+   * reaching the client (no answer, or one after the deadline), or the spec's `mustQueryState` rule says so of its
+   * status (500, 502, 504). Do not take the payment again before you know: resend it with `idempotencyKey` before
+   * `resendUntil` (`recoverTransaction` does), or look the resource up.
+   */
+  declare readonly mustQueryState: boolean;
+  /**
+   * Until when (ISO 8601) a resend with `idempotencyKey` gets the original outcome from the service, when the outcome
+   * is unknown because no answer came: the key's lifetime counted from the start of the call that sent it.
+   */
+  declare readonly resendUntil: string | undefined;
 
   constructor(details: PaymentsErrorDetails<K>) {
-    super(maskCardNumbers(details.message), details.cause === undefined ? undefined : { cause: details.cause });
+    const { idempotencyKey, sentAt } = details;
+    const unknown = details.mustQueryState && sentAt !== undefined;
+    const hours = rules.idempotencyKey.lifetimeMs / 3_600_000;
+    // Said where the outcome became unknown (a copy of the error, made with its fields, says it already).
+    const advice = !unknown
+      ? ''
+      : idempotencyKey
+        ? ` The outcome is unknown: it may have been carried out. Do not take the payment again before you know: resend it with Idempotency-Key ${idempotencyKey} (for ${hours} hours the service answers with the original outcome), or look it up.`
+        : ' The outcome is unknown: it may have been carried out. Look the resource up before sending it again.';
+    super(maskCardNumbers(details.message + advice), details.cause === undefined ? undefined : { cause: details.cause });
     // The body is whatever the service sent: every field is read as the type it is declared with, or left out. Card
     // numbers it echoes (a 422's `fieldValue`) are masked before anything reads it.
     const body = maskCardNumbersIn(details.body);
@@ -126,7 +156,7 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
     this.customerMessage = text(errorBody.customerMessage);
     this.developerMessage = text(errorBody.developerMessage);
     this.fieldErrors = maskCardNumbersIn(details.fieldErrors) ?? fieldErrorsOf(errorBody.errors);
-    this.idempotencyKey = details.idempotencyKey;
+    this.idempotencyKey = idempotencyKey;
     this.attempts = details.attempts ?? 0;
     this.body = body;
     this.location = details.location;
@@ -134,11 +164,8 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
     this.headers = details.headers && redactHeaders(details.headers);
     this.occurredAt = new Date().toISOString();
     this.receiptNumber = details.receiptNumber;
-  }
-
-  /** The outcome is unknown (the spec's `mustQueryState` rule: 500, 502, 504): look at the resource before resending. */
-  get mustQueryState(): boolean {
-    return ruleCovers(rules.mustQueryState, this.status);
+    this.mustQueryState = details.mustQueryState || ruleCovers(rules.mustQueryState, details.status);
+    this.resendUntil = unknown && idempotencyKey ? new Date(sentAt! + rules.idempotencyKey.lifetimeMs).toISOString() : details.resendUntil;
   }
 
   /** Every field above (they are the error's own enumerable properties) and the message; never the cause. */
@@ -217,6 +244,9 @@ export function errorFromResponse(input: {
   headers?: Headers | undefined;
   idempotencyKey: string | undefined;
   attempts: number;
+  /** An earlier attempt may have been carried out (a 429 or 503 says nothing of it). */
+  unknown?: boolean | undefined;
+  sentAt?: number;
 }): AnyPaymentsError {
   const kind = errorKindOfStatus(input.status);
   const errorBody = fieldsOf(input.body);
@@ -225,8 +255,8 @@ export function errorFromResponse(input: {
   // The client follows no redirect, so that a request and its key only go to the configured address.
   const advice = location ? ` Not followed: the resource has moved to ${location}.` : adviceFor(input.status, input.headers);
   const message = `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` + (detail ? `: ${detail}` : '.') + advice;
-  const { status, method, url, body, headers, idempotencyKey, attempts } = input;
-  const details = { kind, message, status, method, url, body, headers, idempotencyKey, attempts, location };
+  const { status, method, url, body, headers, idempotencyKey, attempts, unknown, sentAt } = input;
+  const details = { kind, message, status, method, url, body, headers, idempotencyKey, attempts, location, mustQueryState: unknown, sentAt };
   return new PaymentsError(details as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
 }
 

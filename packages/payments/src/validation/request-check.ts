@@ -40,8 +40,8 @@ function parameterRules(
  * their values are checked.
  */
 class OperationRules {
-  readonly parameters: readonly ParameterRule[];
-  readonly body: number | undefined;
+  declare readonly parameters: readonly ParameterRule[];
+  declare readonly body: number | undefined;
 
   constructor(checks: OperationChecks) {
     this.parameters = [

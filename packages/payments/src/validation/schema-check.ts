@@ -15,38 +15,40 @@ import type { SchemaNode } from '../generated/validation.js';
  * (patterns compiled, property tables as Maps), and the checks read only rules.
  */
 
+// Fields declared, not defined: the constructor assigns each one in this order (one shape for all), and a definition
+// would only add bytes to bundles.
 class Rule {
-  readonly t: string | readonly string[] | undefined;
-  readonly r: readonly string[] | undefined;
-  readonly e: readonly unknown[] | undefined;
-  readonly hasConst: boolean;
-  readonly c: unknown;
-  readonly xl: number | undefined;
-  readonly nl: number | undefined;
-  readonly p: RegExp | undefined;
-  readonly pSource: string | undefined;
-  readonly x: number | undefined;
-  readonly n: number | undefined;
-  readonly xx: number | undefined;
-  readonly xn: number | undefined;
-  readonly m: number | undefined;
-  readonly dp: number | undefined;
-  readonly xi: number | undefined;
-  readonly ni: number | undefined;
-  readonly o: ReadonlyMap<string, number> | undefined;
-  readonly i: number | undefined;
-  readonly a: number | undefined;
-  readonly one: readonly number[] | undefined;
-  readonly any: readonly number[] | undefined;
-  readonly all: readonly number[] | undefined;
-  readonly tag: string | undefined;
-  readonly tagged: ReadonlyMap<string, number> | undefined;
-  readonly if: number | undefined;
-  readonly th: number | undefined;
-  readonly el: number | undefined;
-  readonly nothing: boolean;
+  declare readonly t: string | readonly string[] | undefined;
+  declare readonly r: readonly string[] | undefined;
+  declare readonly e: readonly unknown[] | undefined;
+  declare readonly hasConst: boolean;
+  declare readonly c: unknown;
+  declare readonly xl: number | undefined;
+  declare readonly nl: number | undefined;
+  declare readonly p: RegExp | undefined;
+  declare readonly pSource: string | undefined;
+  declare readonly x: number | undefined;
+  declare readonly n: number | undefined;
+  declare readonly xx: number | undefined;
+  declare readonly xn: number | undefined;
+  declare readonly m: number | undefined;
+  declare readonly dp: number | undefined;
+  declare readonly xi: number | undefined;
+  declare readonly ni: number | undefined;
+  declare readonly o: ReadonlyMap<string, number> | undefined;
+  declare readonly i: number | undefined;
+  declare readonly a: number | undefined;
+  declare readonly one: readonly number[] | undefined;
+  declare readonly any: readonly number[] | undefined;
+  declare readonly all: readonly number[] | undefined;
+  declare readonly tag: string | undefined;
+  declare readonly tagged: ReadonlyMap<string, number> | undefined;
+  declare readonly if: number | undefined;
+  declare readonly th: number | undefined;
+  declare readonly el: number | undefined;
+  declare readonly nothing: boolean;
   /** A string with at most length limits: the common case of parameters, checked without the general walk. */
-  readonly lengthOnly: boolean;
+  declare readonly lengthOnly: boolean;
 
   constructor(node: SchemaNode) {
     this.t = node.t;
@@ -85,9 +87,11 @@ class Rule {
 
 /** A schema table's rules, made as they are first needed. */
 export class Rules {
-  private readonly made: (Rule | undefined)[];
+  private declare readonly made: (Rule | undefined)[];
+  private declare readonly nodes: readonly SchemaNode[];
 
-  constructor(private readonly nodes: readonly SchemaNode[]) {
+  constructor(nodes: readonly SchemaNode[]) {
+    this.nodes = nodes;
     this.made = new Array<Rule | undefined>(nodes.length).fill(undefined);
   }
 
