@@ -40,13 +40,6 @@ describe('pagination', () => {
     expect(server.requests).toHaveLength(requests);
   });
 
-  it.each([{ data: 'x' }, { data: { receiptNumber: '1' } }, { data: null }, {}, 'text'])('gives no items for the list body %j', async (body) => {
-    server = await startLoopbackServer((_request, res) => json(res, 200, body));
-    const page = await secretClient(server.url).transactions.list();
-    expect(page.items).toEqual([]);
-    expect(page.data).toEqual(body);
-  });
-
   it('is itself async iterable and steps page by page', async () => {
     server = await pagedTransactions(30);
     const first = await secretClient(server.url).transactions.list();

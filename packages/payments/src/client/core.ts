@@ -1,4 +1,4 @@
-import { errorFromResponse, inputError } from '../errors/payments-error.js';
+import { errorFromResponse, inputError, PaymentsError } from '../errors/payments-error.js';
 import type { OperationSpec } from '../generated/operations.js';
 import { resolveBaseUrl, type ClientOptions } from './config.js';
 import { callIdempotencyKey, idempotencyHeader } from './idempotency.js';
@@ -66,6 +66,8 @@ interface BoundOperation {
   readonly bodyRequired: boolean;
   readonly idempotent: boolean;
   readonly list: boolean;
+  /** A JSON success is an object with these properties (see OperationSpec). */
+  readonly requires: readonly string[] | undefined;
   /** Literal pieces of the path: one more than `placeholders`, which sit between them. */
   readonly pathPieces: readonly string[];
   readonly placeholders: readonly string[];
@@ -89,6 +91,7 @@ function bindOperation(operationId: string, spec: OperationSpec): BoundOperation
     bodyRequired: spec.bodyRequired === true,
     idempotent: spec.idempotent === true,
     list: spec.list === true,
+    requires: spec.requires,
     pathPieces: split.filter((_, i) => i % 2 === 0),
     placeholders: split.filter((_, i) => i % 2 === 1),
     accept,
@@ -97,6 +100,46 @@ function bindOperation(operationId: string, spec: OperationSpec): BoundOperation
     readAsJson: (response) => (response.ok ? readJson(response) : readError(response)),
     readAsText: (response) => (response.ok ? readText(response) : readError(response)),
   };
+}
+
+/**
+ * Refuses a success answer that is not what the operation returns: not a JSON object (a maintenance page, an empty
+ * body, JSON cut short), without a property every answer of the operation has (a customer where a transaction
+ * belongs), or a list without its `data` array. Such an answer is another request's, replayed because its
+ * Idempotency-Key was reused (the service compares only the key), or comes from something between the client and the
+ * service; read as the operation's, it would say that a payment was taken, or that none exists, without either being
+ * known. A request that may have changed something is then an unknown outcome.
+ */
+export function checkAnswer(
+  operation: { readonly requires?: readonly string[] | undefined; readonly list?: boolean | undefined },
+  method: string,
+  url: string,
+  status: number,
+  data: unknown,
+  idempotencyKey: string | undefined,
+): void {
+  const { requires } = operation;
+  if (!requires || status === 204) return;
+  const body = data as Record<string, unknown> | null;
+  const missing =
+    !body || typeof body !== 'object' || Array.isArray(body)
+      ? 'a JSON object'
+      : (requires.find((name) => body[name] === undefined) ?? (operation.list && !Array.isArray(body.data) ? 'a data list' : undefined));
+  if (missing === undefined) return;
+  throw new PaymentsError({
+    kind: 'protocol',
+    method,
+    url,
+    idempotencyKey,
+    body: data,
+    mustQueryState: method !== 'GET',
+    message:
+      `${method} ${url} answered ${status} without ${missing}: no answer of this operation. ` +
+      (idempotencyKey
+        ? `Idempotency-Key ${idempotencyKey} may have been used for another request, whose answer the service gave back (it compares only the key): use a key per attempt (order-42/attempt-2). `
+        : '') +
+      'Or something between you and the service answered. Look the resource up before sending the request again.',
+  });
 }
 
 /** Path template filled with encoded values, then the query in form style (`k=a&k=b` for arrays). */
@@ -129,18 +172,24 @@ function headerPairs(headers: HeadersOption): (readonly [string, string])[] {
   return Array.isArray(headers) || headers instanceof Headers ? [...(headers as Iterable<[string, string]>)] : Object.entries(headers);
 }
 
+/** Whether a path parameter's value addresses one resource: a non-empty string or a number, neither `.` nor `..`. */
+export const validSegment = (value: unknown) => (typeof value === 'string' || typeof value === 'number') && !['', '.', '..'].includes(value as string);
+
+export function pathParameterError(operationId: string, name: string, value: unknown): PaymentsError<'input'> {
+  return inputError(`${operationId}: the path parameter ${name} must be a non-empty string other than . and ..`, [
+    { fieldName: name, fieldValue: String(value), messages: ['must be a non-empty string other than . and ..'] },
+  ]);
+}
+
 async function callOperation(core: ClientCore, operation: BoundOperation, args: unknown[]) {
   const { operationId, pathParams } = operation;
   const path: Record<string, unknown> = {};
   for (let i = 0; i < pathParams.length; i++) {
     const name = pathParams[i]!;
     const value = args[i];
-    // An empty or missing segment would silently address another resource (`/transactions/` is the list).
-    if ((typeof value !== 'string' && typeof value !== 'number') || value === '') {
-      throw inputError(`${operationId}: the path parameter ${name} must be a non-empty string.`, [
-        { fieldName: name, fieldValue: String(value), messages: ['must be a non-empty string'] },
-      ]);
-    }
+    // An empty or missing segment, `.` or `..` would silently address another resource (`/transactions/` is the list,
+    // `/customers/../aliases` is `/aliases`).
+    if (!validSegment(value)) throw pathParameterError(operationId, name, value);
     path[name] = value;
   }
   const afterPath = pathParams.length;
@@ -183,6 +232,7 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   if (!response.ok) {
     throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, headers: response.headers, idempotencyKey, attempts, unknown, sentAt });
   }
+  if (acceptsJson) checkAnswer(operation, operation.method, url, response.status, data, idempotencyKey);
   const outcome: ApiResult<unknown> = { data, status: response.status, headers: response.headers, idempotencyKey, attempts };
   if (!operation.list || !acceptsJson) return outcome;
   return core.paginate!(core, outcome, url, options.signal);

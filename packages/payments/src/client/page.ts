@@ -4,6 +4,7 @@ import { readJson } from './response-body.js';
 import { numberOption } from './config.js';
 import type { Transport } from './transport.js';
 import type { ApiResult } from './api-result.js';
+import { checkAnswer } from './core.js';
 
 type Link = components['schemas']['Link'];
 
@@ -66,11 +67,8 @@ function cycleError(url: string): PaymentsError<'protocol'> {
   });
 }
 
-/** A list body holds its items in a `data` array; anything else there gives no items (the body stays in `data`). */
-function itemsOf<T>(body: unknown): T[] {
-  const listed: unknown = (body as { data?: unknown } | null)?.data;
-  return (Array.isArray(listed) ? listed : []) as T[];
-}
+/** A list body holds its items in a `data` array (`checkAnswer` refused any other answer). */
+const itemsOf = <T>(body: unknown): T[] => (body as { data: T[] }).data;
 
 function nextHref(body: unknown): string | undefined {
   const links = (body as { links?: Link[] } | null)?.links;
@@ -145,11 +143,15 @@ function pageSource(core: PageReader, signal: AbortSignal | undefined): PageSour
   return { resolve: (href) => followLink(core.baseUrl, href), load: (url) => loadPage(core, url, signal) };
 }
 
+/** Every page of a list is a JSON object with a `data` list, whatever its first page's operation requires besides. */
+const nextPageAnswer = { requires: [], list: true };
+
 async function loadPage(core: PageReader, url: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
   const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: {}, signal }, readJson);
   if (!response.ok) {
     throw errorFromResponse({ status: response.status, method: 'GET', url, body: data, headers: response.headers, idempotencyKey: undefined, attempts });
   }
+  checkAnswer(nextPageAnswer, 'GET', url, response.status, data, undefined);
   return { data, status: response.status, headers: response.headers, idempotencyKey: undefined, attempts };
 }
 

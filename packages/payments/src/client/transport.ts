@@ -238,6 +238,9 @@ function callFailure(
   } as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
 }
 
+/** The Idempotency-Key each raw answer's request was sent with, which the raw client's Request may not show. */
+export const keyOfAnswer = new WeakMap<Response, string>();
+
 /**
  * The transport as a fetch for openapi-fetch (the raw client). The body is read by the transport, under the call's
  * timeout, so that the timeout covers it as it does for the methods.
@@ -246,7 +249,7 @@ export function transportAsFetch(transport: Transport): (request: Request) => Pr
   return async (request) => {
     const headers: Record<string, string> = Object.fromEntries(request.headers);
     const body = request.body ? await request.arrayBuffer() : undefined;
-    const { response, data } = await transport(
+    const { response, data, idempotencyKey } = await transport(
       { method: request.method, url: request.url, headers, body, signal: request.signal },
       (answer) => answer.arrayBuffer(),
     );
@@ -257,6 +260,7 @@ export function transportAsFetch(transport: Transport): (request: Request) => Pr
     answerHeaders.set('content-length', String(data.byteLength));
     const answer = new Response(data.byteLength ? data : null, { status: response.status, statusText: response.statusText, headers: answerHeaders });
     answer.json = () => readJson(answer);
+    if (idempotencyKey) keyOfAnswer.set(answer, idempotencyKey);
     return answer;
   };
 }

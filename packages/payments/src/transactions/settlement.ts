@@ -41,7 +41,7 @@ export function outcomeOf(httpStatus: number, status: unknown, values: Transacti
  * Reads the outcome of a transaction answer. The spec leaves `status` an open string; its `transactionStatus` rule
  * names the approved, pending and declined values, and any other status is `undetermined`: never a guessed decline.
  */
-export function transactionOutcome(result: Pick<ApiResult<Transaction | undefined>, 'status' | 'data'>): TransactionOutcome {
+export function transactionOutcome(result: { readonly status: number; readonly data?: Pick<Transaction, 'status'> | undefined }): TransactionOutcome {
   return outcomeOf(result.status, result.data?.status, rules.transactionStatus) as TransactionOutcome;
 }
 
