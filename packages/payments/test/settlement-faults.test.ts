@@ -44,6 +44,23 @@ describe('settleTransaction after the transaction was created', () => {
     expect(requests.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 
+  it('the settle timeout ends a poll in flight (the client deadline, a minute, does not decide it)', async () => {
+    useFakeClock();
+    const { client, requests } = inProcessClient(pendingThen(never), { timeoutMs: 60_000 });
+    let settledAt: number | undefined;
+    const settling = failure(settleTransaction(client.transactions, paymentRequest as never, { pollIntervalMs: 100, settleTimeoutMs: 300, idempotencyKey: key })).finally(
+      () => (settledAt = Date.now() - start),
+    );
+    const start = Date.now();
+    await vi.advanceTimersByTimeAsync(300);
+    // The poll started at 100 ms and is still unanswered when the 300 ms pass.
+    expect(requests.map((r) => r.method)).toEqual(['POST', 'GET']);
+    const error = await settling;
+    expect(settledAt).toBe(300);
+    expect(error).toMatchObject({ kind: 'timeout', receiptNumber: 'R-90', idempotencyKey: key });
+    expect(requests[1]!.signal.aborted).toBe(true);
+  });
+
   it('a 202 without a receipt number: a protocol error that still names the key the payment was sent with', async () => {
     const { client } = inProcessClient(() => Response.json({ status: 'Pending' }, { status: 202 }));
     const error = await failure(settleTransaction(client.transactions, paymentRequest as never, { idempotencyKey: key }));

@@ -87,11 +87,10 @@ describe('a success that is not a list, to a list operation', () => {
   });
 
   it('a next page that is no list stops the walk the same way, after the items already read', async () => {
-    service = await startLoopbackServer((request, res) =>
-      request.url.includes('page=2')
-        ? res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in to the Wi-Fi</html>')
-        : json(res, 200, { links: [{ rel: 'next', href: '/rest/v1/transactions?page=2' }], data: [{ receiptNumber: '1' }] }),
-    );
+    service = await startLoopbackServer((request, res) => {
+      if (request.url.includes('page=2')) res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in to the Wi-Fi</html>');
+      else json(res, 200, { links: [{ rel: 'next', href: '/rest/v1/transactions?page=2' }], data: [{ receiptNumber: '1' }] });
+    });
     const seen: unknown[] = [];
     const error = await failure(
       (async () => {
