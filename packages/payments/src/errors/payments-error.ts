@@ -205,8 +205,13 @@ function fieldErrorsOf(errors: unknown): FieldError[] {
 /** A PaymentsError of any kind, as a union that narrows on `kind` (and so on `status`). */
 export type AnyPaymentsError = { [K in PaymentsErrorKind]: PaymentsError<K> }[PaymentsErrorKind];
 
+/**
+ * Whether `value` is a PaymentsError: of this copy of the package, of another one installed beside it (another class,
+ * the same name and kind), or the JSON of one (`toJSON()`, which `structuredClone` and `postMessage` keep whole; they
+ * keep only the message and stack of an Error itself).
+ */
 export function isPaymentsError(value: unknown): value is AnyPaymentsError {
-  return value instanceof PaymentsError;
+  return value instanceof PaymentsError || ((value as PaymentsError | null)?.name === 'PaymentsError' && typeof (value as PaymentsError).kind === 'string');
 }
 
 /** Advice the reference's client rules give per status (from the spec), added to the message so that logs carry it. */
