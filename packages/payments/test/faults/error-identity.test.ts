@@ -15,6 +15,7 @@ async function someError() {
 describe('isPaymentsError', () => {
   it("recognises an error of another installed copy of the package (another class), and narrows on its kind", async () => {
     // The module loaded a second time: another PaymentsError class, as a second copy in node_modules would give.
+    // @ts-expect-error TypeScript does not resolve a specifier with a query; the module loader does.
     const other = (await import('../../src/errors/payments-error.js?another-copy')) as typeof import('../../src/errors/payments-error.js');
     expect(other.PaymentsError).not.toBe(PaymentsError);
     const foreign = new other.PaymentsError({ kind: 'validation', status: 422, message: 'refused' });
