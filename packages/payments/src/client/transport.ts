@@ -1,5 +1,5 @@
 import { inputError, PaymentsError, type AnyPaymentsError, type PaymentsErrorDetails } from '../errors/payments-error.js';
-import { redactHeaders, secretHeaderNames } from '../errors/redaction.js';
+import { maskCardNumbers, redactHeaders, secretHeaderNames } from '../errors/redaction.js';
 // A namespace import, so that bundles keep only the rules this module reads.
 import * as rules from '../generated/rules.js';
 import { basicAuthorization, headerNamesOption, numberOption, resolveTimeout, type ClientOptions, type ErrorLog, type Hook, type RequestLog, type ResponseLog } from './config.js';
@@ -112,7 +112,7 @@ export function createTransport(options: ClientOptions): Transport {
     try {
       for (let attempt = 1; ; attempt++) {
         const log: RequestLog | undefined =
-          onRequest || onResponse || onError ? { method, url, attempt, idempotencyKey, headers: redactHeaders(headers, secretHeaders) } : undefined;
+          onRequest || onResponse || onError ? { method, url: maskCardNumbers(url), attempt, idempotencyKey, headers: redactHeaders(headers, secretHeaders) } : undefined;
         const started = log ? performance.now() : 0;
         let response: Response | undefined;
         try {

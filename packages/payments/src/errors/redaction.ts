@@ -21,13 +21,14 @@ export function redactHeaders(headers: Headers | Record<string, string>, secret 
 }
 
 /**
- * Every run of 12 digits or more (spaces or dashes may group them) with all but its last 4 digits replaced by `*`:
- * card numbers have 12 to 19, and a longer run may hold one. Luhn is not asked for, since a mistyped card number (the
- * one a 422 echoes back) fails it and is still the payer's card; an order or receipt number that long is masked too,
- * which costs nothing.
+ * Every run of 12 digits or more with all but its last 4 digits replaced by `*`: card numbers have 12 to 19, and a
+ * longer run may hold one. Digits of any script (full-width ones too); up to two spaces of any kind (tabs,
+ * non-breaking), dots, dashes or pluses (a space in a query) may group them. Luhn is not asked for, since a mistyped
+ * card number (the one a 422 echoes back) fails it and is still the payer's card; an order or receipt number that long
+ * is masked too, which costs nothing.
  */
 export function maskCardNumbers(text: string): string {
-  return text.replace(/\d(?:[ -]?\d){11,}/g, (run) => run.replace(/\d(?=(?:[ -]?\d){4})/g, '*'));
+  return text.replace(/\p{Nd}(?:[\s.+-]{0,2}\p{Nd}){11,}/gu, (run) => run.replace(/\p{Nd}(?=(?:[\s.+-]{0,2}\p{Nd}){4})/gu, '*'));
 }
 
 /**
