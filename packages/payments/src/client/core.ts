@@ -1,4 +1,5 @@
-import { errorFromResponse, inputError, PaymentsError } from '../errors/payments-error.js';
+import { errorFromResponse, inputError, type PaymentsError } from '../errors/payments-error.js';
+import type { checkAnswer } from './answer-check.js';
 import type { OperationSpec } from '../generated/operations.js';
 import { resolveBaseUrl, type ClientOptions } from './config.js';
 import { callIdempotencyKey, idempotencyHeader } from './idempotency.js';
@@ -27,12 +28,14 @@ export interface ClientCore {
   readonly check: RequestCheck | undefined;
   /** Given by the clients that have list operations: the publishable client has none, and its bundle does without. */
   readonly paginate: Paginate | undefined;
+  /** Refuses a success that is not the operation's answer (`checkAnswer`): given by the secret client. */
+  readonly checkAnswer: typeof checkAnswer | undefined;
 }
 
-export function createCore(options: ClientOptions, check?: RequestCheck, paginate?: Paginate): ClientCore {
+export function createCore(options: ClientOptions, check?: RequestCheck, paginate?: Paginate, answerCheck?: typeof checkAnswer): ClientCore {
   const baseUrl = resolveBaseUrl(options.baseUrl);
   const transport = createTransport(options);
-  return { baseUrl, transport, check, paginate };
+  return { baseUrl, transport, check, paginate, checkAnswer: answerCheck };
 }
 
 /** Request headers as fetch takes them: a record, a `Headers` or `[name, value]` pairs. */
@@ -102,46 +105,6 @@ function bindOperation(operationId: string, spec: OperationSpec): BoundOperation
   };
 }
 
-/**
- * Refuses a success answer that is not what the operation returns: not a JSON object (a maintenance page, an empty
- * body, JSON cut short), without a property every answer of the operation has (a customer where a transaction
- * belongs), or a list without its `data` array. Such an answer is another request's, replayed because its
- * Idempotency-Key was reused (the service compares only the key), or comes from something between the client and the
- * service; read as the operation's, it would say that a payment was taken, or that none exists, without either being
- * known. A request that may have changed something is then an unknown outcome.
- */
-export function checkAnswer(
-  operation: { readonly requires?: readonly string[] | undefined; readonly list?: boolean | undefined },
-  method: string,
-  url: string,
-  status: number,
-  data: unknown,
-  idempotencyKey: string | undefined,
-): void {
-  const { requires } = operation;
-  if (!requires || status === 204) return;
-  const body = data as Record<string, unknown> | null;
-  const missing =
-    !body || typeof body !== 'object' || Array.isArray(body)
-      ? 'a JSON object'
-      : (requires.find((name) => body[name] === undefined) ?? (operation.list && !Array.isArray(body.data) ? 'a data list' : undefined));
-  if (missing === undefined) return;
-  throw new PaymentsError({
-    kind: 'protocol',
-    method,
-    url,
-    idempotencyKey,
-    body: data,
-    mustQueryState: method !== 'GET',
-    message:
-      `${method} ${url} answered ${status} without ${missing}: no answer of this operation. ` +
-      (idempotencyKey
-        ? `Idempotency-Key ${idempotencyKey} may have been used for another request, whose answer the service gave back (it compares only the key): use a key per attempt (order-42/attempt-2). `
-        : '') +
-      'Or something between you and the service answered. Look the resource up before sending the request again.',
-  });
-}
-
 /** Path template filled with encoded values, then the query in form style (`k=a&k=b` for arrays). */
 function buildUrl(
   baseUrl: string,
@@ -176,9 +139,8 @@ function headerPairs(headers: HeadersOption): (readonly [string, string])[] {
 export const validSegment = (value: unknown) => (typeof value === 'string' || typeof value === 'number') && !['', '.', '..'].includes(value as string);
 
 export function pathParameterError(operationId: string, name: string, value: unknown): PaymentsError<'input'> {
-  return inputError(`${operationId}: the path parameter ${name} must be a non-empty string other than . and ..`, [
-    { fieldName: name, fieldValue: String(value), messages: ['must be a non-empty string other than . and ..'] },
-  ]);
+  const problem = 'must be a non-empty string other than . and ..';
+  return inputError(`${operationId}: the path parameter ${name} ${problem}.`, [{ fieldName: name, fieldValue: String(value), messages: [problem] }]);
 }
 
 async function callOperation(core: ClientCore, operation: BoundOperation, args: unknown[]) {
@@ -232,7 +194,7 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   if (!response.ok) {
     throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, headers: response.headers, idempotencyKey, attempts, unknown, sentAt });
   }
-  if (acceptsJson) checkAnswer(operation, operation.method, url, response.status, data, idempotencyKey);
+  if (acceptsJson) core.checkAnswer?.(operation, operation.method, url, response.status, data, idempotencyKey);
   const outcome: ApiResult<unknown> = { data, status: response.status, headers: response.headers, idempotencyKey, attempts };
   if (!operation.list || !acceptsJson) return outcome;
   return core.paginate!(core, outcome, url, options.signal);

@@ -4,7 +4,7 @@ import { readJson } from './response-body.js';
 import { numberOption } from './config.js';
 import type { Transport } from './transport.js';
 import type { ApiResult } from './api-result.js';
-import { checkAnswer } from './core.js';
+import { checkAnswer } from './answer-check.js';
 
 type Link = components['schemas']['Link'];
 

@@ -4,7 +4,8 @@ import { secretKeyOperations, type OperationSpec } from '../generated/operations
 import { secretKeyValidation } from '../generated/validation.js';
 import { createRequestCheck, type RequestCheckOptions } from '../validation/request-check.js';
 import type { ClientOptions } from './config.js';
-import { bindOperations, checkAnswer, createCore, describeClient, pathParameterError, validSegment, type RequestCheck } from './core.js';
+import { bindOperations, createCore, describeClient, pathParameterError, validSegment, type RequestCheck } from './core.js';
+import { checkAnswer } from './answer-check.js';
 import { keyOfAnswer, transportAsFetch } from './transport.js';
 import { isJson, readJson } from './response-body.js';
 import type { GroupedMethods } from './method-types.js';
@@ -29,7 +30,7 @@ export interface PaymentsClientOptions extends ClientOptions, RequestCheckOption
 /** The server-side client, holding a secret key. */
 export function createSecretClient(options: PaymentsClientOptions): PaymentsClient {
   const check = options.check ?? createRequestCheck(secretKeyValidation, options);
-  const core = createCore(options, check || undefined, paginate);
+  const core = createCore(options, check || undefined, paginate, checkAnswer);
   const raw = createClient<paths>({ baseUrl: core.baseUrl, fetch: transportAsFetch(core.transport) });
   // The raw client refuses what the methods refuse: `.` and `..` as path parameters (before sending), and a success
   // answer that is not what the operation returns. Operations by method and path template, as openapi-fetch names them.

@@ -136,14 +136,9 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
 
   constructor(details: PaymentsErrorDetails<K>) {
     const { idempotencyKey, sentAt } = details;
+    // An outcome that became unknown here (a copy of an error, made with its fields, has no `sentAt`: it said so).
     const unknown = details.mustQueryState && sentAt !== undefined;
-    const hours = rules.idempotencyKey.lifetimeMs / 3_600_000;
-    // Said where the outcome became unknown (a copy of the error, made with its fields, says it already).
-    const advice = !unknown
-      ? ''
-      : idempotencyKey
-        ? ` The outcome is unknown: it may have been carried out. Do not take the payment again before you know: resend it with Idempotency-Key ${idempotencyKey} (for ${hours} hours the service answers with the original outcome), or look it up.`
-        : ' The outcome is unknown: it may have been carried out. Look the resource up before sending it again.';
+    const advice = details.status === undefined && unknown ? unknownOutcome(idempotencyKey) : '';
     super(maskCardNumbers(details.message + advice), details.cause === undefined ? undefined : { cause: details.cause });
     // The body is whatever the service sent: every field is read as the type it is declared with, or left out. Card
     // numbers it echoes (a 422's `fieldValue`) are masked before anything reads it.
@@ -189,17 +184,16 @@ function text(value: unknown): string | undefined {
  * not strings. Any other property is kept as it came: the service may add some within v1.
  */
 function fieldErrorsOf(errors: unknown): FieldError[] {
-  if (!Array.isArray(errors)) return [];
-  const fieldErrors: FieldError[] = [];
-  for (const item of errors) {
-    if (!item || typeof item !== 'object' || Array.isArray(item)) continue;
-    const { fieldName, fieldValue, messages, ...fieldError } = item as Record<string, unknown> & FieldError;
-    if (typeof fieldName === 'string') fieldError.fieldName = fieldName;
-    if (['string', 'number', 'boolean'].includes(typeof fieldValue)) fieldError.fieldValue = String(fieldValue);
-    if (Array.isArray(messages)) fieldError.messages = messages.filter((message): message is string => typeof message === 'string');
-    fieldErrors.push(fieldError);
-  }
-  return fieldErrors;
+  return Array.isArray(errors)
+    ? errors
+        .filter((item) => item?.constructor === Object)
+        .map(({ fieldName, fieldValue, messages, ...fieldError }: Record<string, unknown>) => ({
+          ...fieldError,
+          ...(typeof fieldName === 'string' && { fieldName }),
+          ...(['string', 'number', 'boolean'].includes(typeof fieldValue) && { fieldValue: String(fieldValue) }),
+          ...(Array.isArray(messages) && { messages: messages.filter((message) => typeof message === 'string') }),
+        }))
+    : [];
 }
 
 /** A PaymentsError of any kind, as a union that narrows on `kind` (and so on `status`). */
@@ -214,19 +208,26 @@ export function isPaymentsError(value: unknown): value is AnyPaymentsError {
   return value instanceof PaymentsError || ((value as PaymentsError | null)?.name === 'PaymentsError' && typeof (value as PaymentsError).kind === 'string');
 }
 
-/** Advice the reference's client rules give per status (from the spec), added to the message so that logs carry it. */
-function adviceFor(status: number, headers: Headers | undefined): string {
-  const query = ruleCovers(rules.mustQueryState, status);
-  if (ruleCovers(rules.mustNotResend, status)) {
-    return ` Do not resend: part of the work may have been done${query ? '; query the resource for its state.' : '.'}`;
-  }
-  if (query) return ' The outcome is unknown: query the resource for its state before resending.';
-  if (!ruleCovers(rules.retry, status)) return '';
+/** What to do about an outcome that is unknown; `idempotencyKey` when a resend with it gets the original outcome. */
+function unknownOutcome(idempotencyKey: string | undefined): string {
+  return ` The outcome is unknown: do not take the payment again before you know; query the resource for its state${
+    idempotencyKey ? `, or resend with the same Idempotency-Key (${idempotencyKey}) within ${rules.idempotencyKey.lifetimeMs / 3_600_000} h` : ''
+  }.`;
+}
+
+/**
+ * Advice the reference's client rules give per status (from the spec), added to the message so that logs carry it,
+ * and for an answer after an attempt whose answer was lost (`unknown`), what to do about its outcome.
+ */
+function adviceFor(status: number, headers: Headers | undefined, unknown: boolean | undefined, idempotencyKey: string | undefined): string {
   // Quoted only when it has the form of a Retry-After (seconds or an HTTP date): the value is the service's.
   const retryAfter = headers?.get('retry-after');
-  return retryAfter && /^[\w ,:-]{1,40}$/.test(retryAfter)
-    ? ` Resend after Retry-After: ${retryAfter}, with the same Idempotency-Key.`
-    : ' Retries were exhausted; resend later with the same Idempotency-Key.';
+  const advice = ruleCovers(rules.mustNotResend, status)
+    ? ' Do not resend: part of the work may have been done.'
+    : ruleCovers(rules.retry, status)
+      ? ` Retries were exhausted; resend${retryAfter && /^[\w ,:-]{1,40}$/.test(retryAfter) ? ` after Retry-After: ${retryAfter},` : ' later'} with the same Idempotency-Key.`
+      : '';
+  return unknown || ruleCovers(rules.mustQueryState, status) ? advice + unknownOutcome(unknown ? idempotencyKey : undefined) : advice;
 }
 
 /** Where a redirect (3xx) points: its `Location`, resolved against the request's address. */
@@ -258,7 +259,7 @@ export function errorFromResponse(input: {
   const detail = text(errorBody.developerMessage) ?? text(errorBody.customerMessage);
   const location = redirectLocation(input.status, input.headers, input.url);
   // The client follows no redirect, so that a request and its key only go to the configured address.
-  const advice = location ? ` Not followed: the resource has moved to ${location}.` : adviceFor(input.status, input.headers);
+  const advice = location ? ` Not followed: the resource has moved to ${location}.` : adviceFor(input.status, input.headers, input.unknown, input.idempotencyKey);
   const message = `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` + (detail ? `: ${detail}` : '.') + advice;
   const { status, method, url, body, headers, idempotencyKey, attempts, unknown, sentAt } = input;
   const details = { kind, message, status, method, url, body, headers, idempotencyKey, attempts, location, mustQueryState: unknown, sentAt };

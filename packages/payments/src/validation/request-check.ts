@@ -45,7 +45,8 @@ class OperationRules {
 
   constructor(checks: OperationChecks) {
     this.parameters = [
-      ...parameterRules('path', checks.p, checks.pr),
+      // Every path parameter is required.
+      ...parameterRules('path', checks.p, Object.keys(checks.p ?? {})),
       ...parameterRules('query', checks.q, checks.qr),
       ...parameterRules('header', checks.h, undefined),
     ];

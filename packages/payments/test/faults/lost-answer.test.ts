@@ -21,7 +21,7 @@ afterEach(async () => {
 const lifetimeMs = 22 * 3_600_000;
 const dropped: Answer = () => Promise.reject(new TypeError('fetch failed', { cause: new Error('other side closed') }));
 const never: Answer = () => new Promise<Response>(() => undefined);
-const unknownAdvice = /outcome is unknown.*Do not take the payment again before you know.*Idempotency-Key order-42\/attempt-1/;
+const unknownAdvice = /outcome is unknown: do not take the payment again before you know; query the resource for its state, or resend with the same Idempotency-Key \(order-42\/attempt-1\)/;
 
 describe('a POST whose answer is lost', () => {
   it.each([
@@ -106,7 +106,7 @@ describe('a PATCH (it carries no Idempotency-Key) whose answer is lost', () => {
     const { client, requests } = inProcessClient(dropped, { retry: { delayMs: 0 } });
     const error = await failure(run(client) as Promise<unknown>);
     expect(error).toMatchObject({ kind: 'network', attempts: 1, mustQueryState: true, idempotencyKey: undefined, resendUntil: undefined });
-    expect(error.message).toMatch(/outcome is unknown.*Look the resource up before sending it again/);
+    expect(error.message).toMatch(/outcome is unknown: do not take the payment again before you know; query the resource for its state\.$/);
     expect(requests).toHaveLength(1);
   });
 
