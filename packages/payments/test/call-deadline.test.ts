@@ -103,6 +103,17 @@ describe('the deadline', () => {
     expect(error.idempotencyKey).toBe(requests[0]!.headers.get('idempotency-key'));
   });
 
+  it('ends a call through a custom fetch that ignores the signal (a Request signal can stop firing after a GC in Node)', async () => {
+    useFakeClock();
+    let called = 0;
+    const deaf = () => (called++, new Promise<Response>(() => undefined));
+    const client = createSecretClient({ apiKey: secretKey, baseUrl: 'https://api.example.test/rest/v1', fetch: deaf, timeoutMs: 150 });
+    const call = failure(client.transactions.create(paymentRequest, { idempotencyKey: 'order-9/attempt-1' }));
+    await vi.advanceTimersByTimeAsync(150);
+    expect(called).toBe(1);
+    expect(await call).toMatchObject({ kind: 'timeout', mustQueryState: true, idempotencyKey: 'order-9/attempt-1' });
+  });
+
   it('stops a request still queued in the dispatcher, which is then never sent', async () => {
     server = await startLoopbackServer((_request, res) => json(res, 200, approved));
     const agent = new Agent();

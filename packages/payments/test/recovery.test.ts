@@ -88,6 +88,30 @@ describe('before resendUntil: a resend under the same key', () => {
   });
 });
 
+describe('a payment whose settling was cut short (its receipt number known)', () => {
+  it('settleTransaction: a failed read of the pending payment is an unknown outcome naming it; recoverTransaction reads it, nothing resent', async () => {
+    let reads = 0;
+    const { client, requests } = inProcessClient(
+      (request) => {
+        if (request.method === 'POST') return Response.json({ receiptNumber: '1000', status: 'Pending' }, { status: 202 });
+        return ++reads === 1 ? Promise.reject(new TypeError('fetch failed')) : Response.json({ receiptNumber: '1000', status: 'Approved' });
+      },
+      { retry: { maxRetries: 0 } },
+    );
+    const cut = await failure(settleTransaction(client.transactions, request as never, { idempotencyKey: 'order-42/attempt-1', pollIntervalMs: 0 }));
+    expect(cut).toMatchObject({ kind: 'network', mustQueryState: true, receiptNumber: '1000', idempotencyKey: 'order-42/attempt-1' });
+    const recovered = await recoverTransaction(client.transactions, request as never, cut, { pollIntervalMs: 0 });
+    expect(recovered).toMatchObject({ outcome: 'approved', transaction: { receiptNumber: '1000' }, created: undefined });
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
+  it('a read that fails again keeps it unknown', async () => {
+    const { client } = inProcessClient(() => Promise.reject(new TypeError('fetch failed')), { retry: { maxRetries: 0 } });
+    const again = await failure(recoverTransaction(client.transactions, request as never, { idempotencyKey: 'k', resendUntil: undefined, receiptNumber: '1000' }));
+    expect(again).toMatchObject({ kind: 'network', mustQueryState: true });
+  });
+});
+
 describe('past resendUntil (the service has forgotten the key): a look-up by reference', () => {
   it.each([
     { label: 'the payment was taken: found, approved, nothing resent', takenBefore: true, outcome: 'approved' },

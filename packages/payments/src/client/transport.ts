@@ -70,8 +70,19 @@ export function createTransport(options: ClientOptions): Transport {
   const delayMs = numberOption('retry.delayMs', retry?.delayMs, rules.retry.waitMs);
   // The global fetch (looked up on every call) takes the URL and init as they are: a Request costs more to build.
   // A custom fetch gets a Request, like openapi-fetch's.
+  // A custom fetch is also raced against the call's signal: it may ignore the Request's signal, and in Node a Request's
+  // signal, which only follows the one it was made with, can stop firing after a garbage collection. The deadline
+  // must end the call whatever the fetch does.
   const fetchOnce: (url: string, init: RequestInit) => Promise<Response> = custom
-    ? (url, init) => custom(new Request(url, init), dispatcher ? ({ dispatcher } as RequestInit) : undefined)
+    ? (url, init) =>
+        new Promise((resolve, reject) => {
+          const { signal } = init;
+          const stopped = () => reject(signal!.reason);
+          signal?.addEventListener('abort', stopped, { once: true });
+          custom(new Request(url, init), dispatcher ? ({ dispatcher } as RequestInit) : undefined)
+            .then(resolve, reject)
+            .finally(() => signal?.removeEventListener('abort', stopped));
+        })
     : (url, init) => globalThis.fetch(url, init);
 
   /**

@@ -75,6 +75,8 @@ function aboutCreated(error: unknown, idempotencyKey: string | undefined, receip
     message: `${base.message} Transaction ${receiptNumber ?? '(no receipt number)'} was created with Idempotency-Key ${idempotencyKey}: do not pay again; look it up for its outcome.`,
     idempotencyKey,
     receiptNumber,
+    // Its outcome is not known yet: `recoverTransaction` reads it by its receipt number.
+    mustQueryState: true,
     cause: error,
   });
 }
@@ -156,13 +158,14 @@ export interface RecoverOptions extends Omit<SettleOptions, 'idempotencyKey'> {
 }
 
 /** What an unknown outcome leaves to recover from: a PaymentsError with `mustQueryState`, or its `toJSON()`. */
-export type UnknownOutcome = Pick<PaymentsError, 'idempotencyKey' | 'resendUntil'>;
+export type UnknownOutcome = Pick<PaymentsError, 'idempotencyKey' | 'resendUntil'> & Partial<Pick<PaymentsError, 'receiptNumber'>>;
 
 /** A recovered payment: `created` is the answer to the resend, absent when the payment was found by `reference`. */
 export type RecoveredTransaction = Omit<SettledTransaction, 'created'> & { created: ApiResult<Transaction> | undefined };
 
 /**
  * Learns the outcome of a payment whose answer was lost (an error with `mustQueryState`), without taking it twice.
+ * When the error names the transaction (`receiptNumber`: its settling was cut short), reads it until it settles.
  * Before the error's `resendUntil`, resends `request` under the same Idempotency-Key: the service answers with the
  * original outcome if it got the first request (only the key is compared), and carries the payment out once if it did
  * not; then settles it like `settleTransaction`. Past it (the service forgets keys), looks the payment up by
@@ -176,9 +179,18 @@ export async function recoverTransaction(
   unknown: UnknownOutcome,
   options: RecoverOptions = {},
 ): Promise<RecoveredTransaction | undefined> {
-  const { idempotencyKey, resendUntil } = unknown;
+  const { idempotencyKey, resendUntil, receiptNumber } = unknown;
   const durations = settleDurations(options);
   const { signal, reference } = options;
+  // Reading fails: the outcome is still unknown (call again), whatever the read's own error says.
+  const stillUnknown = (error: unknown) => (error instanceof PaymentsError ? Object.assign(error, { mustQueryState: true }) : error);
+  // The payment exists (settling it was cut short): read it until it settles.
+  if (receiptNumber) {
+    return transactions
+      .get(receiptNumber, { signal })
+      .then((read) => settle(transactions, read as ApiResult<Transaction>, undefined, signal, durations))
+      .catch((error: unknown) => Promise.reject(stillUnknown(error)));
+  }
   if (idempotencyKey && resendUntil && Date.now() < Date.parse(resendUntil)) {
     try {
       return await settleTransaction(transactions, request, { ...options, idempotencyKey });
@@ -191,7 +203,11 @@ export async function recoverTransaction(
     throw inputError('recoverTransaction: the Idempotency-Key can no longer be resent safely (past resendUntil, or none): give reference to look the payment up.');
   }
   const found: Transaction[] = [];
-  for await (const transaction of await transactions.listForReferenceNumber({ query: reference, signal } as never)) found.push(transaction as Transaction);
+  try {
+    for await (const transaction of await transactions.listForReferenceNumber({ query: reference, signal } as never)) found.push(transaction as Transaction);
+  } catch (error) {
+    throw stillUnknown(error);
+  }
   // The most telling first: approved, then pending, then any other (never guessed a decline).
   const rank = (t: Transaction) => ['approved', 'pending'].indexOf(transactionOutcome({ status: 200, data: t })) >>> 0;
   const best = found.sort((a, b) => rank(a) - rank(b))[0];
