@@ -98,6 +98,27 @@ describe('card numbers the service echoes never reach an error', () => {
     expect(server.requests[0]!.url).toContain(card);
   });
 
+  it('hides what the contract marks sensitive, whatever its length: a CVN or a wallet token echoed in a 422, a short card number', async () => {
+    server = await startLoopbackServer((_request, res) =>
+      json(res, 422, {
+        ...errorBody(422),
+        errors: [
+          { fieldName: 'cvn', fieldValue: '123', messages: ['is not 3 or 4 digits'] },
+          { fieldName: 'creditCard.cardNumber', fieldValue: '41111111', messages: ['is too short'] },
+          { fieldName: 'walletBPayToken', fieldValue: 'tok_3f9a', messages: ['expired'] },
+          { fieldName: 'principalAmount', fieldValue: '123', messages: ['too small'] },
+        ],
+        cvn: '9876',
+      }),
+    );
+    const error = await failure(secretClient(server.url).transactions.create(paymentRequest));
+    expect(error.fieldErrors.map((f) => f.fieldValue)).toEqual(['[redacted]', '****1111', '[redacted]', '123']);
+    expect((error.body as { cvn?: string }).cvn).toBe('[redacted]');
+    for (const view of [JSON.stringify(error), inspect(error, { depth: Infinity })]) {
+      for (const secret of ['tok_3f9a', '9876', '41111111', '"fieldValue":"123","messages":["is not']) expect(view).not.toContain(secret);
+    }
+  });
+
   it('masks card numbers in the field errors of an error the client makes itself', () => {
     const error = new PaymentsError({ kind: 'input', message: 'refused', fieldErrors: [{ fieldName: 'cardNumber', fieldValue: card }] });
     expect(error.fieldErrors[0]!.fieldValue).toBe('************1111');

@@ -1,3 +1,5 @@
+import { paymentsSensitive, sensitiveKindOf } from '../generated/sensitive.js';
+
 /**
  * Credentials wherever they appear: the client's own `authorization`, and the headers proxies, gateways and cookies
  * carry them in. Their values never reach a hook, an error or its JSON.
@@ -32,13 +34,22 @@ export function maskCardNumbers(text: string): string {
 }
 
 /**
- * A copy of a parsed body (or any JSON value) with every string passed through `maskCardNumbers`; a whole number long
- * enough to be a card number (a `fieldValue` sent as a number) becomes its masked text.
+ * A copy of a parsed body (or any JSON value) with what the contract marks as sensitive (`x-paykit-sensitive`,
+ * generated into `sensitive.ts`) hidden: a card number keeps its last four digits; a security code, an expiry date or
+ * a secret is `[redacted]`, whatever its length (a 422 echoing a three-digit CVN in `fieldValue` included: a field
+ * that echoes another, named by its sibling, is as sensitive). Every other string is passed through
+ * `maskCardNumbers`, and a whole number long enough to be a card number (a `fieldValue` sent as a number) becomes its
+ * masked text.
  */
 export function maskCardNumbersIn<T>(value: T): T {
   if (value === undefined) return value;
-  return JSON.parse(JSON.stringify(value), (_, item: unknown) => {
+  const { properties, echoes } = paymentsSensitive;
+  return JSON.parse(JSON.stringify(value), function (this: Record<string, unknown>, key, item: unknown) {
+    const echoed = Object.hasOwn(echoes, key) && this[(echoes as Record<string, string>)[key]!];
+    // A field named by a path (`creditCard.cvn`, `items[0].cardNumber`) is marked by its last name.
+    const kind = sensitiveKindOf(properties, typeof echoed === 'string' ? echoed.replace(/.*[.\]]/, '') : key);
     const text = typeof item === 'string' || Number.isInteger(item) ? String(item) : '';
+    if (kind && text) return kind === 'card-number' ? text.replace(/\p{Nd}(?=(?:\D*\p{Nd}){4})/gu, '*') : redacted;
     const masked = maskCardNumbers(text);
     return masked === text ? item : masked;
   });
