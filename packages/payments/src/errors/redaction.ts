@@ -1,4 +1,4 @@
-import { paymentsSensitive, sensitiveKindOf } from '../generated/sensitive.js';
+import { sensitiveEchoes, sensitiveProperties } from '../generated/sensitive-fields.js';
 
 /**
  * Credentials wherever they appear: the client's own `authorization`, and the headers proxies, gateways and cookies
@@ -43,11 +43,12 @@ export function maskCardNumbers(text: string): string {
  */
 export function maskCardNumbersIn<T>(value: T): T {
   if (value === undefined) return value;
-  const { properties, echoes } = paymentsSensitive;
   return JSON.parse(JSON.stringify(value), function (this: Record<string, unknown>, key, item: unknown) {
-    const echoed = Object.hasOwn(echoes, key) && this[(echoes as Record<string, string>)[key]!];
-    // A field named by a path (`creditCard.cvn`, `items[0].cardNumber`) is marked by its last name.
-    const kind = sensitiveKindOf(properties, typeof echoed === 'string' ? echoed.replace(/.*[.\]]/, '') : key);
+    const echoed = Object.hasOwn(sensitiveEchoes, key) && this[sensitiveEchoes[key]!];
+    // A field named by a path (`creditCard.cvn`, `items[0].cardNumber`) is marked by its last name; own keys only
+    // (`constructor` is no mark).
+    const name = typeof echoed === 'string' ? echoed.replace(/.*[.\]]/, '') : key;
+    const kind = Object.hasOwn(sensitiveProperties, name) ? sensitiveProperties[name] : undefined;
     const text = typeof item === 'string' || Number.isInteger(item) ? String(item) : '';
     if (kind && text) return kind === 'card-number' ? text.replace(/\p{Nd}(?=(?:\D*\p{Nd}){4})/gu, '*') : redacted;
     const masked = maskCardNumbers(text);
