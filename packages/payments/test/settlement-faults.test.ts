@@ -33,9 +33,12 @@ describe('settleTransaction after the transaction was created', () => {
     const settling = failure(
       settleTransaction(client.transactions, paymentRequest as never, { pollIntervalMs: 1_000, settleTimeoutMs: 10_000, idempotencyKey: key, signal: controller.signal }),
     );
-    // On the fake clock (useFakeClock): the abort comes at `abortAt` of the timeline the test advances.
-    if (abortAt !== undefined) setTimeout(() => controller.abort(new Error('order cancelled')), abortAt);
-    await vi.advanceTimersByTimeAsync(20_000);
+    // On the fake clock (useFakeClock): the caller aborts once the clock has reached `abortAt`.
+    if (abortAt !== undefined) {
+      await vi.advanceTimersByTimeAsync(abortAt);
+      controller.abort(new Error('order cancelled'));
+    }
+    await vi.advanceTimersByTimeAsync(20_000 - (abortAt ?? 0));
     const error = await settling;
     expect(error.kind).toBe(kind);
     expect(error).toMatchObject({ receiptNumber: 'R-90', idempotencyKey: key });
@@ -93,8 +96,10 @@ describe('settleTransaction before any transaction exists', () => {
     const { client, requests } = inProcessClient(never, { timeoutMs });
     const controller = new AbortController();
     const settling = failure(settleTransaction(client.transactions, paymentRequest as never, { idempotencyKey: key, signal: controller.signal }));
-    // On the fake clock (useFakeClock), like the deadline.
-    if (stopper === 'the caller aborts') setTimeout(() => controller.abort(), 5);
+    // On the fake clock (useFakeClock), like the deadline: the POST is at the server before the caller aborts.
+    await vi.advanceTimersByTimeAsync(5);
+    expect(requests).toHaveLength(1);
+    if (stopper === 'the caller aborts') controller.abort();
     await vi.advanceTimersByTimeAsync(2_000);
     const error = await settling;
     expect(error).toMatchObject({ kind, idempotencyKey: key, receiptNumber: undefined, attempts: 1 });
