@@ -3,8 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // vitest's default timeouts (5 s per test, 10 s per hook): a file that needs longer says why and sets its own.
     // The type tests (*.test-d.ts) run with the others: `vitest run` type-checks them with tsc.
     typecheck: {
       enabled: true,

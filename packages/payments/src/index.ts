@@ -16,8 +16,12 @@ export {
   type ErrorBody,
 } from './errors/payments-error.js';
 export {
+  recoverTransaction,
   settleTransaction,
   transactionOutcome,
+  type RecoverOptions,
+  type RecoveredTransaction,
+  type UnknownOutcome,
   type SettleOptions,
   type SettledTransaction,
   type TransactionOutcome,

@@ -89,18 +89,29 @@ describe('the deadline', () => {
     expect(sentAt).toEqual([0, 41, 82, 123]);
   });
 
-  it('covers the wait before a retry: the call ends instead of sending again', async () => {
+  it('covers the wait before a retry: a wait past it is not begun, the 503 is the outcome (the last definite answer)', async () => {
     useFakeClock();
     const { client, requests } = inProcessClient(() => Response.json(errorBody(503), { status: 503 }), {
       timeoutMs: 150,
       retry: { delayMs: 60_000 },
     });
-    const call = failure(client.transactions.create(paymentRequest));
-    await vi.advanceTimersByTimeAsync(150);
-    const error = await call;
-    expect(error.kind).toBe('timeout');
+    // No timer is advanced: the call ends without waiting.
+    const error = await failure(client.transactions.create(paymentRequest));
+    expect(error).toMatchObject({ kind: 'server', status: 503, attempts: 1, mustQueryState: false });
+    expect(error.body).toEqual(errorBody(503));
     expect(requests).toHaveLength(1);
     expect(error.idempotencyKey).toBe(requests[0]!.headers.get('idempotency-key'));
+  });
+
+  it('ends a call through a custom fetch that ignores the signal (a Request signal can stop firing after a GC in Node)', async () => {
+    useFakeClock();
+    let called = 0;
+    const deaf = () => (called++, new Promise<Response>(() => undefined));
+    const client = createSecretClient({ apiKey: secretKey, baseUrl: 'https://api.example.test/rest/v1', fetch: deaf, timeoutMs: 150 });
+    const call = failure(client.transactions.create(paymentRequest, { idempotencyKey: 'order-9/attempt-1' }));
+    await vi.advanceTimersByTimeAsync(150);
+    expect(called).toBe(1);
+    expect(await call).toMatchObject({ kind: 'timeout', mustQueryState: true, idempotencyKey: 'order-9/attempt-1' });
   });
 
   it('stops a request still queued in the dispatcher, which is then never sent', async () => {
@@ -177,6 +188,42 @@ describe("the caller's signal", () => {
     const error = await failure(secretClient(server.url).transactions.get('1000000001', { signal: AbortSignal.abort() }));
     expect(error.kind).toBe('aborted');
     expect(server.requests).toHaveLength(0);
+  });
+
+  it('is shared by many calls in flight with one listener: no MaxListenersExceededWarning, as with bare fetch', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      // The check can fail: eleven listeners on one signal make Node warn.
+      const probe = new AbortController();
+      for (let i = 0; i < 11; i++) probe.signal.addEventListener('abort', () => undefined);
+      await expect.poll(() => warnings.map((w) => w.name)).toContain('MaxListenersExceededWarning');
+      warnings.length = 0;
+
+      const held: ((response: Response) => void)[] = [];
+      const { client } = inProcessClient(() => new Promise((resolve) => held.push(resolve)));
+      const controller = new AbortController();
+      const calls = Array.from({ length: 20 }, () => client.transactions.get('1000000001', { signal: controller.signal }));
+      await expect.poll(() => held.length).toBe(20);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+      for (const answer of held) answer(Response.json(approved));
+      await Promise.all(calls);
+      // Warnings are emitted on the next tick: one more turn lets any of them arrive.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('still stops every call sharing it when it fires', async () => {
+    const { client } = inProcessClient(() => new Promise<Response>(() => undefined));
+    const controller = new AbortController();
+    const calls = Array.from({ length: 12 }, () => failure(client.transactions.get('1000000001', { signal: controller.signal })));
+    controller.abort(new Error('page closed'));
+    expect((await Promise.all(calls)).map((e) => e.kind)).toEqual(Array(12).fill('aborted'));
   });
 
   it('is let go of once calls are over', async () => {

@@ -54,6 +54,13 @@ describe('card numbers the service echoes never reach an error', () => {
     { text: '12345678901', masked: '12345678901' },
     { text: '2026-11-25T10:00:00Z', masked: '2026-11-25T10:00:00Z' },
     { text: 'receipt 123456789012', masked: 'receipt ********9012' },
+    { text: '4111.1111.1111.1111', masked: '****.****.****.1111' },
+    { text: '4111\u00a01111\u00a01111\u00a01111', masked: '****\u00a0****\u00a0****\u00a01111' },
+    { text: '4111\t1111\t1111\t1111', masked: '****\t****\t****\t1111' },
+    { text: '4111  1111  1111  1111', masked: '****  ****  ****  1111' },
+    { text: '４１１１１１１１１１１１１１１１', masked: '************１１１１' },
+    { text: 'cardNumber=4111+1111+1111+1111', masked: 'cardNumber=****+****+****+1111' },
+    { text: '4111 - 1111', masked: '4111 - 1111' },
   ])('$text is shown as $masked', ({ text, masked }) => {
     expect(maskCardNumbers(text)).toBe(masked);
   });
@@ -77,6 +84,39 @@ describe('card numbers the service echoes never reach an error', () => {
       expect(view).not.toContain(spaced);
     }
     expect(error.message).toContain('************1111');
+  });
+
+  it('masks a card number in the URL of the error and of the hooks (a card in a query or a path)', async () => {
+    server = await startLoopbackServer((_request, res) => json(res, 404, errorBody(404)));
+    const urls: string[] = [];
+    const client = secretClient(server.url, { onRequest: (log) => void urls.push(log.url), onResponse: (log) => void urls.push(log.url) });
+    const error = await failure(client.transactions.get(`${card} `.trim()));
+    expect(error.url).toMatch(/\/transactions\/\*{12}1111$/);
+    expect(JSON.stringify(error)).not.toContain(card);
+    await expect.poll(() => urls.length).toBe(2);
+    for (const url of urls) expect(url).not.toContain(card);
+    expect(server.requests[0]!.url).toContain(card);
+  });
+
+  it('hides what the contract marks sensitive, whatever its length: a CVN or a wallet token echoed in a 422, a short card number', async () => {
+    server = await startLoopbackServer((_request, res) =>
+      json(res, 422, {
+        ...errorBody(422),
+        errors: [
+          { fieldName: 'cvn', fieldValue: '123', messages: ['is not 3 or 4 digits'] },
+          { fieldName: 'creditCard.cardNumber', fieldValue: '41111111', messages: ['is too short'] },
+          { fieldName: 'walletBPayToken', fieldValue: 'tok_3f9a', messages: ['expired'] },
+          { fieldName: 'principalAmount', fieldValue: '123', messages: ['too small'] },
+        ],
+        cvn: '9876',
+      }),
+    );
+    const error = await failure(secretClient(server.url).transactions.create(paymentRequest));
+    expect(error.fieldErrors.map((f) => f.fieldValue)).toEqual(['[redacted]', '****1111', '[redacted]', '123']);
+    expect((error.body as { cvn?: string }).cvn).toBe('[redacted]');
+    for (const view of [JSON.stringify(error), inspect(error, { depth: Infinity })]) {
+      for (const secret of ['tok_3f9a', '9876', '41111111', '"fieldValue":"123","messages":["is not']) expect(view).not.toContain(secret);
+    }
   });
 
   it('masks card numbers in the field errors of an error the client makes itself', () => {

@@ -40,13 +40,6 @@ describe('pagination', () => {
     expect(server.requests).toHaveLength(requests);
   });
 
-  it.each([{ data: 'x' }, { data: { receiptNumber: '1' } }, { data: null }, {}, 'text'])('gives no items for the list body %j', async (body) => {
-    server = await startLoopbackServer((_request, res) => json(res, 200, body));
-    const page = await secretClient(server.url).transactions.list();
-    expect(page.items).toEqual([]);
-    expect(page.data).toEqual(body);
-  });
-
   it('is itself async iterable and steps page by page', async () => {
     server = await pagedTransactions(30);
     const first = await secretClient(server.url).transactions.list();
@@ -159,7 +152,7 @@ describe('transaction outcome and settlement', () => {
     expect(isPaymentsError(error) && error.kind).toBe('timeout');
     expect(String(error)).toMatch(/79/);
     expect(requests.slice(1).every((r) => r.method === 'GET' && r.url.endsWith('/transactions/79'))).toBe(true);
-    expect(sentAt.at(-1)).toBeGreaterThan(1_500 - 20);
+    expect(sentAt.at(-1)).toBeGreaterThanOrEqual(1_500 - 20);
     expect(sentAt.at(-1)).toBeLessThanOrEqual(1_500);
   });
 

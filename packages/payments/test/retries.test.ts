@@ -150,12 +150,22 @@ describe('the wait before a resend (fake timers: 20 s pass in no time)', () => {
     expect(sentAt).toEqual([0]);
   });
 
-  it('still times out in a configured wait that outlasts the deadline (no Retry-After)', async () => {
+  it.each([
+    { status: 429, kind: 'rateLimit' },
+    { status: 503, kind: 'server' },
+  ] as const)('fails at once with the $status when the configured wait outlasts the deadline (no Retry-After): the last definite answer, not a timeout', async ({ status, kind }) => {
     useFakeClock();
-    const { client, sentAt } = answering(503, { timeoutMs: 10_000 });
-    const call = failure(client.transactions.create(paymentRequest));
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect((await call).kind).toBe('timeout');
+    const { client, sentAt } = answering(status, { timeoutMs: 10_000 });
+    const error = await failure(client.transactions.create(paymentRequest));
+    expect(error).toMatchObject({ kind, status, attempts: 1 });
     expect(sentAt).toEqual([0]);
+  });
+
+  it('the raw client gets the 503 as its error too, not a thrown timeout', async () => {
+    useFakeClock();
+    const { client } = answering(503, { timeoutMs: 10_000 });
+    const { error, response } = await client.raw.POST('/transactions', { body: paymentRequest as never });
+    expect(response.status).toBe(503);
+    expect(error).toEqual(errorBody(503));
   });
 });

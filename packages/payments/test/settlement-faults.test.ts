@@ -33,14 +33,35 @@ describe('settleTransaction after the transaction was created', () => {
     const settling = failure(
       settleTransaction(client.transactions, paymentRequest as never, { pollIntervalMs: 1_000, settleTimeoutMs: 10_000, idempotencyKey: key, signal: controller.signal }),
     );
-    if (abortAt !== undefined) setTimeout(() => controller.abort(new Error('order cancelled')), abortAt);
-    await vi.advanceTimersByTimeAsync(20_000);
+    // On the fake clock (useFakeClock): the caller aborts once the clock has reached `abortAt`.
+    if (abortAt !== undefined) {
+      await vi.advanceTimersByTimeAsync(abortAt);
+      controller.abort(new Error('order cancelled'));
+    }
+    await vi.advanceTimersByTimeAsync(20_000 - (abortAt ?? 0));
     const error = await settling;
     expect(error.kind).toBe(kind);
     expect(error).toMatchObject({ receiptNumber: 'R-90', idempotencyKey: key });
     expect(error.toJSON()).toMatchObject({ receiptNumber: 'R-90', idempotencyKey: key });
     expect(error.message).toMatch(/R-90.*order-4711.*do not pay again/);
     expect(requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
+  it('the settle timeout ends a poll in flight (the client deadline, a minute, does not decide it)', async () => {
+    useFakeClock();
+    const { client, requests } = inProcessClient(pendingThen(never), { timeoutMs: 60_000 });
+    let settledAt: number | undefined;
+    const settling = failure(settleTransaction(client.transactions, paymentRequest as never, { pollIntervalMs: 100, settleTimeoutMs: 300, idempotencyKey: key })).finally(
+      () => (settledAt = Date.now() - start),
+    );
+    const start = Date.now();
+    await vi.advanceTimersByTimeAsync(300);
+    // The poll started at 100 ms and is still unanswered when the 300 ms pass.
+    expect(requests.map((r) => r.method)).toEqual(['POST', 'GET']);
+    const error = await settling;
+    expect(settledAt).toBe(300);
+    expect(error).toMatchObject({ kind: 'timeout', receiptNumber: 'R-90', idempotencyKey: key });
+    expect(requests[1]!.signal.aborted).toBe(true);
   });
 
   it('a 202 without a receipt number: a protocol error that still names the key the payment was sent with', async () => {
@@ -75,7 +96,10 @@ describe('settleTransaction before any transaction exists', () => {
     const { client, requests } = inProcessClient(never, { timeoutMs });
     const controller = new AbortController();
     const settling = failure(settleTransaction(client.transactions, paymentRequest as never, { idempotencyKey: key, signal: controller.signal }));
-    if (stopper === 'the caller aborts') setTimeout(() => controller.abort(), 5);
+    // On the fake clock (useFakeClock), like the deadline: the POST is at the server before the caller aborts.
+    await vi.advanceTimersByTimeAsync(5);
+    expect(requests).toHaveLength(1);
+    if (stopper === 'the caller aborts') controller.abort();
     await vi.advanceTimersByTimeAsync(2_000);
     const error = await settling;
     expect(error).toMatchObject({ kind, idempotencyKey: key, receiptNumber: undefined, attempts: 1 });

@@ -6,7 +6,7 @@ import { paymentRequest, publishableKey, secretClient } from './support/fixtures
 
 let server: LoopbackServer;
 beforeAll(async () => {
-  server = await startLoopbackServer((_request, res) => json(res, 201, { id: 'alias-1', status: 'PENDING' }));
+  server = await startLoopbackServer((_request, res) => json(res, 201, { id: 'alias-1', status: 'PENDING', receiptNumber: '1', accountType: 'CREDIT_CARD' }));
 });
 afterAll(() => server.close());
 afterEach(() => {

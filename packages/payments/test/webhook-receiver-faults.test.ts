@@ -124,6 +124,8 @@ describe('the peer cuts or stalls the body (real HTTP server)', () => {
     let handedOver!: (done: Promise<void>) => void;
     const received = new Promise<Promise<void>>((resolve) => (handedOver = resolve));
     const receive = createWebhookReceiver({ secret, onEvent: (e) => void events.push(e), onError: (e) => void errors.push(e) });
+    // real-time: the one real stall of the receiver, ended by Node's own request timeout (which no fake clock moves):
+    // however late it fires, the verdict is the same, and the test waits for the receiver to finish, not for a time.
     server = createServer({ requestTimeout: 300, connectionsCheckingInterval: 50 }, (req, res) => {
       handedOver(receive(req, res));
     });

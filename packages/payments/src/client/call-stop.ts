@@ -7,6 +7,17 @@ function expire(stop: CallStop): void {
 }
 
 /**
+ * The calls that follow each caller's signal, which has one listener for all of them (`follower`), not one per call:
+ * many calls sharing a signal (a page's, a request's) would pass the runtime's listener limit, and Node would warn
+ * (MaxListenersExceededWarning) where a bare fetch does not.
+ */
+const following = new WeakMap<AbortSignal, Set<CallStop>>();
+
+function follower(this: AbortSignal): void {
+  for (const call of following.get(this)!) call.end(this.reason);
+}
+
+/**
  * What may end one call: its deadline and the caller's signal. Its `signal` goes to fetch on every attempt, so that
  * either one stops the request in flight and the reading of the body; it also ends the wait before a retry.
  *
@@ -14,9 +25,6 @@ function expire(stop: CallStop): void {
  * runtimes that tie timers to the request that armed them: in Cloudflare's workerd, a client kept at module scope
  * would rely on a timer from a request already over, which never fires, and a later call would wait forever. Node
  * loses nothing by it: its timers of one duration already share one list behind one native timer.
- *
- * The object is also the listener of the caller's signal, so that a call allocates one object, one AbortController
- * and one timer for all of it.
  */
 export class CallStop {
   readonly deadline: number;
@@ -37,7 +45,14 @@ export class CallStop {
       this.end(callerSignal.reason);
       return;
     }
-    callerSignal?.addEventListener('abort', this, { once: true });
+    if (callerSignal) {
+      let calls = following.get(callerSignal);
+      if (!calls) {
+        following.set(callerSignal, (calls = new Set()));
+        callerSignal.addEventListener('abort', follower);
+      }
+      calls.add(this);
+    }
     if (timeoutMs !== Infinity) {
       this.timer = setTimeout(expire, timeoutMs, this);
       // An in-flight request keeps the process alive by its socket; the deadline alone must not.
@@ -56,12 +71,8 @@ export class CallStop {
     this.end(new DOMException(`timed out after ${this.timeoutMs} ms`, 'TimeoutError'));
   }
 
-  /** The caller's signal fired (this object is its listener). */
-  handleEvent(): void {
-    this.end(this.callerSignal!.reason);
-  }
-
-  private end(reason: unknown): void {
+  /** Ends the call: the deadline passed or the caller's signal fired. */
+  end(reason: unknown): void {
     if (this.signal.aborted) return;
     this.controller.abort(reason);
     this.wake?.();
@@ -91,6 +102,11 @@ export class CallStop {
   /** Clears the deadline and lets go of the caller's signal; call once the body has been read or the call failed. */
   release(): void {
     clearTimeout(this.timer);
-    this.callerSignal?.removeEventListener('abort', this);
+    const signal = this.callerSignal;
+    const calls = signal && following.get(signal);
+    if (calls?.delete(this) && !calls.size) {
+      signal!.removeEventListener('abort', follower);
+      following.delete(signal!);
+    }
   }
 }

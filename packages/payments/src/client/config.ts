@@ -147,8 +147,8 @@ export function numberOption(option: string, value: number | undefined, fallback
 /** The deadline of one call in milliseconds: `Infinity` when the caller turned it off with 0 or `Infinity`. */
 export function resolveTimeout(timeoutMs: unknown): number {
   if (timeoutMs === undefined) return defaultTimeoutMs;
-  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
-    throw configurationError('timeoutMs', 'be a number of milliseconds, 0 or Infinity for no timeout');
+  if (typeof timeoutMs !== 'number' || !(Number.isInteger(timeoutMs) || timeoutMs === Infinity) || timeoutMs < 0) {
+    throw configurationError('timeoutMs', 'be a whole number of milliseconds, 0 or Infinity for no timeout');
   }
   return timeoutMs === 0 || timeoutMs > longestTimerMs ? Infinity : timeoutMs;
 }

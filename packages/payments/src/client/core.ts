@@ -1,4 +1,5 @@
-import { errorFromResponse, inputError } from '../errors/payments-error.js';
+import { errorFromResponse, inputError, type PaymentsError } from '../errors/payments-error.js';
+import type { checkAnswer } from './answer-check.js';
 import type { OperationSpec } from '../generated/operations.js';
 import { resolveBaseUrl, type ClientOptions } from './config.js';
 import { callIdempotencyKey, idempotencyHeader } from './idempotency.js';
@@ -27,12 +28,14 @@ export interface ClientCore {
   readonly check: RequestCheck | undefined;
   /** Given by the clients that have list operations: the publishable client has none, and its bundle does without. */
   readonly paginate: Paginate | undefined;
+  /** Refuses a success that is not the operation's answer (`checkAnswer`): given by the secret client. */
+  readonly checkAnswer: typeof checkAnswer | undefined;
 }
 
-export function createCore(options: ClientOptions, check?: RequestCheck, paginate?: Paginate): ClientCore {
+export function createCore(options: ClientOptions, check?: RequestCheck, paginate?: Paginate, answerCheck?: typeof checkAnswer): ClientCore {
   const baseUrl = resolveBaseUrl(options.baseUrl);
   const transport = createTransport(options);
-  return { baseUrl, transport, check, paginate };
+  return { baseUrl, transport, check, paginate, checkAnswer: answerCheck };
 }
 
 /** Request headers as fetch takes them: a record, a `Headers` or `[name, value]` pairs. */
@@ -66,6 +69,8 @@ interface BoundOperation {
   readonly bodyRequired: boolean;
   readonly idempotent: boolean;
   readonly list: boolean;
+  /** A JSON success is an object with these properties (see OperationSpec). */
+  readonly requires: readonly string[] | undefined;
   /** Literal pieces of the path: one more than `placeholders`, which sit between them. */
   readonly pathPieces: readonly string[];
   readonly placeholders: readonly string[];
@@ -89,6 +94,7 @@ function bindOperation(operationId: string, spec: OperationSpec): BoundOperation
     bodyRequired: spec.bodyRequired === true,
     idempotent: spec.idempotent === true,
     list: spec.list === true,
+    requires: spec.requires,
     pathPieces: split.filter((_, i) => i % 2 === 0),
     placeholders: split.filter((_, i) => i % 2 === 1),
     accept,
@@ -129,18 +135,23 @@ function headerPairs(headers: HeadersOption): (readonly [string, string])[] {
   return Array.isArray(headers) || headers instanceof Headers ? [...(headers as Iterable<[string, string]>)] : Object.entries(headers);
 }
 
+/** Whether a path parameter's value addresses one resource: a non-empty string or a number, neither `.` nor `..`. */
+export const validSegment = (value: unknown) => (typeof value === 'string' || typeof value === 'number') && !['', '.', '..'].includes(value as string);
+
+export function pathParameterError(operationId: string, name: string, value: unknown): PaymentsError<'input'> {
+  const problem = 'must be a non-empty string other than . and ..';
+  return inputError(`${operationId}: the path parameter ${name} ${problem}.`, [{ fieldName: name, fieldValue: String(value), messages: [problem] }]);
+}
+
 async function callOperation(core: ClientCore, operation: BoundOperation, args: unknown[]) {
   const { operationId, pathParams } = operation;
   const path: Record<string, unknown> = {};
   for (let i = 0; i < pathParams.length; i++) {
     const name = pathParams[i]!;
     const value = args[i];
-    // An empty or missing segment would silently address another resource (`/transactions/` is the list).
-    if ((typeof value !== 'string' && typeof value !== 'number') || value === '') {
-      throw inputError(`${operationId}: the path parameter ${name} must be a non-empty string.`, [
-        { fieldName: name, fieldValue: String(value), messages: ['must be a non-empty string'] },
-      ]);
-    }
+    // An empty or missing segment, `.` or `..` would silently address another resource (`/transactions/` is the list,
+    // `/customers/../aliases` is `/aliases`).
+    if (!validSegment(value)) throw pathParameterError(operationId, name, value);
     path[name] = value;
   }
   const afterPath = pathParams.length;
@@ -176,13 +187,14 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
       if (!operation.body!.startsWith('multipart/')) headers['content-type'] = operation.body!;
     }
   }
-  const { response, data, attempts } = await core.transport(
+  const { response, data, attempts, unknown, sentAt } = await core.transport(
     { method: operation.method, url, headers, body: payload, signal: options.signal },
     acceptsJson ? operation.readAsJson : operation.readAsText,
   );
   if (!response.ok) {
-    throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, headers: response.headers, idempotencyKey, attempts });
+    throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, headers: response.headers, idempotencyKey, attempts, unknown, sentAt });
   }
+  if (acceptsJson) core.checkAnswer?.(operation, operation.method, url, response.status, data, idempotencyKey);
   const outcome: ApiResult<unknown> = { data, status: response.status, headers: response.headers, idempotencyKey, attempts };
   if (!operation.list || !acceptsJson) return outcome;
   return core.paginate!(core, outcome, url, options.signal);

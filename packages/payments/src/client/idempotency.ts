@@ -8,26 +8,29 @@ export function newIdempotencyKey(): string {
   return globalThis.crypto.randomUUID();
 }
 
-/** Refuses a caller's key that the service would refuse (400) or that could not travel in a header. */
+/**
+ * Refuses a caller's key that the service would refuse (400) or that could not travel in a header: one that breaks
+ * the spec's rule for the header (its length and pattern), or that HTTP would change in transit (outer spaces trimmed).
+ */
 export function checkIdempotencyKey(key: unknown): string {
   const rule = idempotencyKeyRule;
-  const problems: string[] = [];
-  if (typeof key !== 'string') problems.push('must be a string');
-  else {
-    // A header value must be printable ASCII, and HTTP trims outer spaces (the key would change in transit).
-    if (!/^[\x20-\x7e]*$/.test(key)) problems.push('must hold only printable ASCII characters');
-    else if (key.trim() !== key) problems.push('must not start or end with a space');
-    if (rule?.maxLength !== undefined && key.length > rule.maxLength) problems.push(`must be at most ${rule.maxLength} characters`);
-    if (key.length < Math.max(1, rule?.minLength ?? 1)) problems.push('must not be empty');
-    if (rule?.pattern !== undefined && !new RegExp(rule.pattern, 'u').test(key)) problems.push(`must match ${rule.pattern}`);
+  const length = (key as string)?.length;
+  if (
+    typeof key !== 'string' ||
+    key.trim() !== key ||
+    !/^[\x20-\x7e]*$/.test(key) ||
+    length < Math.max(1, rule?.minLength ?? 1) ||
+    length > (rule?.maxLength ?? Infinity) ||
+    (rule?.pattern !== undefined && !new RegExp(rule.pattern, 'u').test(key))
+  ) {
+    throw keyError(String(key), `must be ${rule?.minLength ?? 1} to ${rule?.maxLength} printable ASCII characters, without a space at either end`);
   }
-  if (problems.length) {
-    const fieldName = idempotencyHeader ?? 'Idempotency-Key';
-    throw inputError(`The ${fieldName} ${problems.join(', ')}.`, [
-      { fieldName, fieldValue: typeof key === 'string' ? key : String(key), messages: problems },
-    ]);
-  }
-  return key as string;
+  return key;
+}
+
+function keyError(fieldValue: string, problem: string) {
+  const fieldName = idempotencyHeader ?? 'Idempotency-Key';
+  return inputError(`The ${fieldName} ${problem}.`, [{ fieldName, fieldValue, messages: [problem] }]);
 }
 
 /**
@@ -39,11 +42,7 @@ export function callIdempotencyKey(option: string | undefined, headers: readonly
   let given = option;
   for (const [header, value] of headers ?? []) {
     if (header.toLowerCase() !== name.toLowerCase()) continue;
-    if (given !== undefined && value !== given) {
-      throw inputError(`Two different ${name} values were given (idempotencyKey, headers): pass the key once.`, [
-        { fieldName: name, fieldValue: value, messages: ['differs from another key given for the call'] },
-      ]);
-    }
+    if (given !== undefined && value !== given) throw keyError(value, 'differs from the idempotencyKey given: pass the key once');
     given = value;
   }
   return given === undefined ? newIdempotencyKey() : checkIdempotencyKey(given);

@@ -17,9 +17,13 @@ type PathParams<Id> = Params<Id> extends { path: infer P } ? P : Record<string, 
 type QueryOf<Id> = Params<Id> extends { query?: infer Q } ? Q : undefined;
 type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : K }[keyof T];
 
-type PathArgs<Id, Names extends readonly string[]> = {
-  -readonly [I in keyof Names]: Names[I] extends keyof PathParams<Id> ? PathParams<Id>[Names[I]] : string;
-};
+/**
+ * The positional path arguments, in path order. Built element by element rather than as a mapped tuple: TypeScript
+ * before 5.4 does not take a mapped tuple for an array type in a rest position (TS2574).
+ */
+type PathArgs<Id, Names extends readonly string[]> = Names extends readonly [infer Name, ...infer Rest extends readonly string[]]
+  ? [Name extends keyof PathParams<Id> ? PathParams<Id>[Name] : string, ...PathArgs<Id, Rest>]
+  : [];
 
 export type RequestBody<Id, MediaType> =
   NonNullable<Op<Id> extends { requestBody?: infer B } ? B : never> extends { content: infer C }

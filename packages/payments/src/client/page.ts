@@ -4,6 +4,7 @@ import { readJson } from './response-body.js';
 import { numberOption } from './config.js';
 import type { Transport } from './transport.js';
 import type { ApiResult } from './api-result.js';
+import { checkAnswer } from './answer-check.js';
 
 type Link = components['schemas']['Link'];
 
@@ -29,28 +30,28 @@ export interface PageSource {
 }
 
 /**
- * The pages read so far in one walk through a list, newest first: their addresses, and a digest of their items (none
- * for a page without items) taken when the walk goes past them: a SHA-256 rather than the items, so that a long walk
- * does not hold every item it read.
+ * The pages read so far in one walk through a list: for each, its address and a digest of its items (a SHA-256
+ * rather than the items, so that a long walk does not hold every item it read), with the number of the page (from
+ * 1) that added it. Looked up in one step per page: a walk of many pages costs each page the same. A walk that goes on
+ * from a page other than its last (the first page walked again) works on a copy of the pages up to that one.
  */
-interface Trail {
-  readonly url: string;
-  digest?: Promise<string | undefined>;
-  readonly before: Trail | undefined;
+interface Walk {
+  readonly seen: Map<string, number>;
+  /** The number of the last page added. */
+  last: number;
 }
 
 async function itemsDigest(items: readonly unknown[]): Promise<string | undefined> {
   if (!items.length) return undefined;
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(items)));
-  return String.fromCharCode(...new Uint8Array(digest));
+  return 'd' + String.fromCharCode(...new Uint8Array(digest));
 }
 
-/** Whether a page of the trail has the address `url`, or the items whose digest is `digest`. */
-async function alreadyRead(trail: Trail, url: string, digest?: string): Promise<boolean> {
-  for (let at: Trail | undefined = trail; at; at = at.before) {
-    if (at.url === url || (digest && (await at.digest) === digest)) return true;
-  }
-  return false;
+/** Adds page number `at` to the walk: its address, and its items' digest when it has items. */
+function add(walk: Walk, at: number, url: string, digest: string | undefined): void {
+  walk.seen.set('u' + url, at);
+  if (digest) walk.seen.set(digest, at);
+  walk.last = at;
 }
 
 /**
@@ -66,19 +67,16 @@ function cycleError(url: string): PaymentsError<'protocol'> {
   });
 }
 
-/** A list body holds its items in a `data` array; anything else there gives no items (the body stays in `data`). */
-function itemsOf<T>(body: unknown): T[] {
-  const listed: unknown = (body as { data?: unknown } | null)?.data;
-  return (Array.isArray(listed) ? listed : []) as T[];
-}
+/** A list body holds its items in a `data` array (`checkAnswer` refused any other answer). */
+const itemsOf = <T>(body: unknown): T[] => (body as { data: T[] }).data;
 
 function nextHref(body: unknown): string | undefined {
   const links = (body as { links?: Link[] } | null)?.links;
   return Array.isArray(links) ? links.find((l) => l?.rel === 'next' && typeof l.href === 'string')?.href : undefined;
 }
 
-/** A page read from `url`; its `trail` holds it and the pages read before it in the same walk. */
-export function createPage<T, Body>(result: ApiResult<Body>, source: PageSource, url: string, trail: Trail = { url, before: undefined }): Page<T, Body> {
+/** Page number `at` of a walk, read from `url`; `walk` holds the pages read up to it (made when first needed). */
+export function createPage<T, Body>(result: ApiResult<Body>, source: PageSource, url: string, walk?: Walk, at = 1): Page<T, Body> {
   const items = itemsOf<T>(result.data);
   const next = nextHref(result.data);
   const page: Page<T, Body> = {
@@ -88,13 +86,15 @@ export function createPage<T, Body>(result: ApiResult<Body>, source: PageSource,
     async nextPage() {
       if (next === undefined) return undefined;
       const nextUrl = source.resolve(next);
-      trail.digest ??= itemsDigest(items);
-      if (await alreadyRead(trail, nextUrl)) throw cycleError(nextUrl);
+      if (!walk) add((walk = { seen: new Map(), last: 0 }), at, url, await itemsDigest(items));
+      const from: Walk = walk.last === at ? walk : { seen: new Map([...walk.seen].filter(([, added]) => added <= at)), last: at };
+      if (from.seen.has('u' + nextUrl)) throw cycleError(nextUrl);
       const following = (await source.load(nextUrl)) as ApiResult<Body>;
       // Checked before the page is handed out: none of its items is yielded twice.
-      const digest = itemsDigest(itemsOf(following.data));
-      if (await alreadyRead(trail, nextUrl, await digest)) throw cycleError(nextUrl);
-      return createPage<T, Body>(following, source, nextUrl, { url: nextUrl, digest, before: trail });
+      const digest = await itemsDigest(itemsOf(following.data));
+      if (digest && from.seen.has(digest)) throw cycleError(nextUrl);
+      add(from, at + 1, nextUrl, digest);
+      return createPage<T, Body>(following, source, nextUrl, from, at + 1);
     },
     async *all(options = {}) {
       // A NaN or negative limit (from an unset variable) would stop at once or never: refused before the next page.
@@ -145,11 +145,15 @@ function pageSource(core: PageReader, signal: AbortSignal | undefined): PageSour
   return { resolve: (href) => followLink(core.baseUrl, href), load: (url) => loadPage(core, url, signal) };
 }
 
+/** Every page of a list is a JSON object with a `data` list, whatever its first page's operation requires besides. */
+const nextPageAnswer = { requires: [], list: true };
+
 async function loadPage(core: PageReader, url: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
   const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: {}, signal }, readJson);
   if (!response.ok) {
     throw errorFromResponse({ status: response.status, method: 'GET', url, body: data, headers: response.headers, idempotencyKey: undefined, attempts });
   }
+  checkAnswer(nextPageAnswer, 'GET', url, response.status, data, undefined);
   return { data, status: response.status, headers: response.headers, idempotencyKey: undefined, attempts };
 }
 

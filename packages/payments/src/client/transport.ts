@@ -1,5 +1,5 @@
 import { inputError, PaymentsError, type AnyPaymentsError, type PaymentsErrorDetails } from '../errors/payments-error.js';
-import { redactHeaders, secretHeaderNames } from '../errors/redaction.js';
+import { maskCardNumbers, redactHeaders, secretHeaderNames } from '../errors/redaction.js';
 // A namespace import, so that bundles keep only the rules this module reads.
 import * as rules from '../generated/rules.js';
 import { basicAuthorization, headerNamesOption, numberOption, resolveTimeout, type ClientOptions, type ErrorLog, type Hook, type RequestLog, type ResponseLog } from './config.js';
@@ -27,6 +27,13 @@ export interface Exchange<T> {
   attempts: number;
   /** The `Idempotency-Key` sent on every attempt (POST only). */
   idempotencyKey: string | undefined;
+  /**
+   * An earlier attempt may have been carried out without its answer reaching the client, and the answer given is a
+   * 429 or 503 that says nothing of it: the outcome is unknown (`mustQueryState`).
+   */
+  unknown?: boolean;
+  /** When the call began (ms since the epoch), before its first attempt. */
+  sentAt: number;
 }
 
 /** Sends one call (with its retries) under the reference's client rules, then reads the answer's body. */
@@ -63,8 +70,19 @@ export function createTransport(options: ClientOptions): Transport {
   const delayMs = numberOption('retry.delayMs', retry?.delayMs, rules.retry.waitMs);
   // The global fetch (looked up on every call) takes the URL and init as they are: a Request costs more to build.
   // A custom fetch gets a Request, like openapi-fetch's.
+  // A custom fetch is also raced against the call's signal: it may ignore the Request's signal, and in Node a Request's
+  // signal, which only follows the one it was made with, can stop firing after a garbage collection. The deadline
+  // must end the call whatever the fetch does.
   const fetchOnce: (url: string, init: RequestInit) => Promise<Response> = custom
-    ? (url, init) => custom(new Request(url, init), dispatcher ? ({ dispatcher } as RequestInit) : undefined)
+    ? (url, init) =>
+        new Promise((resolve, reject) => {
+          const { signal } = init;
+          const stopped = () => reject(signal!.reason);
+          signal?.addEventListener('abort', stopped, { once: true });
+          custom(new Request(url, init), dispatcher ? ({ dispatcher } as RequestInit) : undefined)
+            .then(resolve, reject)
+            .finally(() => signal?.removeEventListener('abort', stopped));
+        })
     : (url, init) => globalThis.fetch(url, init);
 
   /**
@@ -93,12 +111,19 @@ export function createTransport(options: ClientOptions): Transport {
       redirect: 'manual',
       dispatcher: custom ? undefined : dispatcher,
     } as RequestInit;
+    // When the call began: its key cannot have reached the service before, so its lifetime there ends later.
+    const startedAt = Date.now();
     let waitMs = 0;
     let sent = 0;
+    // An attempt sent that got no answer: the service may have done the work. Only an answer other than a 429 or
+    // 503 (which say nothing of an earlier attempt) settles it.
+    let lost = false;
+    // The last definite answer (a 429 or 503 before a resend): the call's outcome if no resend can come in time.
+    let last: Exchange<T> | undefined;
     try {
       for (let attempt = 1; ; attempt++) {
         const log: RequestLog | undefined =
-          onRequest || onResponse || onError ? { method, url, attempt, idempotencyKey, headers: redactHeaders(headers, secretHeaders) } : undefined;
+          onRequest || onResponse || onError ? { method, url: maskCardNumbers(url), attempt, idempotencyKey, headers: redactHeaders(headers, secretHeaders) } : undefined;
         const started = log ? performance.now() : 0;
         let response: Response | undefined;
         try {
@@ -110,27 +135,28 @@ export function createTransport(options: ClientOptions): Transport {
           response = await fetchOnce(url, init);
           const { status, headers: answered } = response;
           if (log) tell(onResponse, { ...log, status, responseHeaders: new Headers(redactHeaders(answered, secretHeaders)), durationMs: performance.now() - started });
-          // The service may ask for a longer wait (Retry-After). When that wait would outlast the deadline (or a
+          const exchange: Exchange<T> = { response, data: undefined as T, attempts: attempt, idempotencyKey, unknown: lost, sentAt: startedAt };
+          // The service may ask for a longer wait (Retry-After). When the wait would outlast the deadline (or a
           // timer), no resend can come in time: the answer is the call's, at once, rather than a sleep ending in a timeout.
           waitMs = Math.max(delayMs, retryAfterMs(answered.get('retry-after')) ?? 0);
-          if (
-            retriedStatuses.has(status) &&
-            attempt <= maxRetries &&
-            (waitMs <= delayMs || waitMs <= Math.min(stop?.remainingMs() ?? Infinity, longestTimerMs))
-          ) {
-            await response.body?.cancel().catch(() => undefined);
-            continue;
-          }
-          return { response, data: await read(response), attempts: attempt, idempotencyKey };
+          const again = retriedStatuses.has(status) && attempt <= maxRetries && waitMs <= Math.min(stop?.remainingMs() ?? Infinity, longestTimerMs);
+          if (!again) lost = exchange.unknown = lost && retriedStatuses.has(status);
+          exchange.data = await read(response);
+          if (!again) return exchange;
+          last = exchange;
         } catch (cause) {
-          const failure = callFailure(request, idempotencyKey, stop, sent, cause, response?.status);
+          const failure = callFailure(request, idempotencyKey, stop, sent, cause, response?.status, lost || (sent === attempt && mayHaveArrived(cause)), startedAt);
+          // Stopped by the deadline while waiting to resend: the last answer is the call's, not a timeout.
+          if (last && sent < attempt && failure.kind === 'timeout') return last;
+          lost = failure.mustQueryState;
           // Anything fetch rejects with short of a stop or a proxy's refusal, and a body broken off, is a failure to
           // get an answer: resent as transient, unless the status that did arrive forbids it (500: part of the work
-          // may be done).
+          // may be done), or the request is a PATCH, which has no key that would make its resend safe.
           const again =
             failure.kind === 'network' &&
             rules.retry.networkErrors &&
             attempt <= maxRetries &&
+            method !== 'PATCH' &&
             !(rules.mustNotResend.statuses as readonly (number | undefined)[]).includes(response?.status);
           if (log) tell(onError, { ...log, error: failure, willRetry: again, durationMs: performance.now() - started });
           if (!again) throw failure;
@@ -152,22 +178,32 @@ function retryAfterMs(value: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/**
- * The status of a proxy's refusal (407 or 403) among the causes of what fetch rejected with: undici's ProxyAgent words
- * a refused CONNECT tunnel, and a refusal of a request it forwards, so (under Node's own fetch, two causes deep).
- */
-function refusedByProxy(error: unknown): 407 | 403 | undefined {
+/** The first of `error` and its causes (a few deep: Node's fetch wraps undici's errors) that `test` finds something in. */
+function inCauses<T>(error: unknown, test: (error: Error & { code?: unknown }) => T | undefined): T | undefined {
   for (let depth = 0; error && depth < 5; depth++, error = (error as Error).cause) {
-    const status = /Proxy .*\((40[37])\)/.exec(String(error))?.[1];
-    if (status) return Number(status) as 407 | 403;
+    const found = test(error as Error);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
 
 /**
+ * The status of a proxy's refusal (407 or 403): undici's ProxyAgent words a refused CONNECT tunnel, and a refusal of a
+ * request it forwards, so (under Node's own fetch, two causes deep).
+ */
+const refusedByProxy = (error: unknown) => inCauses(error, (cause) => /Proxy .*\((40[37])\)/.exec(String(cause))?.[1]);
+
+/**
+ * Whether a request that failed may have reached the service: not when the connection was refused, the name did not
+ * resolve or the TLS handshake refused the certificate, which all happen before a byte of the request is sent.
+ */
+const mayHaveArrived = (error: unknown) => !inCauses(error, (cause) => /^E(CONNREFUSED|NOTFOUND|AI_AGAIN)$|CERT|VERIFY/.test(String(cause.code)) || undefined);
+
+/**
  * The error of a call that got no usable answer: the deadline or the caller stopped it, fetch failed (`network`; a
- * proxy's refusal is `proxyRefused`), or the body of an answer with `status` broke off. A module function, so that a
- * call allocates nothing for errors it does not meet.
+ * proxy's refusal is `proxyRefused`), or the body of an answer with `status` broke off. `unknown`: an attempt may have
+ * been carried out (the outcome is unknown unless the request only reads). A module function, so that a call
+ * allocates nothing for errors it does not meet.
  */
 function callFailure(
   request: OutgoingRequest,
@@ -176,6 +212,8 @@ function callFailure(
   attempts: number,
   cause: unknown,
   status: number | undefined,
+  unknown: boolean,
+  sentAt: number,
 ): AnyPaymentsError {
   const { method, url } = request;
   const stopped = stop?.stoppedBy();
@@ -194,9 +232,25 @@ function callFailure(
   } else if (proxyStatus) {
     kind = 'proxyRefused';
     message = `${method} ${url}: the proxy refused it (HTTP ${proxyStatus}).`;
+    unknown = false;
   }
-  return new PaymentsError({ kind, message, method, url, idempotencyKey, attempts, cause, status: proxyStatus } as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
+  return new PaymentsError({
+    kind,
+    message,
+    method,
+    url,
+    idempotencyKey,
+    attempts,
+    cause,
+    status: proxyStatus && Number(proxyStatus),
+    // A request that only reads changed nothing, whatever became of it.
+    mustQueryState: unknown && method !== 'GET',
+    sentAt,
+  } as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
 }
+
+/** The Idempotency-Key each raw answer's request was sent with, which the raw client's Request may not show. */
+export const keyOfAnswer = new WeakMap<Response, string>();
 
 /**
  * The transport as a fetch for openapi-fetch (the raw client). The body is read by the transport, under the call's
@@ -206,7 +260,7 @@ export function transportAsFetch(transport: Transport): (request: Request) => Pr
   return async (request) => {
     const headers: Record<string, string> = Object.fromEntries(request.headers);
     const body = request.body ? await request.arrayBuffer() : undefined;
-    const { response, data } = await transport(
+    const { response, data, idempotencyKey } = await transport(
       { method: request.method, url: request.url, headers, body, signal: request.signal },
       (answer) => answer.arrayBuffer(),
     );
@@ -217,6 +271,7 @@ export function transportAsFetch(transport: Transport): (request: Request) => Pr
     answerHeaders.set('content-length', String(data.byteLength));
     const answer = new Response(data.byteLength ? data : null, { status: response.status, statusText: response.statusText, headers: answerHeaders });
     answer.json = () => readJson(answer);
+    if (idempotencyKey) keyOfAnswer.set(answer, idempotencyKey);
     return answer;
   };
 }

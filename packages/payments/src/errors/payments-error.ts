@@ -71,6 +71,15 @@ export interface PaymentsErrorDetails<K extends PaymentsErrorKind> {
   /** The answer's headers; kept with the credential headers (`set-cookie`...) redacted. */
   headers?: Headers | Record<string, string> | undefined;
   receiptNumber?: string | undefined;
+  /**
+   * The request may have been carried out without its answer reaching the client (a lost answer, a deadline): the
+   * outcome is unknown. Otherwise it follows from `status` (the spec's `mustQueryState` rule).
+   */
+  mustQueryState?: boolean;
+  /** When the call that sent `idempotencyKey` began (ms since the epoch): the start of the key's lifetime at most. */
+  sentAt?: number;
+  /** Kept from an earlier error of the same key, when this one copies it. */
+  resendUntil?: string | undefined;
   cause?: unknown;
 }
 
@@ -112,9 +121,25 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
    * it up by this receipt number (and `idempotencyKey`) rather than pay again.
    */
   declare readonly receiptNumber: string | undefined;
+  /**
+   * The outcome is unknown: the service may have carried the request out (a payment taken) without the answer
+   * reaching the client (no answer, or one after the deadline), or the spec's `mustQueryState` rule says so of its
+   * status (500, 502, 504). Do not take the payment again before you know: resend it with `idempotencyKey` before
+   * `resendUntil` (`recoverTransaction` does), or look the resource up.
+   */
+  declare readonly mustQueryState: boolean;
+  /**
+   * Until when (ISO 8601) a resend with `idempotencyKey` gets the original outcome from the service, when the outcome
+   * is unknown because no answer came: the key's lifetime counted from the start of the call that sent it.
+   */
+  declare readonly resendUntil: string | undefined;
 
   constructor(details: PaymentsErrorDetails<K>) {
-    super(maskCardNumbers(details.message), details.cause === undefined ? undefined : { cause: details.cause });
+    const { idempotencyKey, sentAt } = details;
+    // An outcome that became unknown here (a copy of an error, made with its fields, has no `sentAt`: it said so).
+    const unknown = details.mustQueryState && sentAt !== undefined;
+    const advice = details.status === undefined && unknown ? unknownOutcome(idempotencyKey) : '';
+    super(maskCardNumbers(details.message + advice), details.cause === undefined ? undefined : { cause: details.cause });
     // The body is whatever the service sent: every field is read as the type it is declared with, or left out. Card
     // numbers it echoes (a 422's `fieldValue`) are masked before anything reads it.
     const body = maskCardNumbersIn(details.body);
@@ -122,11 +147,11 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
     this.kind = details.kind;
     this.status = details.status as ErrorKindStatus[K];
     this.method = details.method;
-    this.url = details.url;
+    this.url = details.url && maskCardNumbers(details.url);
     this.customerMessage = text(errorBody.customerMessage);
     this.developerMessage = text(errorBody.developerMessage);
     this.fieldErrors = maskCardNumbersIn(details.fieldErrors) ?? fieldErrorsOf(errorBody.errors);
-    this.idempotencyKey = details.idempotencyKey;
+    this.idempotencyKey = idempotencyKey;
     this.attempts = details.attempts ?? 0;
     this.body = body;
     this.location = details.location;
@@ -134,11 +159,8 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
     this.headers = details.headers && redactHeaders(details.headers);
     this.occurredAt = new Date().toISOString();
     this.receiptNumber = details.receiptNumber;
-  }
-
-  /** The outcome is unknown (the spec's `mustQueryState` rule: 500, 502, 504): look at the resource before resending. */
-  get mustQueryState(): boolean {
-    return ruleCovers(rules.mustQueryState, this.status);
+    this.mustQueryState = details.mustQueryState || ruleCovers(rules.mustQueryState, details.status);
+    this.resendUntil = unknown && idempotencyKey ? new Date(sentAt! + rules.idempotencyKey.lifetimeMs).toISOString() : details.resendUntil;
   }
 
   /** Every field above (they are the error's own enumerable properties) and the message; never the cause. */
@@ -162,39 +184,50 @@ function text(value: unknown): string | undefined {
  * not strings. Any other property is kept as it came: the service may add some within v1.
  */
 function fieldErrorsOf(errors: unknown): FieldError[] {
-  if (!Array.isArray(errors)) return [];
-  const fieldErrors: FieldError[] = [];
-  for (const item of errors) {
-    if (!item || typeof item !== 'object' || Array.isArray(item)) continue;
-    const { fieldName, fieldValue, messages, ...fieldError } = item as Record<string, unknown> & FieldError;
-    if (typeof fieldName === 'string') fieldError.fieldName = fieldName;
-    if (['string', 'number', 'boolean'].includes(typeof fieldValue)) fieldError.fieldValue = String(fieldValue);
-    if (Array.isArray(messages)) fieldError.messages = messages.filter((message): message is string => typeof message === 'string');
-    fieldErrors.push(fieldError);
-  }
-  return fieldErrors;
+  return Array.isArray(errors)
+    ? errors
+        .filter((item) => item?.constructor === Object)
+        .map(({ fieldName, fieldValue, messages, ...fieldError }: Record<string, unknown>) => ({
+          ...fieldError,
+          ...(typeof fieldName === 'string' && { fieldName }),
+          ...(['string', 'number', 'boolean'].includes(typeof fieldValue) && { fieldValue: String(fieldValue) }),
+          ...(Array.isArray(messages) && { messages: messages.filter((message) => typeof message === 'string') }),
+        }))
+    : [];
 }
 
 /** A PaymentsError of any kind, as a union that narrows on `kind` (and so on `status`). */
 export type AnyPaymentsError = { [K in PaymentsErrorKind]: PaymentsError<K> }[PaymentsErrorKind];
 
+/**
+ * Whether `value` is a PaymentsError: of this copy of the package, of another one installed beside it (another class,
+ * the same name and kind), or the JSON of one (`toJSON()`, which `structuredClone` and `postMessage` keep whole; they
+ * keep only the message and stack of an Error itself).
+ */
 export function isPaymentsError(value: unknown): value is AnyPaymentsError {
-  return value instanceof PaymentsError;
+  return value instanceof PaymentsError || ((value as PaymentsError | null)?.name === 'PaymentsError' && typeof (value as PaymentsError).kind === 'string');
 }
 
-/** Advice the reference's client rules give per status (from the spec), added to the message so that logs carry it. */
-function adviceFor(status: number, headers: Headers | undefined): string {
-  const query = ruleCovers(rules.mustQueryState, status);
-  if (ruleCovers(rules.mustNotResend, status)) {
-    return ` Do not resend: part of the work may have been done${query ? '; query the resource for its state.' : '.'}`;
-  }
-  if (query) return ' The outcome is unknown: query the resource for its state before resending.';
-  if (!ruleCovers(rules.retry, status)) return '';
+/** What to do about an outcome that is unknown; `idempotencyKey` when a resend with it gets the original outcome. */
+function unknownOutcome(idempotencyKey: string | undefined): string {
+  return ` The outcome is unknown: do not take the payment again before you know; query the resource for its state${
+    idempotencyKey ? `, or resend with the same Idempotency-Key (${idempotencyKey}) within ${rules.idempotencyKey.lifetimeMs / 3_600_000} h` : ''
+  }.`;
+}
+
+/**
+ * Advice the reference's client rules give per status (from the spec), added to the message so that logs carry it,
+ * and for an answer after an attempt whose answer was lost (`unknown`), what to do about its outcome.
+ */
+function adviceFor(status: number, headers: Headers | undefined, unknown: boolean | undefined, idempotencyKey: string | undefined): string {
   // Quoted only when it has the form of a Retry-After (seconds or an HTTP date): the value is the service's.
   const retryAfter = headers?.get('retry-after');
-  return retryAfter && /^[\w ,:-]{1,40}$/.test(retryAfter)
-    ? ` Resend after Retry-After: ${retryAfter}, with the same Idempotency-Key.`
-    : ' Retries were exhausted; resend later with the same Idempotency-Key.';
+  const advice = ruleCovers(rules.mustNotResend, status)
+    ? ' Do not resend: part of the work may have been done.'
+    : ruleCovers(rules.retry, status)
+      ? ` Retries were exhausted; resend${retryAfter && /^[\w ,:-]{1,40}$/.test(retryAfter) ? ` after Retry-After: ${retryAfter},` : ' later'} with the same Idempotency-Key.`
+      : '';
+  return unknown || ruleCovers(rules.mustQueryState, status) ? advice + unknownOutcome(unknown ? idempotencyKey : undefined) : advice;
 }
 
 /** Where a redirect (3xx) points: its `Location`, resolved against the request's address. */
@@ -217,16 +250,19 @@ export function errorFromResponse(input: {
   headers?: Headers | undefined;
   idempotencyKey: string | undefined;
   attempts: number;
+  /** An earlier attempt may have been carried out (a 429 or 503 says nothing of it). */
+  unknown?: boolean | undefined;
+  sentAt?: number;
 }): AnyPaymentsError {
   const kind = errorKindOfStatus(input.status);
   const errorBody = fieldsOf(input.body);
   const detail = text(errorBody.developerMessage) ?? text(errorBody.customerMessage);
   const location = redirectLocation(input.status, input.headers, input.url);
   // The client follows no redirect, so that a request and its key only go to the configured address.
-  const advice = location ? ` Not followed: the resource has moved to ${location}.` : adviceFor(input.status, input.headers);
+  const advice = location ? ` Not followed: the resource has moved to ${location}.` : adviceFor(input.status, input.headers, input.unknown, input.idempotencyKey);
   const message = `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` + (detail ? `: ${detail}` : '.') + advice;
-  const { status, method, url, body, headers, idempotencyKey, attempts } = input;
-  const details = { kind, message, status, method, url, body, headers, idempotencyKey, attempts, location };
+  const { status, method, url, body, headers, idempotencyKey, attempts, unknown, sentAt } = input;
+  const details = { kind, message, status, method, url, body, headers, idempotencyKey, attempts, location, mustQueryState: unknown, sentAt };
   return new PaymentsError(details as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
 }
 

@@ -22,6 +22,11 @@ export interface OperationSpec {
   /** Media types of the success answers; the first is asked for by default. */
   readonly accept: readonly string[];
   /**
+   * When a success answer is JSON: it is an object with these properties (the spec's `required`). Any other
+   * answer is another operation's (replayed under a reused Idempotency-Key) or comes from something in between.
+   */
+  readonly requires?: readonly string[];
+  /**
    * Media types of the answers that are not a success, by status as the spec keys them (`404`, `4XX`, `default`):
    * an error body is read as its status declares, whatever the call asked for.
    */
@@ -142,6 +147,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: [],
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   getLatestApiKey: {
@@ -151,6 +157,7 @@ export const secretKeyOperations = {
     name: "getLatest",
     pathParams: [],
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   getBusiness: {
@@ -160,6 +167,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["supplierBusinessCode"],
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   listBusinesses: {
@@ -170,6 +178,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   queryBusinessCardSurcharge: {
@@ -182,6 +191,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes3,
   },
   authenticateSingleUseTokenThreeDS2: {
@@ -194,6 +204,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes3,
   },
   listPaymentMethods: {
@@ -204,6 +215,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   getTransaction: {
@@ -213,6 +225,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["receiptNumber"],
     accept: mediaTypes1,
+    requires: ["receiptNumber"],
     errors: errorMediaTypes2,
   },
   listTransactions: {
@@ -224,6 +237,7 @@ export const secretKeyOperations = {
     query: ["supplierBusinessCode"],
     list: true,
     accept: mediaTypes2,
+    requires: [],
     errors: errorMediaTypes1,
   },
   createTransaction: {
@@ -236,6 +250,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: ["receiptNumber"],
     errors: errorMediaTypes4,
   },
   listTransactionsForReferenceNumber: {
@@ -246,6 +261,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   listTransactionsForSettlementDate: {
@@ -256,6 +272,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   listTransactionsForAccountToken: {
@@ -266,6 +283,7 @@ export const secretKeyOperations = {
     pathParams: ["accountToken"],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   listTransactionsForCreditCard: {
@@ -276,6 +294,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   listTransactionsForBankAccount: {
@@ -286,6 +305,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   listTransactionsForNzBankAccount: {
@@ -296,6 +316,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   listSuspendedTransactions: {
@@ -306,6 +327,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   listReturnedTransactions: {
@@ -316,6 +338,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   listOpenPreauths: {
@@ -326,6 +349,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   listTransactionRefunds: {
@@ -336,6 +360,7 @@ export const secretKeyOperations = {
     pathParams: ["receiptNumber"],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   listTransactionRetries: {
@@ -346,6 +371,7 @@ export const secretKeyOperations = {
     pathParams: ["receiptNumber"],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   voidTransaction: {
@@ -356,6 +382,7 @@ export const secretKeyOperations = {
     pathParams: ["receiptNumber"],
     idempotent: true,
     accept: mediaTypes1,
+    requires: ["receiptNumber"],
     errors: errorMediaTypes5,
   },
   listTransactionsForCustomer: {
@@ -366,6 +393,7 @@ export const secretKeyOperations = {
     pathParams: ["customerId"],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   listTransactionsForRecurringPayment: {
@@ -376,6 +404,7 @@ export const secretKeyOperations = {
     pathParams: ["paymentScheduleId"],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   listTransactionsForPaymentBatch: {
@@ -387,6 +416,7 @@ export const secretKeyOperations = {
     query: ["status"],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   getCustomer: {
@@ -396,6 +426,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["customerId"],
     accept: mediaTypes1,
+    requires: ["customerId"],
     errors: errorMediaTypes2,
   },
   updateCustomer: {
@@ -407,6 +438,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: mediaTypes1,
+    requires: ["customerId"],
     errors: errorMediaTypes3,
   },
   changeCustomerStatus: {
@@ -418,6 +450,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: mediaTypes1,
+    requires: ["customerId"],
     errors: errorMediaTypes3,
   },
   searchCustomers: {
@@ -429,6 +462,7 @@ export const secretKeyOperations = {
     query: ["customerNumber"],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   createCustomer: {
@@ -441,6 +475,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: ["customerId"],
     errors: errorMediaTypes6,
   },
   listAccountsForCustomer: {
@@ -451,6 +486,7 @@ export const secretKeyOperations = {
     pathParams: ["customerId"],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   registerAccountForCustomer: {
@@ -463,6 +499,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes3,
   },
   getAccount: {
@@ -472,6 +509,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["accountToken"],
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   disableAccount: {
@@ -481,6 +519,7 @@ export const secretKeyOperations = {
     name: "disable",
     pathParams: ["accountToken"],
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   updateAccount: {
@@ -492,6 +531,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes3,
   },
   registerAccount: {
@@ -504,6 +544,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes4,
   },
   listRecurringPaymentsForCustomer: {
@@ -514,6 +555,7 @@ export const secretKeyOperations = {
     pathParams: ["customerId"],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   createRecurringPaymentForCustomer: {
@@ -526,6 +568,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes3,
   },
   getRecurringPayment: {
@@ -535,6 +578,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["paymentScheduleId"],
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   updateRecurringPayment: {
@@ -546,6 +590,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes3,
   },
   stopRecurringPayment: {
@@ -557,6 +602,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes3,
   },
   getCreditCardScheme: {
@@ -566,6 +612,7 @@ export const secretKeyOperations = {
     name: "getScheme",
     pathParams: ["cardBIN"],
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   registerAlias: {
@@ -578,6 +625,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes4,
   },
   listAliasesForCustomer: {
@@ -589,6 +637,7 @@ export const secretKeyOperations = {
     query: ["status"],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   registerAliasForCustomer: {
@@ -601,6 +650,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes3,
   },
   getAlias: {
@@ -610,6 +660,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["id"],
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   deregisterAlias: {
@@ -631,6 +682,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   uploadPaymentFile: {
@@ -643,6 +695,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes4,
   },
   getPaymentFile: {
@@ -652,6 +705,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["paymentFileId"],
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   listPaymentFileErrors: {
@@ -662,6 +716,7 @@ export const secretKeyOperations = {
     pathParams: ["paymentFileId"],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   downloadPaymentFileCsv2Report: {
@@ -708,6 +763,7 @@ export const secretKeyOperations = {
     pathParams: ["paymentFileId"],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   getPaymentBatch: {
@@ -717,6 +773,7 @@ export const secretKeyOperations = {
     name: "get",
     pathParams: ["paymentBatchId"],
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   listMandateAgreements: {
@@ -727,6 +784,7 @@ export const secretKeyOperations = {
     pathParams: [],
     list: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes1,
   },
   createMandateAgreement: {
@@ -739,6 +797,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes4,
   },
   createMandateAgreementForCustomer: {
@@ -751,6 +810,7 @@ export const secretKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes3,
   },
   updateMandateAgreement: {
@@ -762,6 +822,7 @@ export const secretKeyOperations = {
     body: "application/json",
     bodyRequired: true,
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes3,
   },
 } as const satisfies Record<string, OperationSpec>;
@@ -775,6 +836,7 @@ export const publishableKeyOperations = {
     name: "listAcceptedCards",
     pathParams: ["supplierBusinessCode"],
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   listBusinessCardSurcharges: {
@@ -784,6 +846,7 @@ export const publishableKeyOperations = {
     name: "listCardSurcharges",
     pathParams: ["supplierBusinessCode"],
     accept: mediaTypes1,
+    requires: [],
     errors: errorMediaTypes2,
   },
   createSingleUseToken: {
@@ -796,6 +859,7 @@ export const publishableKeyOperations = {
     bodyRequired: true,
     idempotent: true,
     accept: mediaTypes1,
+    requires: ["accountType"],
     errors: errorMediaTypes4,
   },
 } as const satisfies Record<string, OperationSpec>;

@@ -37,13 +37,15 @@ export interface SchemaNode {
   readonly f?: 1;
 }
 
-/** What to check on one operation: b body, p/q/h path/query/header parameters, pr/qr/hr the required ones. */
+/**
+ * What to check on one operation: b body, p/q/h path/query/header parameters (every path parameter is required),
+ * qr/hr the required query and header parameters. An operation with nothing to check has no entry.
+ */
 export interface OperationChecks {
   readonly b?: number;
   readonly p?: Readonly<Record<string, number>>;
   readonly q?: Readonly<Record<string, number>>;
   readonly h?: Readonly<Record<string, number>>;
-  readonly pr?: readonly string[];
   readonly qr?: readonly string[];
   readonly hr?: readonly string[];
 }
@@ -57,9 +59,8 @@ export interface ValidationData {
 export const secretKeyValidation: ValidationData = {
   schemas: [
     {"t":"string","nl":1,"xl":255},
-    {"t":"string","nl":1,"xl":60,"p":"^[\\x20-\\x7E]{1,60}$"},
     {"t":"object"},
-    {"t":"object","r":["messageCategory","threeDSRequestorAuthenticationInd","currency"],"o":{"messageCategory":4,"threeDSRequestorAuthenticationInd":4,"currency":4,"principalAmount":4,"recurringExpiry":5,"recurringFrequency":6,"purchaseInstalData":7,"deliveryEmailAddress":8,"deliveryTimeframe":9,"giftCardAmount":10,"giftCardCount":11,"giftCardCurr":12,"preOrderDate":5,"preOrderPurchaseInd":9,"reorderItemsInd":9,"shipIndicator":9,"email":8,"homePhone":13,"mobilePhone":13,"workPhone":13,"billAddrLine1":14,"billAddrLine2":14,"billAddrLine3":14,"billAddrCity":14,"billAddrPostCode":15,"billAddrState":16,"billAddrCountry":12,"addrMatch":17,"shipAddrLine1":14,"shipAddrLine2":14,"shipAddrLine3":14,"shipAddrCity":14,"shipAddrPostCode":15,"shipAddrState":16,"shipAddrCountry":12,"chAccAgeInd":9,"paymentAccInd":9,"acctID":18,"chAccChange":5,"chAccDate":5,"chAccPwChange":5,"paymentAccAge":5,"shipAddressUsage":5,"chAccChangeInd":9,"chAccPwChangeInd":9,"shipAddressUsageInd":9,"shipNameIndicator":9,"suspiciousAccActivity":9,"nbPurchaseAccount":6,"provisionAttemptsDay":7,"txnActivityDay":7,"txnActivityYear":7}},
+    {"t":"object","r":["messageCategory","threeDSRequestorAuthenticationInd","currency"],"o":{"messageCategory":3,"threeDSRequestorAuthenticationInd":3,"currency":3,"principalAmount":3,"recurringExpiry":4,"recurringFrequency":5,"purchaseInstalData":6,"deliveryEmailAddress":7,"deliveryTimeframe":8,"giftCardAmount":9,"giftCardCount":10,"giftCardCurr":11,"preOrderDate":4,"preOrderPurchaseInd":8,"reorderItemsInd":8,"shipIndicator":8,"email":7,"homePhone":12,"mobilePhone":12,"workPhone":12,"billAddrLine1":13,"billAddrLine2":13,"billAddrLine3":13,"billAddrCity":13,"billAddrPostCode":14,"billAddrState":15,"billAddrCountry":11,"addrMatch":16,"shipAddrLine1":13,"shipAddrLine2":13,"shipAddrLine3":13,"shipAddrCity":13,"shipAddrPostCode":14,"shipAddrState":15,"shipAddrCountry":11,"chAccAgeInd":8,"paymentAccInd":8,"acctID":17,"chAccChange":4,"chAccDate":4,"chAccPwChange":4,"paymentAccAge":4,"shipAddressUsage":4,"chAccChangeInd":8,"chAccPwChangeInd":8,"shipAddressUsageInd":8,"shipNameIndicator":8,"suspiciousAccActivity":8,"nbPurchaseAccount":5,"provisionAttemptsDay":6,"txnActivityDay":6,"txnActivityYear":6}},
     {"t":"string","nl":1},
     {"t":"string","p":"^[0-9]{8}$"},
     {"t":"string","p":"^[0-9]{1,4}$"},
@@ -75,72 +76,58 @@ export const secretKeyValidation: ValidationData = {
     {"t":"string","xl":3},
     {"t":"string","e":["Y","N"]},
     {"t":"string","xl":64},
-    {"t":"object","r":["entryMode"],"o":{"transactionType":9,"singleUseTokenId":0,"supplierBusinessCode":4,"principalAmount":20,"currency":21,"eci":9,"ipAddress":9,"entryMode":9,"usage":22,"originalReceiptNumber":0,"metadata":23,"mpgsData":23,"debtRepayment":22,"schemeTokenisation":22}},
+    {"t":"object","r":["entryMode"],"o":{"transactionType":8,"singleUseTokenId":0,"supplierBusinessCode":3,"principalAmount":19,"currency":20,"eci":8,"ipAddress":8,"entryMode":8,"usage":21,"originalReceiptNumber":0,"metadata":22,"mpgsData":22,"debtRepayment":21,"schemeTokenisation":21}},
     {"t":"number","dp":2},
     {"t":"string","p":"^[A-Z]{3}$"},
     {},
     {"t":"object"},
     {"t":"object"},
     {"t":"object"},
-    {"t":"object","r":["customerName","customerNumber"],"o":{"customerNumber":4,"customerName":4}},
+    {"t":"object","r":["customerName","customerNumber"],"o":{"customerNumber":3,"customerName":3}},
     {"t":"object"},
     {"t":"object"},
     {"t":"object"},
     {"t":"object"},
     {"t":"object"},
-    {"t":"object","r":["aliasAddress","type","supplierBusinessCode"],"o":{"aliasAddress":33,"type":34,"supplierBusinessCode":4,"paymentAmount":35,"registrationPriority":36},"if":38,"th":40},
+    {"t":"object","r":["aliasAddress","type","supplierBusinessCode"],"o":{"aliasAddress":32,"type":33,"supplierBusinessCode":3,"paymentAmount":34,"registrationPriority":35},"if":37,"th":39},
     {"t":"string","nl":3,"xl":255,"p":"^[^\\s@]+@[^\\s@]+$"},
     {"t":"string","e":["STATIC","SINGLE"]},
     {"t":"string","p":"^[0-9]+\\.[0-9]{2}$"},
     {"t":"string","e":["UNATTENDED","ATTENDED"]},
     {"c":"STATIC"},
-    {"r":["type"],"o":{"type":37}},
+    {"r":["type"],"o":{"type":36}},
     {"f":1},
-    {"o":{"paymentAmount":39}},
+    {"o":{"paymentAmount":38}},
     {"t":"string","e":["PENDING","REGISTERED","PENDING_DEREGISTRATION","DEREGISTERED","REJECTED"]},
-    {"t":"object","r":["aliasAddress","type","supplierBusinessCode"],"o":{"aliasAddress":33,"type":34,"supplierBusinessCode":4,"paymentAmount":35,"registrationPriority":36},"if":38,"th":40},
-    {"t":"object","r":["status"],"o":{"status":44}},
+    {"t":"object","r":["aliasAddress","type","supplierBusinessCode"],"o":{"aliasAddress":32,"type":33,"supplierBusinessCode":3,"paymentAmount":34,"registrationPriority":35},"if":37,"th":39},
+    {"t":"object","r":["status"],"o":{"status":43}},
     {"c":"DEREGISTERED","t":"string"},
     {"t":"object"},
     {"t":"object"},
     {"t":"object"},
   ],
   operations: {
-    getFacility: {},
-    getLatestApiKey: {},
     getBusiness: {
       p: {
         supplierBusinessCode: 0,
       },
-      pr: ["supplierBusinessCode"],
     },
-    listBusinesses: {},
     queryBusinessCardSurcharge: {
       p: {
         supplierBusinessCode: 0,
       },
-      pr: ["supplierBusinessCode"],
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 2,
+      b: 1,
     },
     authenticateSingleUseTokenThreeDS2: {
       p: {
         singleUseTokenId: 0,
       },
-      pr: ["singleUseTokenId"],
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 3,
+      b: 2,
     },
-    listPaymentMethods: {},
     getTransaction: {
       p: {
         receiptNumber: 0,
       },
-      pr: ["receiptNumber"],
     },
     listTransactions: {
       q: {
@@ -148,297 +135,219 @@ export const secretKeyValidation: ValidationData = {
       },
     },
     createTransaction: {
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 19,
+      b: 18,
     },
-    listTransactionsForReferenceNumber: {},
-    listTransactionsForSettlementDate: {},
     listTransactionsForAccountToken: {
       p: {
         accountToken: 0,
       },
-      pr: ["accountToken"],
     },
-    listTransactionsForCreditCard: {},
-    listTransactionsForBankAccount: {},
-    listTransactionsForNzBankAccount: {},
-    listSuspendedTransactions: {},
-    listReturnedTransactions: {},
-    listOpenPreauths: {},
     listTransactionRefunds: {
       p: {
         receiptNumber: 0,
       },
-      pr: ["receiptNumber"],
     },
     listTransactionRetries: {
       p: {
         receiptNumber: 0,
       },
-      pr: ["receiptNumber"],
     },
     voidTransaction: {
       p: {
         receiptNumber: 0,
-      },
-      pr: ["receiptNumber"],
-      h: {
-        "Idempotency-Key": 1,
       },
     },
     listTransactionsForCustomer: {
       p: {
         customerId: 0,
       },
-      pr: ["customerId"],
     },
     listTransactionsForRecurringPayment: {
       p: {
         paymentScheduleId: 0,
       },
-      pr: ["paymentScheduleId"],
     },
     listTransactionsForPaymentBatch: {
       p: {
         paymentBatchId: 0,
       },
-      pr: ["paymentBatchId"],
       q: {
-        status: 4,
+        status: 3,
       },
     },
     getCustomer: {
       p: {
         customerId: 0,
       },
-      pr: ["customerId"],
     },
     updateCustomer: {
       p: {
         customerId: 0,
       },
-      pr: ["customerId"],
-      b: 24,
+      b: 23,
     },
     changeCustomerStatus: {
       p: {
         customerId: 0,
       },
-      pr: ["customerId"],
-      b: 25,
+      b: 24,
     },
     searchCustomers: {
       q: {
-        customerNumber: 4,
+        customerNumber: 3,
       },
     },
     createCustomer: {
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 26,
+      b: 25,
     },
     listAccountsForCustomer: {
       p: {
         customerId: 0,
       },
-      pr: ["customerId"],
     },
     registerAccountForCustomer: {
       p: {
         customerId: 0,
       },
-      pr: ["customerId"],
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 27,
+      b: 26,
     },
     getAccount: {
       p: {
         accountToken: 0,
       },
-      pr: ["accountToken"],
     },
     disableAccount: {
       p: {
         accountToken: 0,
       },
-      pr: ["accountToken"],
     },
     updateAccount: {
       p: {
         accountToken: 0,
       },
-      pr: ["accountToken"],
-      b: 28,
+      b: 27,
     },
     registerAccount: {
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 27,
+      b: 26,
     },
     listRecurringPaymentsForCustomer: {
       p: {
         customerId: 0,
       },
-      pr: ["customerId"],
     },
     createRecurringPaymentForCustomer: {
       p: {
         customerId: 0,
       },
-      pr: ["customerId"],
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 29,
+      b: 28,
     },
     getRecurringPayment: {
       p: {
         paymentScheduleId: 0,
       },
-      pr: ["paymentScheduleId"],
     },
     updateRecurringPayment: {
       p: {
         paymentScheduleId: 0,
       },
-      pr: ["paymentScheduleId"],
-      b: 30,
+      b: 29,
     },
     stopRecurringPayment: {
       p: {
         paymentScheduleId: 0,
       },
-      pr: ["paymentScheduleId"],
-      b: 31,
+      b: 30,
     },
     getCreditCardScheme: {
       p: {
         cardBIN: 0,
       },
-      pr: ["cardBIN"],
     },
     registerAlias: {
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 32,
+      b: 31,
     },
     listAliasesForCustomer: {
       p: {
         customerId: 0,
       },
-      pr: ["customerId"],
       q: {
-        status: 41,
+        status: 40,
       },
     },
     registerAliasForCustomer: {
       p: {
         customerId: 0,
       },
-      pr: ["customerId"],
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 42,
+      b: 41,
     },
     getAlias: {
       p: {
         id: 0,
       },
-      pr: ["id"],
     },
     deregisterAlias: {
       p: {
         id: 0,
       },
-      pr: ["id"],
-      b: 43,
+      b: 42,
     },
-    listPaymentFiles: {},
     uploadPaymentFile: {
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 45,
+      b: 44,
     },
     getPaymentFile: {
       p: {
         paymentFileId: 0,
       },
-      pr: ["paymentFileId"],
     },
     listPaymentFileErrors: {
       p: {
         paymentFileId: 0,
       },
-      pr: ["paymentFileId"],
     },
     downloadPaymentFileCsv2Report: {
       p: {
         paymentFileId: 0,
       },
-      pr: ["paymentFileId"],
     },
     downloadPaymentFileCsvReport: {
       p: {
         paymentFileId: 0,
       },
-      pr: ["paymentFileId"],
     },
     downloadPaymentFileFlatFileReport: {
       p: {
         paymentFileId: 0,
       },
-      pr: ["paymentFileId"],
     },
     downloadPaymentFileMtsRejectsReport: {
       p: {
         paymentFileId: 0,
       },
-      pr: ["paymentFileId"],
     },
     listPaymentBatchesForPaymentFile: {
       p: {
         paymentFileId: 0,
       },
-      pr: ["paymentFileId"],
     },
     getPaymentBatch: {
       p: {
         paymentBatchId: 0,
       },
-      pr: ["paymentBatchId"],
     },
-    listMandateAgreements: {},
     createMandateAgreement: {
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 46,
+      b: 45,
     },
     createMandateAgreementForCustomer: {
       p: {
         customerId: 0,
       },
-      pr: ["customerId"],
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 46,
+      b: 45,
     },
     updateMandateAgreement: {
       p: {
         agreementToken: 0,
       },
-      pr: ["agreementToken"],
-      b: 47,
+      b: 46,
     },
   },
 };
@@ -447,70 +356,64 @@ export const secretKeyValidation: ValidationData = {
 export const publishableKeyValidation: ValidationData = {
   schemas: [
     {"t":"string","nl":1,"xl":255},
-    {"t":"string","nl":1,"xl":60,"p":"^[\\x20-\\x7E]{1,60}$"},
-    {"one":[3,25,30,35,41],"d":{"p":"accountType","m":{"CREDIT_CARD":3,"DIRECT_DEBIT":25,"DIRECT_DEBIT_NZ":30,"WALLET_A_PAY":35,"WALLET_B_PAY":41}}},
-    {"all":[4,22,24]},
-    {"t":"object","r":["supplierBusinessCode","accountType"],"o":{"supplierBusinessCode":5,"accountType":6,"threeDS2":7,"browserProfile":8},"if":14,"th":15},
+    {"one":[2,24,29,34,40],"d":{"p":"accountType","m":{"CREDIT_CARD":2,"DIRECT_DEBIT":24,"DIRECT_DEBIT_NZ":29,"WALLET_A_PAY":34,"WALLET_B_PAY":40}}},
+    {"all":[3,21,23]},
+    {"t":"object","r":["supplierBusinessCode","accountType"],"o":{"supplierBusinessCode":4,"accountType":5,"threeDS2":6,"browserProfile":7},"if":13,"th":14},
     {"t":"string","nl":1},
     {"t":"string","e":["CREDIT_CARD","DIRECT_DEBIT","DIRECT_DEBIT_NZ","WALLET_A_PAY","WALLET_B_PAY"]},
     {"t":"boolean"},
-    {"t":"object","r":["browserJavaEnabled","browserLanguage","browserScreenHeight","browserScreenWidth","browserColorDepth","browserTZ"],"o":{"browserJavaEnabled":7,"browserLanguage":9,"browserScreenHeight":10,"browserScreenWidth":10,"browserColorDepth":11,"browserTZ":12}},
+    {"t":"object","r":["browserJavaEnabled","browserLanguage","browserScreenHeight","browserScreenWidth","browserColorDepth","browserTZ"],"o":{"browserJavaEnabled":6,"browserLanguage":8,"browserScreenHeight":9,"browserScreenWidth":9,"browserColorDepth":10,"browserTZ":11}},
     {"t":"string","nl":1,"xl":8},
     {"t":"string","p":"^[0-9]{1,6}$"},
     {"t":"string","e":["1","4","8","15","16","24","32","48"]},
     {"t":"string","nl":1,"xl":5},
     {"c":true},
-    {"r":["threeDS2"],"o":{"threeDS2":13}},
-    {"r":["browserProfile"],"o":{"browserProfile":8}},
+    {"r":["threeDS2"],"o":{"threeDS2":12}},
+    {"r":["browserProfile"],"o":{"browserProfile":7}},
     {"t":"string","c":"CREDIT_CARD"},
     {"t":"string"},
     {"t":"string","p":"^[0-9]+$"},
     {"t":"string","p":"^[0-9]{2}$"},
     {"t":"string","p":"^[0-9]{4}$"},
     {"t":"string","p":"^[0-9]{3,4}$"},
-    {"t":"object","r":["accountType","cardNumber","expiryDateMonth","expiryDateYear"],"o":{"accountType":16,"cardholderName":17,"cardNumber":18,"expiryDateMonth":19,"expiryDateYear":20,"cvn":21}},
+    {"t":"object","r":["accountType","cardNumber","expiryDateMonth","expiryDateYear"],"o":{"accountType":15,"cardholderName":16,"cardNumber":17,"expiryDateMonth":18,"expiryDateYear":19,"cvn":20}},
     {"t":"string","e":["CREDIT_CARD"]},
-    {"t":"object","r":["accountType"],"o":{"accountType":23}},
-    {"all":[4,27,29]},
+    {"t":"object","r":["accountType"],"o":{"accountType":22}},
+    {"all":[3,26,28]},
     {"t":"string","c":"DIRECT_DEBIT"},
-    {"t":"object","r":["accountType","accountName","bsb","accountNumber"],"o":{"accountType":26,"accountName":5,"bsb":5,"accountNumber":5}},
+    {"t":"object","r":["accountType","accountName","bsb","accountNumber"],"o":{"accountType":25,"accountName":4,"bsb":4,"accountNumber":4}},
     {"t":"string","e":["DIRECT_DEBIT"]},
-    {"t":"object","r":["accountType"],"o":{"accountType":28}},
-    {"all":[4,32,34]},
+    {"t":"object","r":["accountType"],"o":{"accountType":27}},
+    {"all":[3,31,33]},
     {"t":"string","c":"DIRECT_DEBIT_NZ"},
-    {"t":"object","r":["accountType","nzAccountName","nzBankCode","nzBranchCode","nzAccountNumber","nzAccountSuffix"],"o":{"accountType":31,"nzAccountName":5,"nzBankCode":5,"nzBranchCode":5,"nzAccountNumber":5,"nzAccountSuffix":5}},
+    {"t":"object","r":["accountType","nzAccountName","nzBankCode","nzBranchCode","nzAccountNumber","nzAccountSuffix"],"o":{"accountType":30,"nzAccountName":4,"nzBankCode":4,"nzBranchCode":4,"nzAccountNumber":4,"nzAccountSuffix":4}},
     {"t":"string","e":["DIRECT_DEBIT_NZ"]},
-    {"t":"object","r":["accountType"],"o":{"accountType":33}},
-    {"all":[4,38,40]},
+    {"t":"object","r":["accountType"],"o":{"accountType":32}},
+    {"all":[3,37,39]},
     {"t":"string","c":"WALLET_A_PAY"},
     {"t":"object"},
-    {"t":"object","r":["accountType","displayAccountNumber"],"o":{"accountType":36,"displayAccountNumber":5,"walletAPayToken":37}},
+    {"t":"object","r":["accountType","displayAccountNumber"],"o":{"accountType":35,"displayAccountNumber":4,"walletAPayToken":36}},
     {"t":"string","e":["WALLET_A_PAY"]},
-    {"t":"object","r":["accountType"],"o":{"accountType":39}},
-    {"all":[4,43,45]},
+    {"t":"object","r":["accountType"],"o":{"accountType":38}},
+    {"all":[3,42,44]},
     {"t":"string","c":"WALLET_B_PAY"},
-    {"t":"object","r":["accountType","displayAccountNumber"],"o":{"accountType":42,"displayAccountNumber":5,"walletBPayToken":5}},
+    {"t":"object","r":["accountType","displayAccountNumber"],"o":{"accountType":41,"displayAccountNumber":4,"walletBPayToken":4}},
     {"t":"string","e":["WALLET_B_PAY"]},
-    {"t":"object","r":["accountType"],"o":{"accountType":44}},
+    {"t":"object","r":["accountType"],"o":{"accountType":43}},
   ],
   operations: {
     listBusinessAcceptedCards: {
       p: {
         supplierBusinessCode: 0,
       },
-      pr: ["supplierBusinessCode"],
     },
     listBusinessCardSurcharges: {
       p: {
         supplierBusinessCode: 0,
       },
-      pr: ["supplierBusinessCode"],
     },
     createSingleUseToken: {
-      h: {
-        "Idempotency-Key": 1,
-      },
-      b: 2,
+      b: 1,
     },
   },
 };

@@ -40,12 +40,13 @@ function parameterRules(
  * their values are checked.
  */
 class OperationRules {
-  readonly parameters: readonly ParameterRule[];
-  readonly body: number | undefined;
+  declare readonly parameters: readonly ParameterRule[];
+  declare readonly body: number | undefined;
 
   constructor(checks: OperationChecks) {
     this.parameters = [
-      ...parameterRules('path', checks.p, checks.pr),
+      // Every path parameter is required.
+      ...parameterRules('path', checks.p, Object.keys(checks.p ?? {})),
       ...parameterRules('query', checks.q, checks.qr),
       ...parameterRules('header', checks.h, undefined),
     ];

@@ -15,79 +15,50 @@ import type { SchemaNode } from '../generated/validation.js';
  * (patterns compiled, property tables as Maps), and the checks read only rules.
  */
 
-class Rule {
-  readonly t: string | readonly string[] | undefined;
-  readonly r: readonly string[] | undefined;
-  readonly e: readonly unknown[] | undefined;
-  readonly hasConst: boolean;
-  readonly c: unknown;
-  readonly xl: number | undefined;
-  readonly nl: number | undefined;
+/** A node made into a rule: its pattern compiled, its property tables as Maps, and what follows from its keys. */
+interface Rule extends Omit<SchemaNode, 'p' | 'o'> {
   readonly p: RegExp | undefined;
   readonly pSource: string | undefined;
-  readonly x: number | undefined;
-  readonly n: number | undefined;
-  readonly xx: number | undefined;
-  readonly xn: number | undefined;
-  readonly m: number | undefined;
-  readonly dp: number | undefined;
-  readonly xi: number | undefined;
-  readonly ni: number | undefined;
   readonly o: ReadonlyMap<string, number> | undefined;
-  readonly i: number | undefined;
-  readonly a: number | undefined;
-  readonly one: readonly number[] | undefined;
-  readonly any: readonly number[] | undefined;
-  readonly all: readonly number[] | undefined;
+  readonly hasConst: boolean;
   readonly tag: string | undefined;
   readonly tagged: ReadonlyMap<string, number> | undefined;
-  readonly if: number | undefined;
-  readonly th: number | undefined;
-  readonly el: number | undefined;
   readonly nothing: boolean;
   /** A string with at most length limits: the common case of parameters, checked without the general walk. */
   readonly lengthOnly: boolean;
+}
 
-  constructor(node: SchemaNode) {
-    this.t = node.t;
-    this.r = node.r;
-    this.e = node.e;
-    this.hasConst = 'c' in node;
-    this.c = node.c;
-    this.xl = node.xl;
-    this.nl = node.nl;
-    this.p = node.p === undefined ? undefined : new RegExp(node.p, 'u');
-    this.pSource = node.p;
-    this.x = node.x;
-    this.n = node.n;
-    this.xx = node.xx;
-    this.xn = node.xn;
-    this.m = node.m;
-    this.dp = node.dp;
-    this.xi = node.xi;
-    this.ni = node.ni;
-    this.o = node.o && new Map(Object.entries(node.o));
-    this.i = node.i;
-    this.a = node.a;
-    this.one = node.one;
-    this.any = node.any;
-    this.all = node.all;
-    this.tag = node.d?.p;
-    this.tagged = node.d && new Map(Object.entries(node.d.m));
-    this.if = node.if;
-    this.th = node.th;
-    this.el = node.el;
-    this.nothing = node.f === 1;
-    const keys = Object.keys(node);
-    this.lengthOnly = node.t === 'string' && keys.every((key) => key === 't' || key === 'xl' || key === 'nl');
-  }
+/** Every key a node may have, in one order: each rule starts from it, so that every rule has the same shape. */
+const everyKey: { readonly [K in keyof Required<SchemaNode>]: undefined } = {
+  t: undefined, r: undefined, e: undefined, c: undefined, xl: undefined, nl: undefined, p: undefined, x: undefined,
+  n: undefined, xx: undefined, xn: undefined, m: undefined, dp: undefined, xi: undefined, ni: undefined, o: undefined,
+  i: undefined, a: undefined, one: undefined, any: undefined, all: undefined, d: undefined, if: undefined, th: undefined,
+  el: undefined, f: undefined,
+};
+
+function makeRule(node: SchemaNode): Rule {
+  const { p, o, d } = node;
+  return {
+    ...everyKey,
+    ...node,
+    p: p === undefined ? undefined : new RegExp(p, 'u'),
+    pSource: p,
+    o: o && new Map(Object.entries(o)),
+    hasConst: 'c' in node,
+    tag: d?.p,
+    tagged: d && new Map(Object.entries(d.m)),
+    nothing: node.f === 1,
+    lengthOnly: node.t === 'string' && Object.keys(node).every((key) => key === 't' || key === 'xl' || key === 'nl'),
+  };
 }
 
 /** A schema table's rules, made as they are first needed. */
 export class Rules {
-  private readonly made: (Rule | undefined)[];
+  private declare readonly made: (Rule | undefined)[];
+  private declare readonly nodes: readonly SchemaNode[];
 
-  constructor(private readonly nodes: readonly SchemaNode[]) {
+  constructor(nodes: readonly SchemaNode[]) {
+    this.nodes = nodes;
     this.made = new Array<Rule | undefined>(nodes.length).fill(undefined);
   }
 
@@ -95,7 +66,7 @@ export class Rules {
     const made = this.made[index];
     if (made) return made;
     const node = this.nodes[index];
-    return node ? (this.made[index] = new Rule(node)) : undefined;
+    return node ? (this.made[index] = makeRule(node)) : undefined;
   }
 }
 

@@ -4,8 +4,13 @@ import { WebhookVerificationError } from './verification-error.js';
 
 export type WebhookEventType = keyof WebhookEventBodies;
 
-/** A notification, discriminated on `eventType`; each `data` type comes from the spec's `webhooks`. */
-export type WebhookEvent = { [K in WebhookEventType]: WebhookEventBodies[K] & { eventType: K } }[WebhookEventType];
+/**
+ * A notification, discriminated on `eventType`; each `data` type comes from the spec's `webhooks`. `data` is always
+ * there (`parseWebhookEvent` refuses a notification without it), so narrowing on `eventType` gives it, not `| undefined`.
+ */
+export type WebhookEvent = {
+  [K in WebhookEventType]: Omit<WebhookEventBodies[K], 'eventType' | 'data'> & { eventType: K; data: NonNullable<WebhookEventBodies[K]['data']> };
+}[WebhookEventType];
 
 export function isKnownEventType(value: unknown): value is WebhookEventType {
   return (webhookEventTypes as readonly unknown[]).includes(value);
@@ -27,6 +32,10 @@ export function parseWebhookEvent(rawBody: RawBody): WebhookEvent {
   if (!isKnownEventType(eventType)) {
     throw new WebhookVerificationError('unknown-event-type', `The event type ${JSON.stringify(eventType.slice(0, 100))} is not in the spec.`);
   }
+  const { data } = event as { data?: unknown };
+  if (!data || typeof data !== 'object' || Array.isArray(data)) {
+    throw new WebhookVerificationError('malformed-body', 'The notification body has no data object.');
+  }
   return event as WebhookEvent;
 }
 
@@ -44,9 +53,9 @@ export function constructWebhookEvent(rawBody: RawBody, signatureHeader: string 
 export function isAliasEventFor(event: WebhookEvent, aliasId: string): boolean {
   switch (event.eventType) {
     case 'alias.registered':
-      return event.data?.status === 'REGISTERED' && event.data.id === aliasId;
+      return event.data.status === 'REGISTERED' && event.data.id === aliasId;
     case 'alias.payment.received':
-      return event.data?.status === 'Approved' && event.data.aliasAccount?.id === aliasId;
+      return event.data.status === 'Approved' && event.data.aliasAccount?.id === aliasId;
     default:
       return false;
   }

@@ -104,18 +104,24 @@ export function checkVerifyOptions(options: VerifyOptions): void {
 }
 
 /**
- * Checks the signature header of a raw body; returns the parsed header or throws a WebhookVerificationError (a
- * WebhookConfigurationError for unusable options).
+ * Checks what a notification's signature header alone can tell, before its body is read: that it has the header's
+ * form, and that its timestamp is within the tolerance. Returns the parsed header, or throws a
+ * WebhookVerificationError.
  */
-export function verifySignature(rawBody: RawBody, header: string | undefined | null, options: VerifyOptions): ParsedSignature {
+export function checkSignatureHeader(header: string | undefined | null, options: VerifyOptions): ParsedSignature {
   checkVerifyOptions(options);
-  const bytes = rawBytes(rawBody);
   const parsed = parseSignatureHeader(header);
   const tolerance = options.toleranceMs ?? defaultToleranceMs;
   const now = options.now ?? Date.now();
   if (Math.abs(now - Number(parsed.timestamp)) > tolerance) {
     throw new WebhookVerificationError('timestamp-outside-tolerance', `The signature timestamp is more than ${tolerance} ms away from now.`);
   }
+  return parsed;
+}
+
+/** Checks that one of the header's signatures (already checked by `checkSignatureHeader`) signs the raw body. */
+export function checkSignedBody(rawBody: RawBody, parsed: ParsedSignature, options: VerifyOptions): void {
+  const bytes = rawBytes(rawBody);
   const expected = Buffer.from((options.scheme ?? hmacSha256Scheme)(options.secret, parsed.timestamp, bytes), 'hex');
   // Every candidate is compared in full, in constant time for its length; the length itself is not secret.
   let matched = false;
@@ -124,6 +130,17 @@ export function verifySignature(rawBody: RawBody, header: string | undefined | n
     if (given.length === expected.length && timingSafeEqual(given, expected)) matched = true;
   }
   if (!matched) throw new WebhookVerificationError('signature-mismatch', 'No v1 signature matches the body.');
+}
+
+/**
+ * Checks the signature header of a raw body; returns the parsed header or throws a WebhookVerificationError (a
+ * WebhookConfigurationError for unusable options).
+ */
+export function verifySignature(rawBody: RawBody, header: string | undefined | null, options: VerifyOptions): ParsedSignature {
+  checkVerifyOptions(options);
+  rawBytes(rawBody);
+  const parsed = checkSignatureHeader(header, options);
+  checkSignedBody(rawBody, parsed, options);
   return parsed;
 }
 

@@ -17,13 +17,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Writes the head and half of the body, then destroys the socket: with a Content-Length, or chunked. */
+/**
+ * Writes the head and part of the body, then destroys the socket once the kernel has the part: the peer reads the
+ * head and the part, then the end of the connection (TCP keeps that order). With a Content-Length, or chunked.
+ */
 function cutOff(res: ServerResponse, status: number, framing: 'length' | 'chunked') {
   const body = JSON.stringify(approved);
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (framing === 'length') headers['Content-Length'] = String(body.length);
   res.writeHead(status, headers);
-  res.write(body.slice(0, 10), () => setTimeout(() => res.socket?.destroy(), 10));
+  res.write(body.slice(0, 10), () => res.socket?.destroy());
 }
 
 describe('an answer cut off mid-body', () => {

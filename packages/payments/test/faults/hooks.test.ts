@@ -1,5 +1,7 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ErrorLog, RequestLog, ResponseLog } from '../../src/index.js';
+import type { ErrorLog, PaymentsClientOptions, RequestLog, ResponseLog } from '../../src/index.js';
+import { inProcessClient, useFakeClock } from '../support/in-process-fetch.js';
 import { json, startLoopbackServer, type LoopbackServer, type Script } from '../support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from '../support/fixtures.js';
 
@@ -24,8 +26,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Lets pending rejections surface as `unhandledRejection` (Node reports them after the microtask queue drains). */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/**
+ * Node reports a rejection nobody handled once the task that left it unhandled ends: one more turn of the event loop
+ * after the hook's failure was seen is enough for it to surface as `unhandledRejection`.
+ */
+const rejectionsReported = () => nextTurn();
 
 const hookError = new Error('hook bug');
 const failing = {
@@ -54,18 +59,20 @@ describe('a hook that fails never changes the outcome', () => {
     const client = secretClient(server.url, { [hook]: failing[how] });
     const result = await client.transactions.create(paymentRequest);
     expect([result.status, result.attempts, result.data]).toEqual([201, 2, approved]);
-    await settle();
-    expect(unhandled).toEqual([]);
     // Reported once per call of the hook: onRequest ran for both attempts, onResponse for the answer, onError for the drop.
-    expect(console.mock.calls.map((call) => call[1])).toEqual(hook === 'onRequest' ? [hookError, hookError] : [hookError]);
+    await expect.poll(() => console.mock.calls.map((call) => call[1])).toEqual(hook === 'onRequest' ? [hookError, hookError] : [hookError]);
+    await rejectionsReported();
+    expect(unhandled).toEqual([]);
   });
 
   it.each(['throws', 'rejects'] as const)('onError that %s leaves a failure its kind and its error', async (how) => {
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const console = vi.spyOn(globalThis.console, 'error').mockImplementation(() => undefined);
     server = await startLoopbackServer((_request, res) => void res.socket?.destroy());
     const error = await failure(secretClient(server.url, { retry: { delayMs: 1, maxRetries: 1 }, onError: failing[how] }).transactions.get('1'));
     expect([error.kind, error.attempts]).toEqual(['network', 2]);
-    await settle();
+    // onError ran for both attempts, and both of its failures were caught.
+    await expect.poll(() => console.mock.calls.length).toBe(2);
+    await rejectionsReported();
     expect(unhandled).toEqual([]);
   });
 
@@ -105,31 +112,61 @@ describe('what the hooks are told', () => {
   });
 
   it.each([
-    { stop: 'the deadline', phase: 'in flight', kind: 'timeout' },
-    { stop: 'the caller', phase: 'in flight', kind: 'aborted' },
-    { stop: 'the deadline', phase: 'waiting to resend', kind: 'timeout' },
-    { stop: 'the caller', phase: 'waiting to resend', kind: 'aborted' },
-  ] as const)('onError hears of $stop stopping the call $phase: $kind, not resent', async ({ stop, phase, kind }) => {
+    { stop: 'the deadline', kind: 'timeout' },
+    { stop: 'the caller', kind: 'aborted' },
+  ] as const)('onError hears of $stop stopping the call in flight: $kind, not resent', async ({ stop, kind }) => {
     const controller = new AbortController();
-    server = await startLoopbackServer((_request, res) => {
-      if (phase === 'waiting to resend') json(res, 503, approved);
-      // In flight: no answer; the deadline or the caller ends the call.
-      else if (stop === 'the caller') setTimeout(() => controller.abort(), 20);
+    // The request is at the server, never answered: the deadline or the caller ends the call.
+    server = await startLoopbackServer(() => {
+      if (stop === 'the caller') controller.abort();
     });
     const errors: ErrorLog[] = [];
-    const client = secretClient(server.url, {
-      timeoutMs: stop === 'the deadline' ? 200 : 0,
-      retry: { delayMs: 60_000 },
-      onError: (log) => void errors.push(log),
-      // Waiting to resend: the caller stops once the 503 has reached the client (a timer from the server's side fired
-      // before the answer arrived on CI's loaded machine, which made it an abort in flight).
-      ...(stop === 'the caller' && phase === 'waiting to resend' ? { onResponse: () => void setTimeout(() => controller.abort(), 20) } : {}),
-    });
+    const client = secretClient(server.url, { timeoutMs: stop === 'the deadline' ? 200 : 0, onError: (log) => void errors.push(log) });
     const error = await failure(client.transactions.create(paymentRequest, { signal: controller.signal }));
     expect(error.kind).toBe(kind);
-    await settle();
-    // Stopped while waiting, the call is told about with the attempt it was waiting to send.
-    expect(errors.map((log) => [log.attempt, log.error, log.willRetry])).toEqual([[phase === 'in flight' ? 1 : 2, error, false]]);
+    await expect.poll(() => errors.map((log) => [log.attempt, log.error, log.willRetry])).toEqual([[1, error, false]]);
     expect(error.attempts).toBe(1);
+  });
+
+  describe('stopped while waiting to resend after a 503 (fake clock: the wait is 1 s)', () => {
+    afterEach(() => void vi.useRealTimers());
+
+    function waitingClient(options: Partial<PaymentsClientOptions>) {
+      useFakeClock();
+      const errors: ErrorLog[] = [];
+      const responses: number[] = [];
+      const { client, requests } = inProcessClient(() => Response.json(approved, { status: 503 }), {
+        retry: { delayMs: 1_000 },
+        onError: (log) => void errors.push(log),
+        onResponse: (log) => void responses.push(log.status),
+        ...options,
+      });
+      return { client, requests, errors, responses };
+    }
+
+    it('by the caller: onError hears of it with the attempt it was waiting to send; aborted, not resent', async () => {
+      const controller = new AbortController();
+      const { client, requests, errors, responses } = waitingClient({ timeoutMs: 0 });
+      const call = failure(client.transactions.create(paymentRequest, { signal: controller.signal }));
+      await vi.advanceTimersByTimeAsync(500);
+      expect(responses).toEqual([503]);
+      controller.abort();
+      const error = await call;
+      expect(error.kind).toBe('aborted');
+      await expect.poll(() => errors.map((log) => [log.attempt, log.error, log.willRetry])).toEqual([[2, error, false]]);
+      expect(requests).toHaveLength(1);
+    });
+
+    it('by the deadline: the 503 is the outcome (the last definite answer), not a timeout; onError is not told', async () => {
+      // The wait ends exactly at the deadline, whose timer was armed first: it fires first, during the wait.
+      const { client, requests, errors, responses } = waitingClient({ timeoutMs: 1_000 });
+      const call = failure(client.transactions.create(paymentRequest));
+      await vi.advanceTimersByTimeAsync(1_000);
+      const error = await call;
+      expect(responses).toEqual([503]);
+      expect(error).toMatchObject({ kind: 'server', status: 503, attempts: 1, mustQueryState: false });
+      expect(requests).toHaveLength(1);
+      expect(errors).toEqual([]);
+    });
   });
 });

@@ -37,6 +37,7 @@ describe.each([
     { option: 'timeoutMs', value: unsetVariable },
     { option: 'timeoutMs', value: -1 },
     { option: 'timeoutMs', value: '60000' },
+    { option: 'timeoutMs', value: 1.5 },
     { option: 'apiKey', value: '' },
     { option: 'baseUrl', value: '' },
     { option: 'baseUrl', value: 'api.example.test' },

@@ -32,7 +32,7 @@ export function useFakeClock(): void {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'], now: Date.UTC(2026, 10, 22, 10, 0, 0) });
 }
 
-/** An answer after `ms` milliseconds of the (fake) clock. */
+/** An answer after `ms` milliseconds of the fake clock (`useFakeClock`): its callers advance it, nobody waits. */
 export function after(ms: number, response: () => Response): Promise<Response> {
   return new Promise((resolve) => setTimeout(() => resolve(response()), ms));
 }

@@ -69,6 +69,47 @@ function isPaginatedList(document: OpenApiDocument, schema: unknown): boolean {
   return deref(document, properties.data)?.type === 'array';
 }
 
+/**
+ * The properties a JSON object answer always has, by the schema's `required`: its own and its `allOf` parts', and those
+ * every `oneOf`/`anyOf` branch requires. Undefined for a schema that is no object: the client could not check it.
+ */
+function requiredProperties(document: OpenApiDocument, schema: unknown): string[] | undefined {
+  const node = deref(document, schema);
+  if (!node) return undefined;
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  let object = types.includes('object') || node.properties !== undefined;
+  const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+  for (const part of (node.allOf as unknown[] | undefined) ?? []) {
+    const found = requiredProperties(document, part);
+    if (!found) continue;
+    object = true;
+    for (const name of found) required.add(name);
+  }
+  const branches = ((node.oneOf ?? node.anyOf) as unknown[] | undefined)?.map((branch) => requiredProperties(document, branch));
+  if (branches?.length && branches.every((branch) => branch !== undefined)) {
+    object = true;
+    for (const name of branches[0]!) if (branches.every((branch) => branch!.includes(name))) required.add(name);
+  }
+  return object ? [...required] : undefined;
+}
+
+/**
+ * What every JSON success answer of an operation must be: an object with these properties (the intersection over its
+ * success statuses). Undefined when no success answer is JSON. A JSON success that is no object stops generation: the
+ * client's check of answers (an answer of another operation, replayed under a reused Idempotency-Key, or a page from
+ * something in between) would not apply to it.
+ */
+function answerRequires(document: OpenApiDocument, operationId: string, success: Node[]): string[] | undefined {
+  const schemas = success.flatMap((r) => {
+    const json = (r.content as Record<string, Node> | undefined)?.['application/json'];
+    return json ? [json.schema] : [];
+  });
+  if (!schemas.length) return undefined;
+  const required = schemas.map((schema) => requiredProperties(document, schema));
+  if (required.some((names) => names === undefined)) throw new Error(`${operationId}: a JSON success answer that is not an object`);
+  return required[0]!.filter((name) => required.every((names) => names!.includes(name)));
+}
+
 interface TableEntry {
   method: string;
   path: string;
@@ -81,6 +122,7 @@ interface TableEntry {
   idempotent?: true;
   list?: true;
   accept: string[];
+  requires?: string[];
   errors?: Record<string, string[]>;
 }
 
@@ -125,6 +167,7 @@ function tableEntry(document: OpenApiDocument, entry: OpenApiOperation): TableEn
     idempotent: entry.idempotencyHeader !== undefined ? true : undefined,
     list: isPaginatedList(document, okSchema) ? true : undefined,
     accept: accept.length ? accept : ['application/json'],
+    requires: answerRequires(document, operationId, success),
     errors: errorMediaTypes(document, responses),
   };
 }
@@ -228,6 +271,11 @@ export const paymentsOperationsGenerator: Generator = ({ document, specPath }) =
     '  readonly list?: true;',
     '  /** Media types of the success answers; the first is asked for by default. */',
     '  readonly accept: readonly string[];',
+    '  /**',
+    '   * When a success answer is JSON: it is an object with these properties (the spec\'s `required`). Any other',
+    '   * answer is another operation\'s (replayed under a reused Idempotency-Key) or comes from something in between.',
+    '   */',
+    '  readonly requires?: readonly string[];',
     '  /**',
     '   * Media types of the answers that are not a success, by status as the spec keys them (`404`, `4XX`, `default`):',
     '   * an error body is read as its status declares, whatever the call asked for.',

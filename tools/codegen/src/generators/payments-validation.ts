@@ -146,6 +146,11 @@ class SchemaTable {
   }
 }
 
+/**
+ * The checks of each operation that has something to check (an operation without is left out: nothing to do). Path
+ * parameters are all required (OpenAPI says so), so no list of them is written; the Idempotency-Key header is left to
+ * the client, which checks every key against the same schema (`idempotencyKeyRule`) whether a check is on or not.
+ */
 export function buildValidationData(document: OpenApiDocument, operationIds: Set<string>) {
   const table = new SchemaTable(document, 'request schemas');
   const operations: Record<string, Record<string, unknown>> = {};
@@ -153,16 +158,18 @@ export function buildValidationData(document: OpenApiDocument, operationIds: Set
     if (!operationIds.has(entry.operationId)) continue;
     const checks: Record<string, unknown> = {};
     for (const location of ['path', 'query', 'header'] as const) {
-      const params = entry.parameters.filter((p) => p.in === location && p.schema);
+      const params = entry.parameters.filter((p) => p.in === location && p.schema && String(p.name).toLowerCase() !== 'idempotency-key');
       if (!params.length) continue;
       checks[location[0]!] = Object.fromEntries(params.map((p) => [String(p.name), table.add(p.schema)]));
       const required = params.filter((p) => p.required === true).map((p) => String(p.name));
-      if (required.length) checks[`${location[0]!}r`] = required;
+      if (location === 'path') {
+        if (required.length !== params.length) throw new Error(`${entry.operationId}: a path parameter that is not required`);
+      } else if (required.length) checks[`${location[0]!}r`] = required;
     }
     const body = deref(document, entry.operation.requestBody);
     const json = (body?.content as Record<string, Node> | undefined)?.['application/json'];
     if (json?.schema) checks.b = table.add(json.schema);
-    operations[entry.operationId] = checks;
+    if (Object.keys(checks).length) operations[entry.operationId] = checks;
   }
   return { schemas: table.nodes, operations };
 }
@@ -207,13 +214,15 @@ export const paymentsValidationGenerator: Generator = ({ document, specPath }) =
     '  readonly f?: 1;',
     '}',
     '',
-    '/** What to check on one operation: b body, p/q/h path/query/header parameters, pr/qr/hr the required ones. */',
+    '/**',
+    ' * What to check on one operation: b body, p/q/h path/query/header parameters (every path parameter is required),',
+    ' * qr/hr the required query and header parameters. An operation with nothing to check has no entry.',
+    ' */',
     'export interface OperationChecks {',
     '  readonly b?: number;',
     '  readonly p?: Readonly<Record<string, number>>;',
     '  readonly q?: Readonly<Record<string, number>>;',
     '  readonly h?: Readonly<Record<string, number>>;',
-    '  readonly pr?: readonly string[];',
     '  readonly qr?: readonly string[];',
     '  readonly hr?: readonly string[];',
     '}',
