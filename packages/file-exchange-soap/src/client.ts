@@ -100,9 +100,9 @@ export class FileExchangeSoapClient {
     const baseUrl = parseBaseUrl(options.baseUrl, baseUrlExample, (message) => new ClientOptionsError(message));
     const retry = resolveRetryPolicy(options.retry);
     const stallTimeoutMs = resolveStallTimeout(options.stallTimeoutMs ?? options.timeoutMs);
-    // undici's own head and body timeouts are the stall timeout too (0 turns them off); the guard also covers the
-    // request body, which undici does not time.
-    const dispatcher = await createTlsAgent(options.tls, { timeoutMs: stallTimeoutMs ?? 0 });
+    // One stall mechanism: the StallGuard of each exchange (request body, the wait for the answer, the response body);
+    // undici's own head and body timeouts are turned off (0), so that they neither race it nor name a stall otherwise.
+    const dispatcher = await createTlsAgent(options.tls, { timeoutMs: 0 });
     const retryClientFaults = options.retry !== false && options.retry?.soapClientFaults === 'retry';
     return new FileExchangeSoapClient(dispatcher, baseUrl, retry, stallTimeoutMs, retryClientFaults);
   }
