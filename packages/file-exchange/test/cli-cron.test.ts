@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cliRunner, isRunning } from './support/cli-runner.js';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cliRunner } from './support/cli-runner.js';
+import { expectKeptAndSendable } from './support/kept-content.js';
 import { startMock, type MockFixture } from './support/mock.js';
 import { startMtlsServer } from './support/mtls-server.js';
 
-// The rows of the README's "CLI fault table", each against the built paykit-files and the stateful mock over TLS.
-// Each test starts several processes: on a busy 2-core machine they need more than the default time.
-vi.setConfig({ testTimeout: 120_000, hookTimeout: 180_000 });
+// The rows of the README's "CLI fault table" that need no process of their own, each against paykit-files run in
+// this process (runCli) and the stateful mock over TLS; the signal, SIGKILL and lock rows are in
+// cli-processes.test.ts.
 let fx: MockFixture;
 let dir: string;
-const { environment, start, cli } = cliRunner(
+const { environment, cli } = cliRunner(
   () => fx,
   () => dir,
 );
@@ -39,9 +39,6 @@ const enqueue = (...names: string[]) => {
   for (const fileName of names) fx.mock.store.enqueueDownload({ fileName, content: contentOf(fileName) });
 };
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const waitForFile = (path: string) => vi.waitUntil(() => readFile(path, 'utf8').catch(() => undefined), { timeout: 60_000, interval: 50 });
-/** The entries of live processes in the ledger's lock folder: none once a run has ended. */
-const liveLockEntries = async () => (await readdir(join(dir, 'ledger.txt.lock')).catch(() => [])).filter((name) => /^(run|group)-/.test(name));
 const ledgerNames = async () => (await readFile(join(dir, 'ledger.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
 /** A service with one file, SLOW.bin (10 000 bytes), sent 1000 bytes every `everyMs`. */
@@ -51,6 +48,9 @@ function startTrickleServer(everyMs: number) {
     if (request.method === 'DELETE') return void response.writeHead(204).end();
     response.writeHead(200, { 'content-length': '10000', 'content-type': 'application/octet-stream' });
     let sent = 0;
+    // A server that sends slowly, so that the download outlasts --log-interval; the CLI runs in this process, on the
+    // same event loop, where its log timer falls due long before the server's last piece however slow the machine is.
+    // real-time: a slow server, 1000 bytes a tick
     const timer = setInterval(() => {
       if (response.destroyed) return clearInterval(timer);
       response.write(Buffer.alloc(1000));
@@ -75,153 +75,6 @@ describe('the processing command sees whole files only', () => {
   });
 });
 
-describe('signals', () => {
-  it('passes SIGTERM to the whole process group of the processing command and waits for it to end (exit 143, file queued)', async () => {
-    enqueue('TRAP.csv');
-    const started = join(dir, 'started');
-    const ended = join(dir, 'ended');
-    // The command starts a child of its own, then ends in its own time after the signal reaches it.
-    const command = `sleep 60 & echo $! > "${started}.child"; trap 'sleep 0.5; echo done > "${ended}"; exit 0' TERM; echo "$$" > "${started}"; while :; do sleep 0.1; done`;
-    const run = start(['download', '--exec', command]);
-    const [group] = (await waitForFile(started)).trim().split(' ');
-    const grandchild = Number((await readFile(`${started}.child`, 'utf8')).trim());
-    run.child.kill('SIGTERM');
-    const result = await run.result;
-    expect(result.code).toBe(143);
-    // The CLI exited after the command had finished what its trap does, and the command's own child got the signal.
-    expect(await readFile(ended, 'utf8')).toBe('done\n');
-    expect(isRunning(Number(group))).toBe(false);
-    await vi.waitUntil(() => !isRunning(grandchild), { timeout: 5_000, interval: 50 });
-    // Its status 0 says it processed the file: recorded before the exit, not deleted (the run was stopped); the next
-    // run deletes it without handing it over again.
-    expect(result.stderr).toMatch(/download stopped by SIGTERM/);
-    expect(fx.mock.store.pendingDownloads()).toEqual(['TRAP.csv']);
-    expect(await ledgerNames()).toEqual(['TRAP.csv']);
-    const again = join(dir, 'again');
-    expect((await cli(['download', '--exec', `touch "${again}"`])).code).toBe(0);
-    expect(existsSync(again)).toBe(false);
-    expect(fx.mock.store.pendingDownloads()).toEqual([]);
-  });
-
-  it('keeps the file queued and out of the ledger when the command ends on the signal with a failure', async () => {
-    enqueue('TRAP_FAIL.csv');
-    const started = join(dir, 'started');
-    const run = start(['download', '--exec', `trap 'exit 1' TERM; echo "$$" > "${started}"; while :; do sleep 0.1; done`]);
-    await waitForFile(started);
-    run.child.kill('SIGTERM');
-    const result = await run.result;
-    expect(result.code).toBe(143);
-    expect(fx.mock.store.pendingDownloads()).toEqual(['TRAP_FAIL.csv']);
-    expect(await ledgerNames()).toEqual([]);
-    expect(await liveLockEntries()).toEqual([]);
-  });
-
-  it('exits 143 during the listing: the run is aborted, the lock released, nothing left behind', async () => {
-    // A service that takes the list request and never answers it.
-    const server = await startMtlsServer(fx.certificates, () => undefined);
-    try {
-      const env = environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest`, TMPDIR: dir });
-      const run = start(['download', '--exec', 'cat > /dev/null'], { env });
-      await vi.waitUntil(() => server.seen.some((request) => request.url.endsWith('/filesForDownload/')), { timeout: 60_000, interval: 50 });
-      run.child.kill('SIGTERM');
-      const result = await run.result;
-      expect(result.code).toBe(143);
-      expect(result.stderr).toMatch(/download stopped by SIGTERM: processAll aborted: paykit-files received SIGTERM/);
-      expect(server.seen.filter((request) => request.method === 'DELETE')).toEqual([]);
-      expect((await readdir(dir)).filter((name) => name.startsWith('~'))).toEqual([]);
-      expect(await liveLockEntries()).toEqual([]);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('exits 143 during an upload body: nothing stored, the spool removed', async () => {
-    // The upload's body arrives at a service that reads it, but standard input stops half way and never ends.
-    const server = await startMtlsServer(fx.certificates);
-    try {
-      const env = environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest`, TMPDIR: dir });
-      async function* halfAPipe() {
-        yield Buffer.alloc(50_000, 1);
-        await new Promise(() => undefined);
-      }
-      const run = start(['upload', 'HALF.bin', '--size', '100000'], { env, stdin: halfAPipe() });
-      await vi.waitUntil(() => server.seen.some((request) => request.method === 'POST'), { timeout: 60_000, interval: 50 });
-      await vi.waitUntil(async () => (await readdir(dir)).some((name) => name.startsWith('~paykit-upload-')), { timeout: 60_000, interval: 50 });
-      run.child.kill('SIGTERM');
-      const result = await run.result;
-      expect(result.code).toBe(143);
-      expect(result.stderr).toMatch(/upload stopped by SIGTERM: uploadFile HALF\.bin aborted/);
-      expect((await readdir(dir)).filter((name) => name.startsWith('~'))).toEqual([]);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('exits 143 in the wait between tries once the pipe has ended: what it gave is kept, and the printed command sends it', async () => {
-    const server = await startMtlsServer(fx.certificates, (_, response) => response.writeHead(500).end());
-    const content = Buffer.from('a report that cannot be made again\n'.repeat(3000));
-    try {
-      const env = environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest`, TMPDIR: dir, PAYKIT_FILES_RETRY_INTERVAL: '60', PAYKIT_FILES_RETRY_FOR: '600' });
-      const run = start(['upload', 'KEPT_SIGNAL.csv', '--size', String(content.length)], { env, stdin: content });
-      await vi.waitUntil(() => run.stderr().includes('Try 1 failed'), { timeout: 60_000, interval: 50 });
-      run.child.kill('SIGTERM');
-      const result = await run.result;
-      expect(result.code).toBe(143);
-      expect(result.stderr).toMatch(/upload stopped by SIGTERM: uploadFile KEPT_SIGNAL\.csv aborted/);
-      await expectKeptAndSendable(result.stderr, 'KEPT_SIGNAL.csv', content);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('exits 143 during a transfer: the processing command never starts, nothing is left behind', async () => {
-    const server = await startTrickleServer(1000);
-    const started = join(dir, 'started');
-    try {
-      const env = environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest`, TMPDIR: dir });
-      const run = start(['download', '--exec', `echo started > "${started}"`, '--log-interval', '0.2'], { env });
-      await vi.waitUntil(() => run.stderr().includes('downloading SLOW.bin'), { timeout: 60_000, interval: 50 });
-      run.child.kill('SIGHUP');
-      const result = await run.result;
-      expect(result.code).toBe(129);
-      expect(result.stderr).toMatch(/download stopped by SIGHUP: processAll SLOW\.bin aborted/);
-      expect(await liveLockEntries()).toEqual([]);
-      expect(existsSync(started)).toBe(false);
-      expect((await readdir(dir)).filter((name) => name.startsWith('~'))).toEqual([]);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('exits 143 at once during a retry wait, leaving the file queued', async () => {
-    enqueue('WAIT.csv');
-    fx.mock.store.failNext('download', { status: 500 });
-    const run = start(['download', '--exec', 'cat > /dev/null'], { env: environment({ PAYKIT_FILES_RETRY_INTERVAL: '60', PAYKIT_FILES_RETRY_FOR: '600' }) });
-    await vi.waitUntil(() => run.stderr().includes('Try 1 failed'), { timeout: 60_000, interval: 50 });
-    run.child.kill('SIGTERM');
-    expect((await run.result).code).toBe(143);
-    expect(fx.mock.store.pendingDownloads()).toEqual(['WAIT.csv']);
-  });
-});
-
-/**
- * The failure's report names where what standard input gave is kept, and the command that sends it; that command,
- * run as printed against the service, uploads exactly the content, after which the folder is the operator's to remove.
- */
-async function expectKeptAndSendable(stderr: string, name: string, content: Buffer) {
-  const said = /kept in (\S+)\. Send it with: paykit-files upload (\S+) < (\S+), then remove its folder: rm -r (\S+)\n/.exec(stderr);
-  expect(said, stderr).not.toBeNull();
-  const [, path, sentName, sentPath, folder] = said!;
-  expect([sentName, sentPath, folder]).toEqual([name, path, dirname(path!)]);
-  expect(dirname(folder!)).toBe(dir);
-  expect((await readFile(path!)).equals(content)).toBe(true);
-  // Only the kept folder is left of the run: no temporary file, no lock.
-  expect((await readdir(dir)).filter((entry) => entry.startsWith('~') || entry.startsWith('paykit-unsent-'))).toEqual([basename(folder!)]);
-  const resent = await cli(['upload', name], { stdinFile: path! });
-  expect(resent.code, resent.stderr).toBe(0);
-  expect(fx.mock.store.uploads().filter((upload) => upload.fileName === name).map((upload) => upload.content.equals(content))).toEqual([true]);
-}
-
 describe('an upload from a pipe that fails for good keeps what the pipe gave', () => {
   it.each([
     { how: 'with --size (sent as read)', size: true },
@@ -233,7 +86,7 @@ describe('an upload from a pipe that fails for good keeps what the pipe gave', (
     const result = await cli(['upload', name, ...(size ? ['--size', String(content.length)] : [])], { env: environment({ TMPDIR: dir }), stdin: content });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/AccessRefusedError/);
-    await expectKeptAndSendable(result.stderr, name, content);
+    await expectKeptAndSendable({ fx, dir, cli }, result.stderr, name, content);
   });
 });
 
@@ -248,54 +101,6 @@ describe('a processing command that fails or is killed', () => {
     expect(result.stderr).toMatch(reason);
     expect(fx.mock.store.pendingDownloads()).toEqual(['FAILS.csv']);
     expect(await ledgerNames()).toEqual([]);
-  });
-});
-
-describe('one run at a time per ledger', () => {
-  it('refuses a second download at once with exit 75; with --wait-lock it waits, then runs', async () => {
-    enqueue('FIRST.csv');
-    const started = join(dir, 'started');
-    const release = join(dir, 'release');
-    const first = start(['download', '--exec', `cat > /dev/null; echo go > "${started}"; while [ ! -f "${release}" ]; do sleep 0.05; done`]);
-    try {
-      await waitForFile(started);
-      const second = await cli(['download', '--exec', 'cat > /dev/null']);
-      expect(second.code).toBe(75);
-      expect(second.stderr).toMatch(/Another run \(pid \d+\) is processing the ledger .*ledger\.txt; this one stops without doing anything/);
-      const waiting = start(['download', '--exec', 'cat > /dev/null', '--wait-lock', '60']);
-      await vi.waitUntil(() => waiting.stderr().includes('waiting up to 60 s'), { timeout: 60_000, interval: 50 });
-      await writeFile(release, '');
-      expect((await first.result).code).toBe(0);
-      expect((await waiting.result).code).toBe(0);
-    } finally {
-      await writeFile(release, '');
-    }
-  });
-
-  it('is not blocked by a run killed with SIGKILL once its processing command has ended, and leaves that command its file meanwhile', async () => {
-    enqueue('ORPHAN.csv');
-    const started = join(dir, 'started');
-    const release = join(dir, 'release');
-    const command = `echo "$PAYKIT_FILE_PATH" > "${started}"; while [ ! -f "${release}" ]; do sleep 0.05; done; cat > /dev/null`;
-    const killed = start(['download', '--exec', command], { env: environment({ TMPDIR: dir }) });
-    try {
-      const path = (await waitForFile(started)).trim();
-      killed.child.kill('SIGKILL');
-      // 'exit', not the end of its output: the processing command still holds the standard error it inherited.
-      await once(killed.child, 'exit');
-      // The processing command lives on in its own process group: the next run waits for it, and never removes its file.
-      const refused = await cli(['download', '--exec', 'cat > /dev/null'], { env: environment({ TMPDIR: dir }) });
-      expect(refused.code).toBe(75);
-      expect(refused.stderr).toMatch(/Another run \(a processing command, process group \d+ of a run that was killed\)/);
-      expect(existsSync(path)).toBe(true);
-    } finally {
-      await writeFile(release, '');
-    }
-    const next = await cli(['download', '--exec', 'cat > /dev/null', '--wait-lock', '30'], { env: environment({ TMPDIR: dir }) });
-    expect(next.code, next.stderr).toBe(0);
-    expect(fx.mock.store.pendingDownloads()).toEqual([]);
-    // The killed run's folder went once nothing used it any more.
-    expect((await readdir(dir)).filter((name) => name.startsWith('~'))).toEqual([]);
   });
 });
 

@@ -34,6 +34,15 @@ export interface CliIo {
 }
 
 /** The options of the command line that the commands read (connection options are the client's). */
+/**
+ * The temporary folder of the environment the CLI was given (`TMPDIR`), for its spool and its downloads without
+ * --out; undefined means the system's (`os.tmpdir()`, which reads the process's own environment).
+ */
+export function temporaryFolder(io: CliIo): string | undefined {
+  const folder = io.env.TMPDIR;
+  return folder === undefined || folder === '' ? undefined : folder;
+}
+
 export interface CommandOptions {
   'content-type'?: string | undefined;
   size?: string | undefined;
@@ -200,6 +209,7 @@ export async function downloadCommand({ client, options, io, reporter, signal }:
     // Downloads saved with --out are made in that folder, so that putting them in place is a rename, not a copy.
     if (out !== undefined) await mkdir(out, { recursive: true });
     const exec = options.exec;
+    const workDir = out ?? temporaryFolder(io);
     const report = await client.processAll(
       async (file) => {
         if (out !== undefined) await saveToFolder(out, file, { link: exec === undefined });
@@ -208,6 +218,7 @@ export async function downloadCommand({ client, options, io, reporter, signal }:
         try {
           await runProcessingCommand(exec, file, {
             env: io.env,
+            output: { stdout: io.stdout, stderr: io.stderr },
             hold: async (leader) => {
               const forgetGroup = lock.holdForGroup(leader);
               const forgetFolder = await holdTemporaryFolder(dirname(file.path), leader);
@@ -224,7 +235,7 @@ export async function downloadCommand({ client, options, io, reporter, signal }:
       {
         ledger,
         signal,
-        ...(out === undefined ? {} : { workDir: out }),
+        ...(workDir === undefined ? {} : { workDir }),
         ...(reporter.wantsProgress ? { onProgress: (progress: TransferProgress) => reporter.progress(progress) } : {}),
         onFile: (outcome) => {
           reporter.doing(undefined);

@@ -9,7 +9,7 @@ import { TlsConfigurationError } from '../core/tls/errors.js';
 import { AbortedError, ClientOptionsError, FileExchangeError, InvalidFileNameError, InvalidUploadContentError } from '../errors.js';
 import { defaultLedgerPath } from '../ledger.js';
 import type { RetryEvent } from '../retry-policy.js';
-import { downloadCommand, listCommand, uploadCommand, type CliIo } from './commands.js';
+import { downloadCommand, listCommand, temporaryFolder, uploadCommand, type CliIo } from './commands.js';
 import { clientOptionsFrom, environmentVariables as envVars, pick, seconds, UsageError, type ConnectionFlags } from './config.js';
 import { describeLocalFailure } from './describe-failure.js';
 import { exitStatus } from './exit-status.js';
@@ -179,7 +179,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const clientOptions = await clientOptionsFrom(values as ConnectionFlags, io.env);
     reporter.start(`${command}${checked.name === undefined ? '' : ` ${checked.name}`} started (pid ${process.pid})`);
     const onRetry = (event: RetryEvent) => reporter.retry(event);
-    client = await FileExchangeClient.create({ ...clientOptions, retry: { ...clientOptions.retry, onRetry } });
+    const spoolDir = temporaryFolder(io);
+    client = await FileExchangeClient.create({ ...clientOptions, retry: { ...clientOptions.retry, onRetry }, ...(spoolDir === undefined ? {} : { spoolDir }) });
     const context = { client, options: values, io, reporter, signal: io.signal };
     if (command === 'upload') return await uploadCommand(context, checked.name!);
     if (command === 'list') return await listCommand(context);

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { identify, type ProcessIdentity } from '../process-liveness.js';
@@ -14,6 +13,12 @@ export class ProcessingCommandError extends Error {
 
 export interface ProcessingCommandOptions {
   env: NodeJS.ProcessEnv;
+  /**
+   * Where the command's output goes: this process's own standard output and error are handed to it (inherited, so
+   * that a command that outlives a killed paykit-files keeps writing where it did); other streams (paykit-files run
+   * inside another program) are given what it writes.
+   */
+  output?: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
   /**
    * Called once the command's process group exists and before the command runs: records it where the next run looks
    * (the run lock, the folder of the file), so that a run after this one was killed leaves its file alone while it
@@ -78,17 +83,22 @@ export async function runProcessingCommand(command: string, file: ReceivedFile, 
   if (stopping) throw new ProcessingCommandError(`processing command not started: paykit-files is stopping (${stopping})`);
   const sha256 = await checkedCopy(file);
   const input = await open(file.path, 'r');
+  const stdout = options.output?.stdout ?? process.stdout;
+  const stderr = options.output?.stderr ?? process.stderr;
+  const pass = (stream: NodeJS.WritableStream, own: NodeJS.WritableStream) => (stream === own ? 'inherit' : 'pipe');
   let child;
   try {
     child = spawn('/bin/sh', ['-c', startWhenTold, 'paykit-files', command], {
       detached: true,
-      stdio: [input.fd, 'inherit', 'inherit', 'pipe'],
+      stdio: [input.fd, pass(stdout, process.stdout), pass(stderr, process.stderr), 'pipe'],
       env: { ...options.env, PAYKIT_FILE_NAME: file.name, PAYKIT_FILE_PATH: file.path, PAYKIT_FILE_SIZE: String(file.size), PAYKIT_FILE_SHA256: sha256 },
     });
   } finally {
     // The child has its own copy of the descriptor (spawn duplicates it before returning).
     await input.close();
   }
+  child.stdout?.on('data', (chunk: Buffer) => stdout.write(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.write(chunk));
   const closed = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
   const failedToStart = once(child, 'error').then(([error]: Error[]) => {
     throw new ProcessingCommandError(`processing command could not start: ${error!.message}`);
