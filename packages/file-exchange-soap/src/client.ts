@@ -2,21 +2,19 @@ import {
   AccessRefusedError,
   CallSignal,
   ClientOptionsError,
-  createTlsAgent,
   errorForThrown,
   FileExchangeError,
+  HttpsTransport,
   isRetriedStatus,
   parseBaseUrl,
   ProtocolError,
   resolveStallTimeout,
   SerialQueue,
-  StallGuard,
   TransientFailureError,
   UnexpectedResponseError,
   withRetries,
   type ClientTlsOptions,
 } from '@paykit/file-exchange/core';
-import type { Dispatcher } from 'undici';
 import { MalformedResponse, readResponse } from './codec/read-response.js';
 import { validateRequest } from './codec/validate-request.js';
 import { encodeRequest, writeRequest } from './codec/write-request.js';
@@ -26,7 +24,7 @@ import { FolderSinks, type SavedContent } from './folder-sinks.js';
 import { operations, type OperationMessages, type OperationName } from './generated/contract.js';
 import type { DownloadedFile, UploadFile } from './generated/types.js';
 import { resolveRetryPolicy, type RetryOptions, type RetryPolicy } from './retry-policy.js';
-import { postSoap, type SoapHttpResponse } from './transport/post-soap.js';
+import { discard, postSoap, type SoapHttpResponse } from './transport/post-soap.js';
 
 export interface FileExchangeSoapClientOptions {
   /** The SOAP base address of the environment ({soap_base_url}); it ends with `/services/messaging`. */
@@ -59,22 +57,14 @@ async function bodyStart(response: SoapHttpResponse): Promise<string> {
   let length = 0;
   try {
     for await (const chunk of response.body) {
-      chunks.push(Buffer.from(chunk));
-      length += chunk.byteLength;
+      chunks.push(Buffer.from(chunk as Buffer));
+      length += (chunk as Buffer).byteLength;
       if (length >= 512) break;
     }
   } catch {
     // The start of the body is only a hint for the message; a broken body must not hide the status.
   }
   return Buffer.concat(chunks).subarray(0, 512).toString('utf8').replace(/\s+/g, ' ').trim();
-}
-
-/** The body as it is read, telling the stall guard of each piece. */
-async function* watched(body: AsyncIterable<Uint8Array>, guard: StallGuard): AsyncGenerator<Uint8Array> {
-  for await (const chunk of body) {
-    guard.touch();
-    yield chunk;
-  }
 }
 
 /**
@@ -88,7 +78,7 @@ export class FileExchangeSoapClient {
   private readonly calls = new CallSignal();
 
   private constructor(
-    private readonly dispatcher: Dispatcher,
+    private readonly transport: HttpsTransport,
     readonly baseUrl: string,
     private readonly retry: RetryPolicy,
     private readonly stallTimeoutMs: number | undefined,
@@ -100,11 +90,13 @@ export class FileExchangeSoapClient {
     const baseUrl = parseBaseUrl(options.baseUrl, baseUrlExample, (message) => new ClientOptionsError(message));
     const retry = resolveRetryPolicy(options.retry);
     const stallTimeoutMs = resolveStallTimeout(options.stallTimeoutMs ?? options.timeoutMs);
-    // One stall mechanism: the StallGuard of each exchange (request body, the wait for the answer, the response body);
-    // undici's own head and body timeouts are turned off (0), so that they neither race it nor name a stall otherwise.
-    const dispatcher = await createTlsAgent(options.tls, { timeoutMs: 0 });
+    // The REST client's transport (node:https, one stall timer per request, the same errors): see HttpsTransport.
+    if (!options.tls && baseUrl.startsWith('https:')) {
+      throw new ClientOptionsError('The service requires a client certificate: give tls.pfx and tls.passphrase, or tls.cert and tls.key.');
+    }
+    const transport = await HttpsTransport.create(baseUrl, options.tls);
     const retryClientFaults = options.retry !== false && options.retry?.soapClientFaults === 'retry';
-    return new FileExchangeSoapClient(dispatcher, baseUrl, retry, stallTimeoutMs, retryClientFaults);
+    return new FileExchangeSoapClient(transport, baseUrl, retry, stallTimeoutMs, retryClientFaults);
   }
 
   /** Address of an operation's port: the base address followed by the last path segment of the WSDL's address. */
@@ -169,7 +161,7 @@ export class FileExchangeSoapClient {
    */
   async close(): Promise<void> {
     this.calls.close();
-    await this.dispatcher.destroy();
+    this.transport.close();
   }
 
   private checkQueueID(queueID: string): void {
@@ -188,18 +180,23 @@ export class FileExchangeSoapClient {
     const encoded = encodeRequest(writeRequest(descriptor.input, input));
     const retry = options.retry === undefined ? this.retry : resolveRetryPolicy(options.retry);
     const retryClientFaults = options.retry === undefined ? this.retryClientFaults : options.retry !== false && options.retry.soapClientFaults === 'retry';
-    const signal = this.calls.forCall(options.signal);
-    return withRetries(retry, { operation }, async () => {
-      const sinks = folder === undefined ? undefined : new FolderSinks(folder);
-      try {
-        const output = await this.exchange(operation, encoded, { signal, sinks, retryClientFaults });
-        sinks?.commit();
-        return output;
-      } catch (error) {
-        sinks?.discard();
-        throw error;
-      }
-    }, signal);
+    const call = this.calls.open(options.signal);
+    return withRetries(
+      retry,
+      { operation },
+      async () => {
+        const sinks = folder === undefined ? undefined : new FolderSinks(folder);
+        try {
+          const output = await this.exchange(operation, encoded, { signal: call.signal, sinks, retryClientFaults });
+          sinks?.commit();
+          return output;
+        } catch (error) {
+          sinks?.discard();
+          throw error;
+        }
+      },
+      call.signal,
+    ).finally(call.release);
   }
 
   private async exchange(
@@ -210,49 +207,43 @@ export class FileExchangeSoapClient {
     const descriptor = operations[operation];
     const url = this.operationUrl(operation);
     const context = { operation, signal: call.signal };
-    // The request is ended by the caller's signal, close(), or a stall, whichever comes first.
-    const stalled = new AbortController();
-    const guard = new StallGuard(this.stallTimeoutMs, (error) => stalled.abort(error));
-    const signal = AbortSignal.any([call.signal, stalled.signal]);
+    // Ended by the caller's signal, close(), or a stall (the transport's timer), whichever comes first; whoever reads
+    // the body then gets the typed error.
+    const failure = (cause: unknown) => errorForThrown(context, cause);
+    let response: SoapHttpResponse;
     try {
-      let response: SoapHttpResponse;
-      try {
-        response = await postSoap(this.dispatcher, url, descriptor.soapAction, encoded, signal, () => guard.touch());
-      } catch (error) {
-        throw errorForThrown(context, stalled.signal.aborted ? stalled.signal.reason : error);
-      }
-      guard.touch();
-      if (response.status === 403) {
-        await response.body.dump().catch(() => undefined);
-        throw new AccessRefusedError(
-          `${operation}: access refused (HTTP 403) by ${url}. Check that the client certificate is the one issued for this ` +
-            "environment and that this machine's address is in the allowed IP list.",
-          { operation, status: 403 },
-        );
-      }
-      const xml = /^(text|application)\/([a-z.+-]*\+)?xml\b/i.test(response.contentType);
-      if ((response.status !== 200 && response.status !== 500) || !xml) throw statusError(operation, url, response.status, await bodyStart(response));
-      let parsed;
-      try {
-        parsed = await readResponse(watched(response.body, guard), descriptor.output, {
-          contentLength: response.contentLength,
-          openBinarySink: call.sinks ? () => call.sinks!.sink() : undefined,
-        });
-      } catch (error) {
-        if (error instanceof MalformedResponse) {
-          await response.body.dump().catch(() => undefined);
-          if (response.status === 500) throw statusError(operation, url, 500, error.message);
-          throw new ProtocolError(`${operation}: the response does not follow the contract: ${error.message}`, { operation, status: response.status });
-        }
-        if (error instanceof FileExchangeError) throw error;
-        throw errorForThrown(context, stalled.signal.aborted ? stalled.signal.reason : error);
-      }
-      if (parsed.kind === 'fault') throw new SoapFaultError(operation, response.status, parsed.fault, call.retryClientFaults);
-      if (response.status !== 200) throw statusError(operation, url, response.status, 'a response element with an error status');
-      return parsed.value;
-    } finally {
-      guard.stop();
+      response = await postSoap(this.transport, url, descriptor.soapAction, encoded, { signal: call.signal, stallTimeoutMs: this.stallTimeoutMs, failure });
+    } catch (error) {
+      throw errorForThrown(context, error);
     }
+    if (response.status === 403) {
+      await discard(response.body);
+      throw new AccessRefusedError(
+        `${operation}: access refused (HTTP 403) by ${url}. Check that the client certificate is the one issued for this ` +
+          "environment and that this machine's address is in the allowed IP list.",
+        { operation, status: 403 },
+      );
+    }
+    const xml = /^(text|application)\/([a-z.+-]*\+)?xml\b/i.test(response.contentType);
+    if ((response.status !== 200 && response.status !== 500) || !xml) throw statusError(operation, url, response.status, await bodyStart(response));
+    let parsed;
+    try {
+      parsed = await readResponse(response.body, descriptor.output, {
+        contentLength: response.contentLength,
+        openBinarySink: call.sinks ? () => call.sinks!.sink() : undefined,
+      });
+    } catch (error) {
+      if (error instanceof MalformedResponse) {
+        response.body.destroy();
+        if (response.status === 500) throw statusError(operation, url, 500, error.message);
+        throw new ProtocolError(`${operation}: the response does not follow the contract: ${error.message}`, { operation, status: response.status });
+      }
+      if (error instanceof FileExchangeError) throw error;
+      throw errorForThrown(context, error);
+    }
+    if (parsed.kind === 'fault') throw new SoapFaultError(operation, response.status, parsed.fault, call.retryClientFaults);
+    if (response.status !== 200) throw statusError(operation, url, response.status, 'a response element with an error status');
+    return parsed.value;
   }
 }
 

@@ -1,10 +1,11 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AbortedError } from '@paykit/file-exchange';
+import { AbortedError, FileExchangeClient } from '@paykit/file-exchange';
+import { FileExchangeSoapClient } from '../src/index.js';
 import type { TestCertificates } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { answer, bodySent, stallMidBody, startHostileServer, stopReadingThen, type Behaviour } from './support/hostile-server.js';
+import { answer, bodySent, stallMidBody, startHostileServer, startSilentServer, stopReadingThen, type Behaviour } from './support/hostile-server.js';
 import { emptyList, restWarm, scopedClients, soapWarm, warmUp, type Clients } from './support/scoped-clients.js';
 
 // Every call of both clients takes a signal and close() ends what is pending: each ends with AbortedError naming the
@@ -149,6 +150,32 @@ describe('abort: every call takes a signal', () => {
       await tookItsBehaviour(both.scope);
     } finally {
       await both.close();
+    }
+  });
+});
+
+describe('abort in a TLS handshake that never completes', () => {
+  it.each([
+    { call: 'REST list', operation: 'listFilesForDownload', run: (c: Clients, signal: AbortSignal) => c.rest.list({ signal }) },
+    { call: 'SOAP downloadFiles', operation: 'downloadFiles', run: (c: Clients, signal: AbortSignal) => c.soap.downloadFiles('Q1', { signal }) },
+  ])('$call → AbortedError ($operation) at once', async (row) => {
+    const silent = await startSilentServer();
+    const tls = { pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem };
+    // No stall timeout and no retry: only the abort can end the handshake's wait.
+    const options = { tls, retry: false as const, stallTimeoutMs: 0 };
+    const clients = {
+      rest: await FileExchangeClient.create({ baseUrl: silent.restUrl, ...options }),
+      soap: await FileExchangeSoapClient.create({ baseUrl: silent.soapUrl, ...options }),
+    };
+    try {
+      const controller = new AbortController();
+      const reason = new Error('operator stop');
+      void silent.nextConnection().then(() => controller.abort(reason));
+      const error = await row.run(clients, controller.signal).then(() => new Error('no error'), (thrown: unknown) => thrown);
+      expect(error).toMatchObject({ name: 'AbortedError', operation: row.operation, cause: reason });
+    } finally {
+      await Promise.all([clients.rest.close(), clients.soap.close()]);
+      await silent.close();
     }
   });
 });

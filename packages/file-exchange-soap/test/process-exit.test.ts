@@ -1,6 +1,7 @@
-// end-to-end: a process of its own (compiled by tsx at its start, most of a minute on a loaded CI machine) whose calls
-// of both clients end in an abort or close() while a 5-minute retry wait or a stalled body is pending: it must then
-// exit by itself, no timer, socket or listener of either client keeping it alive.
+// end-to-end: processes of their own (compiled by tsx at their start, most of a minute on a loaded CI machine). In one,
+// calls of both clients end in an abort or close() while a 5-minute retry wait or a stalled body is pending: it must
+// then exit by itself, no timer, socket or listener of either client keeping it alive. In the other, every call's
+// only end is an AbortSignal.timeout while garbage collections run: each must still end on it.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -8,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestCertificates } from '@paykit/mock-server';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { answer, stallMidBody, startHostileServer } from './support/hostile-server.js';
 import { byInterface } from './support/scoped-clients.js';
@@ -95,3 +98,24 @@ async function runUntilExit(command: string, args: string[], options: { env: Nod
   if (reportedAt === undefined) throw new Error(`the child printed nothing (exit ${code}):\n${stderr}`);
   return { stdout, stderr, code, exitedAfterReportMs: performance.now() - reportedAt };
 }
+
+describe('a deadline that nobody else references holds, garbage collections or not', () => {
+  it('ends every call of both clients on its AbortSignal.timeout while collections run (Node 20)', async () => {
+    // Every request of the scope is read and never answered: only the signal can end the calls.
+    const silent = server.scope('gc-silent', (req) => void req.resume(), { warmed: false });
+    const child = fileURLToPath(new URL('./support/gc-abort-child.ts', import.meta.url));
+    const folder = await mkdtemp(join(dir, 'gc-'));
+    const input = { silent: { restUrl: silent.restUrl, soapUrl: silent.soapUrl }, pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem, folder };
+    // The bound only ends a child whose calls never end (the defect): a deadline of 200 ms kept is done long before.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', child], {
+      env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify(input) },
+      timeout: 120_000,
+    });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual([
+      'REST list: AbortedError TimeoutError',
+      'REST downloadToFile: AbortedError TimeoutError',
+      'REST delete: AbortedError TimeoutError',
+      'SOAP downloadFiles: AbortedError TimeoutError',
+    ]);
+  }, 180_000);
+});

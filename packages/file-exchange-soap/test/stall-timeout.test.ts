@@ -7,7 +7,7 @@ import type { TestCertificates } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { FileExchangeSoapClient } from '../src/index.js';
 import { withFakeStallClock, until } from './support/fake-stall-clock.js';
-import { answer, bodySent, readInSteps, stallMidBody, startHostileServer, stopReading, stopReadingThen, type Behaviour } from './support/hostile-server.js';
+import { answer, bodySent, readInSteps, stallMidBody, startHostileServer, startSilentServer, stopReading, stopReadingThen, type Behaviour } from './support/hostile-server.js';
 import { emptyList, restWarm, scopedClients, soapWarm, warmUp, type Clients } from './support/scoped-clients.js';
 import { soapEnvelope } from './support/scripted-server.js';
 
@@ -149,6 +149,36 @@ describe('stall timeout on fake timers', () => {
         await close();
       }
     });
+  });
+
+  // A server that takes the connection and never answers the TLS handshake: the handshake is silence like any other
+  // (undici's connect, under the SOAP client once, could be neither aborted nor timed out before its own 10 s).
+  it.each([
+    { title: 'REST list', call: (clients: Clients) => clients.rest.list() },
+    { title: 'SOAP downloadFiles', call: (clients: Clients) => clients.soap.downloadFiles('Q1') },
+  ])('$title, a TLS handshake that never completes: a stall after the timeout', async (row) => {
+    const silent = await startSilentServer();
+    const minute = 60_000;
+    try {
+      await withFakeStallClock(async () => {
+        const tlsOptions = tls();
+        const clients = {
+          rest: await FileExchangeClient.create({ baseUrl: silent.restUrl, tls: tlsOptions, retry: false, stallTimeoutMs: minute }),
+          soap: await FileExchangeSoapClient.create({ baseUrl: silent.soapUrl, tls: tlsOptions, retry: false, stallTimeoutMs: minute }),
+        };
+        try {
+          const connected = silent.nextConnection();
+          const error = outcome(row.call(clients));
+          await connected;
+          vi.advanceTimersByTime(minute);
+          expectStall(await error, 'a handshake that never completes', minute);
+        } finally {
+          await Promise.all([clients.rest.close(), clients.soap.close()]);
+        }
+      });
+    } finally {
+      await silent.close();
+    }
   });
 
   it('retries a stalled download and completes it (REST and SOAP)', async () => {

@@ -1,5 +1,4 @@
-import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import createOpenApiClient, { type Client } from 'openapi-fetch';
 import { errorForStatus, errorForThrown, localFileError } from './classify-failure.js';
@@ -12,16 +11,13 @@ import { processAll, type FileHandler, type ProcessAllOptions, type ProcessAllRe
 import type { CallOptions, TransferOptions, TransferProgress } from './transfer-options.js';
 import { resolveRetryPolicy, withRetries, type RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
 import { parseBaseUrl } from './core/base-url.js';
-import { CallSignal, resolveStallTimeout } from './core/call-signal.js';
+import { CallSignal, followSignals, resolveStallTimeout } from './core/call-signal.js';
 import { SerialQueue } from './core/serial-queue.js';
 import type { ClientTlsOptions } from './core/tls/client-tls-options.js';
 import { TlsConfigurationError } from './core/tls/errors.js';
-import { loadTlsMaterial, type TlsMaterial } from './core/tls/load-tls-material.js';
-import { parseProxyUrl } from './core/tls/proxy-url.js';
 import { FileSink } from './transport/file-sink.js';
-import { createHttpsAgent } from './transport/https-agent.js';
+import { HttpsTransport } from './transport/https-transport.js';
 import { BodyTooLargeError, fetchThrough } from './transport/node-fetch.js';
-import { plainHttpAgent, transfer } from './transport/node-transfer.js';
 import { toReplayableContent, type UploadContent } from './upload-content.js';
 
 export interface FileExchangeClientOptions {
@@ -103,8 +99,7 @@ export const baseUrlExample = 'https://<host>/services/messaging/rest';
  */
 export class FileExchangeClient {
   private readonly base: string;
-  private readonly material: TlsMaterial | undefined;
-  private readonly transferAgent: HttpsAgent | HttpAgent;
+  private readonly transport: HttpsTransport;
   private readonly retryPolicy: RetryPolicy;
   private readonly stallTimeoutMs: number | undefined;
   private readonly calls = new CallSignal();
@@ -115,30 +110,32 @@ export class FileExchangeClient {
 
   private constructor(init: {
     base: string;
-    material: TlsMaterial | undefined;
-    proxy: URL | undefined;
+    transport: HttpsTransport;
     retryPolicy: RetryPolicy;
     stallTimeoutMs: number | undefined;
     options: FileExchangeClientOptions;
   }) {
     this.base = init.base;
-    // Plain http (a local Prism) cannot carry a client certificate: the material is checked but not used then.
-    this.material = init.base.startsWith('https:') ? init.material : undefined;
+    this.transport = init.transport;
     this.retryPolicy = init.retryPolicy;
     this.stallTimeoutMs = init.stallTimeoutMs;
     this.spoolDir = init.options.spoolDir;
     this.extraHeaders = lowerCaseKeys(init.options.headers ?? {});
-    this.transferAgent = this.material ? createHttpsAgent(this.material, init.proxy) : plainHttpAgent();
   }
 
   /** The typed client of the small exchanges (list, delete), made on first use: uploads and downloads never need it. */
   private get api(): Client<paths> {
-    this.apiClient ??= createOpenApiClient<paths>({
-      baseUrl: this.base,
-      headers: this.extraHeaders,
-      fetch: fetchThrough(this.transferAgent, { stallTimeoutMs: this.stallTimeoutMs, maxBodyBytes: maxListBodyBytes }) as typeof fetch,
-    });
+    this.apiClient ??= createOpenApiClient<paths>({ baseUrl: this.base, headers: this.extraHeaders });
     return this.apiClient;
+  }
+
+  /**
+   * The `fetch` one list or delete is made with: over the client's transport, ended by the call's own signal (given
+   * here, not read back from the Request openapi-fetch builds: a Request's signal may stop following a signal
+   * nobody else references once a garbage collection has run, on Node 20).
+   */
+  private fetchFor(signal: AbortSignal): (request: Request) => Promise<Response> {
+    return fetchThrough(this.transport, { stallTimeoutMs: this.stallTimeoutMs, maxBodyBytes: maxListBodyBytes, signal });
   }
 
   /** Opens the client certificate now, so a wrong password or missing file fails here with TlsConfigurationError. */
@@ -149,9 +146,9 @@ export class FileExchangeClient {
     if (!options.tls && base.startsWith('https:')) {
       throw new TlsConfigurationError('invalid-options', 'The service requires a client certificate: give tls.pfx and tls.passphrase, or tls.cert and tls.key.');
     }
-    const material = options.tls ? await loadTlsMaterial(options.tls) : undefined;
-    const proxy = options.tls?.proxy === undefined ? undefined : parseProxyUrl(options.tls.proxy);
-    return new FileExchangeClient({ base, material, proxy, retryPolicy, stallTimeoutMs, options });
+    // Plain http (a local Prism) cannot carry a client certificate: the certificate is checked but not sent then.
+    const transport = await HttpsTransport.create(base, options.tls);
+    return new FileExchangeClient({ base, transport, retryPolicy, stallTimeoutMs, options });
   }
 
   /** The retry policy in force (the reference's unless overridden). */
@@ -170,9 +167,17 @@ export class FileExchangeClient {
     if (!mediaTypePattern.test(contentType)) {
       throw new InvalidUploadContentError(`Invalid content type ${JSON.stringify(contentType)}: expected a media type such as text/plain.`, { fileName: name });
     }
-    const progress = guardProgress(options.onProgress, this.calls.forCall(options.signal));
+    const call = this.calls.open(options.signal);
+    const progress = guardProgress(options.onProgress, call.signal);
     const context = { operation: 'uploadFile' as const, fileName: name, signal: progress.signal };
-    const replayable = await toReplayableContent(content, { spoolDir: this.spoolDir, contentLength: options.contentLength });
+    let replayable;
+    try {
+      replayable = await toReplayableContent(content, { spoolDir: this.spoolDir, contentLength: options.contentLength });
+    } catch (error) {
+      progress.release();
+      call.release();
+      throw error;
+    }
     try {
       await this.uploads.run(() =>
         this.retrying(context, async () => {
@@ -195,6 +200,8 @@ export class FileExchangeClient {
       throw error;
     } finally {
       await replayable.dispose();
+      progress.release();
+      call.release();
     }
   }
 
@@ -205,11 +212,12 @@ export class FileExchangeClient {
    */
   async list(options: ListOptions = {}): Promise<string[]> {
     const format = options.format ?? 'text';
-    const context = { operation: 'listFilesForDownload' as const, signal: this.calls.forCall(options.signal) };
+    const call = this.calls.open(options.signal);
+    const context = { operation: 'listFilesForDownload' as const, signal: call.signal };
     return this.retrying(context, async () => {
       let outcome;
       try {
-        outcome = await this.api.GET(listPath, { headers: { Accept: fileListMediaType[format] }, parseAs: 'text', signal: context.signal });
+        outcome = await this.api.GET(listPath, { headers: { Accept: fileListMediaType[format] }, parseAs: 'text', signal: context.signal, fetch: this.fetchFor(context.signal) });
       } catch (error) {
         if (error instanceof BodyTooLargeError && !context.signal.aborted) {
           throw new ProtocolError(`listFilesForDownload: ${error.message}, far more than a list of names can be; refused.`, { operation: context.operation });
@@ -220,7 +228,7 @@ export class FileExchangeClient {
       if (status === listEmpty) return [];
       if (status !== listReturned) throw errorForStatus(context, status);
       return parseFileList(format, outcome.data ?? '');
-    });
+    }).finally(call.release);
   }
 
   /**
@@ -230,8 +238,17 @@ export class FileExchangeClient {
    */
   async download(name: string, options: CallOptions = {}): Promise<DownloadedFile> {
     assertValidFileName(name, { operation: 'downloadFile' });
-    const context = { operation: 'downloadFile' as const, fileName: name, signal: this.calls.forCall(options.signal) };
-    return this.retrying(context, () => this.openDownload(context));
+    const call = this.calls.open(options.signal);
+    const context = { operation: 'downloadFile' as const, fileName: name, signal: call.signal };
+    try {
+      const file = await this.retrying(context, () => this.openDownload(context));
+      // The signal keeps watching the body until it is over.
+      file.body.once('close', call.release);
+      return file;
+    } catch (error) {
+      call.release();
+      throw error;
+    }
   }
 
   /**
@@ -241,7 +258,8 @@ export class FileExchangeClient {
    */
   async downloadToFile(name: string, path: string, options: TransferOptions = {}): Promise<{ size: number }> {
     assertValidFileName(name, { operation: 'downloadFile' });
-    const guarded = guardProgress(options.onProgress, this.calls.forCall(options.signal));
+    const call = this.calls.open(options.signal);
+    const guarded = guardProgress(options.onProgress, call.signal);
     const context = { operation: 'downloadFile' as const, fileName: name, signal: guarded.signal };
     return this.retrying(context, async () => {
       // Opened first: a file that cannot be written fails before a download is spent on it.
@@ -266,6 +284,9 @@ export class FileExchangeClient {
         throw new TransientFailureError(`downloadFile ${name}: received ${size} of ${file.contentLength} bytes.`, context);
       }
       return { size };
+    }).finally(() => {
+      guarded.release();
+      call.release();
     });
   }
 
@@ -288,16 +309,17 @@ export class FileExchangeClient {
   /** Removes a processed file from the download list; deleting an already deleted file succeeds (204). */
   async delete(name: string, options: CallOptions = {}): Promise<void> {
     assertValidFileName(name, { operation: 'deleteFile' });
-    const context = { operation: 'deleteFile' as const, fileName: name, signal: this.calls.forCall(options.signal) };
+    const call = this.calls.open(options.signal);
+    const context = { operation: 'deleteFile' as const, fileName: name, signal: call.signal };
     await this.retrying(context, async () => {
       let outcome;
       try {
-        outcome = await this.api.DELETE(filePath, { params: { path: { fileName: name } }, parseAs: 'text', signal: context.signal });
+        outcome = await this.api.DELETE(filePath, { params: { path: { fileName: name } }, parseAs: 'text', signal: context.signal, fetch: this.fetchFor(context.signal) });
       } catch (error) {
         throw errorForThrown(context, error);
       }
       if (outcome.response.status !== deleted) throw errorForStatus(context, outcome.response.status);
-    });
+    }).finally(call.release);
   }
 
   /** Drains the download queue through `handler`, deleting each file only once it was handled; see processAll. */
@@ -311,7 +333,7 @@ export class FileExchangeClient {
    */
   async close(): Promise<void> {
     this.calls.close();
-    this.transferAgent.destroy();
+    this.transport.close();
   }
 
   private retrying<T>(context: Omit<CallContext, 'fileName'> & { fileName?: string }, attempt: () => Promise<T>): Promise<T> {
@@ -325,7 +347,7 @@ export class FileExchangeClient {
   ): Promise<IncomingMessage> {
     const url = new URL(this.base + path.replace('{fileName}', encodeURIComponent(context.fileName)));
     try {
-      return await transfer(this.transferAgent, {
+      return await this.transport.send({
         url,
         method: init.method,
         headers: { ...this.extraHeaders, ...init.headers },
@@ -353,11 +375,16 @@ const progressEveryMs = 100;
  * retried, where the throw would otherwise escape from a stream event (an uncaught exception) or pass for a network
  * failure. The callback is not called again.
  */
-function guardProgress(onProgress: TransferOptions['onProgress'], signal: AbortSignal): { signal: AbortSignal; onProgress: TransferOptions['onProgress'] } {
-  if (!onProgress) return { signal, onProgress };
+function guardProgress(
+  onProgress: TransferOptions['onProgress'],
+  signal: AbortSignal,
+): { signal: AbortSignal; onProgress: TransferOptions['onProgress']; release: () => void } {
+  if (!onProgress) return { signal, onProgress, release: () => undefined };
   const threw = new AbortController();
+  const linked = followSignals(signal, threw.signal);
   return {
-    signal: AbortSignal.any([signal, threw.signal]),
+    signal: linked.signal,
+    release: linked.release,
     onProgress: (progress) => {
       if (threw.signal.aborted) return;
       try {

@@ -212,3 +212,31 @@ export function readInSteps(pace: { stepBytes: number; slowBytes: number }, stat
   };
   return { behaviour, steps };
 }
+
+/**
+ * A TCP server that accepts connections and never says a word: a TLS handshake with it never completes. `accepted`
+ * resolves at its next accepted connection (the client is then waiting in its handshake).
+ */
+export async function startSilentServer() {
+  const { createServer: createTcpServer } = await import('node:net');
+  const sockets = new Set<Socket>();
+  let accept: (() => void) | undefined;
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined).once('close', () => sockets.delete(socket));
+    accept?.();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    restUrl: `https://127.0.0.1:${port}/services/messaging/rest`,
+    soapUrl: `https://127.0.0.1:${port}/services/messaging`,
+    /** A promise of the next accepted connection. */
+    nextConnection: () => new Promise<void>((resolve) => (accept = resolve)),
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
