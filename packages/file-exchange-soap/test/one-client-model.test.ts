@@ -9,7 +9,7 @@ import { MAX_RESPONSE_TEXT_CHARS } from '../src/codec/read-response.js';
 import { FileExchangeSoapClient } from '../src/index.js';
 import { withFakeStallClock } from './support/fake-stall-clock.js';
 import { answer, bodySent, stallMidBody, startAlertingServer, startHostileServer, startRefusingProxy, streamBody, type Behaviour } from './support/hostile-server.js';
-import { byInterface, emptyList, restWarm, scopedClients, soapWarm, warmUp } from './support/scoped-clients.js';
+import { byInterface, emptyList, restWarm, scopedClients, soapWarm, warmUp, type Clients } from './support/scoped-clients.js';
 import { soapEnvelope } from './support/scripted-server.js';
 
 // The same condition, met by the REST client (list) and by the SOAP client (DownloadFiles), gives the same error
@@ -205,6 +205,31 @@ describe('one client model: the same condition, the same error in REST and SOAP'
     expect(errors[0]!.constructor).toBe(errors[1]!.constructor);
     expect(scope.requests.map((request) => request.method)).toEqual(['GET', 'POST']);
     await close();
+  });
+});
+
+describe('a keep-alive connection the server closed while it sat idle', () => {
+  // The server takes a request over a connection used before by ending that connection without a word, as a server
+  // does that closed an idle keep-alive connection while the request was on its way. With the reference's retry rule
+  // (a 5-minute wait), the call is tried again at once on a new connection, and says why without blaming the
+  // certificate.
+  it.each([
+    { interface: 'REST', warm: restWarm, call: (clients: Clients) => clients.rest.list(), answer: answer(200, text, 'A.csv\n'), result: ['A.csv'] },
+    { interface: 'SOAP', warm: soapWarm, call: (clients: Clients) => clients.soap.downloadFiles('Q1'), answer: answer(200, xml, files(1)), result: [{ fileID: 'F', fileContent: Buffer.from('A') }] },
+  ].map((row, index) => ({ ...row, token: `stale-${index}` })))('$interface: tried again at once on a new connection, under the reference retry rule', async (row) => {
+    const retried: string[] = [];
+    const { scope, clients, close } = await scopedClients(server, certificates, row.token, row.answer, { retry: { onRetry: (event) => retried.push(event.failure.message) } });
+    try {
+      await warmUp(() => row.warm(clients));
+      // The next request over the warmed connection: its connection ends without an answer.
+      scope.next((req) => req.socket.destroy());
+      await expect(row.call(clients)).resolves.toEqual(row.result);
+      expect(retried).toEqual([]);
+      // The request that met the closed connection, then the one on a new connection.
+      expect(scope.requests.slice(-2).map((request) => request.reusedConnection)).toEqual([true, false]);
+    } finally {
+      await close();
+    }
   });
 });
 

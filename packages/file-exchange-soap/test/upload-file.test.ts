@@ -109,12 +109,13 @@ describe('uploadFile', () => {
   });
 
   it('gives up with RetriesExhaustedError once the retry window is over, carrying the last fault', async () => {
-    // Only the clock the retry loop reads is faked, and moved on by each retry: the window (10 ms) closes after
-    // exactly four tries whatever the machine's speed, while the sockets and the 1 ms waits stay real.
-    vi.useFakeTimers({ now: 0, toFake: ['Date'] });
+    // Only the clocks the retry loop reads are faked (its window on the monotonic one, the dates it tells on the wall
+    // clock), and moved on by each retry: the window (10 ms) closes after exactly four tries whatever the machine's
+    // speed, while the sockets and the 1 ms waits stay real.
+    vi.useFakeTimers({ now: 0, toFake: ['Date', 'performance'] });
     try {
       const client = await fixture.client({
-        retry: { intervalMs: 1, maxDurationMs: 10, allowShortIntervals: true, onRetry: () => vi.setSystemTime(Date.now() + 4) },
+        retry: { intervalMs: 1, maxDurationMs: 10, allowShortIntervals: true, onRetry: () => vi.advanceTimersByTime(4) },
       });
       for (let i = 0; i < 4; i++) fixture.mock.store.failNext('soap-upload', { status: 500 });
       const error = await client.uploadFile({ fileID: nextId('exhausted'), fileContent: Buffer.from('x') }).catch((e: unknown) => e);

@@ -99,9 +99,16 @@ export class TransientFailureError extends FileExchangeError {
   override name = 'TransientFailureError';
   /** For a network error: the most specific code found (`ECONNRESET`, `ETIMEDOUT` for a stall...). */
   readonly code: string | undefined;
-  constructor(message: string, details: Omit<FileExchangeErrorDetails, 'retryable'> & { code?: string | undefined } = {}) {
+  /**
+   * The request went out on a connection kept open since an earlier one, and that connection was closed before a
+   * byte of the answer came (the server closed it while idle): the retry loop tries again at once, on a new
+   * connection, instead of after the retry wait.
+   */
+  readonly staleConnection: boolean;
+  constructor(message: string, details: Omit<FileExchangeErrorDetails, 'retryable'> & { code?: string | undefined; staleConnection?: boolean } = {}) {
     super(message, { ...details, retryable: true });
     this.code = details.code;
+    this.staleConnection = details.staleConnection ?? false;
   }
 }
 

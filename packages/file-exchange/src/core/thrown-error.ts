@@ -43,6 +43,12 @@ export function errorForThrown(context: FailureContext, error: unknown): FileExc
       });
     default: {
       const code = failure.code === undefined ? '' : `${failure.code}: `;
+      if ((error as { reusedConnection?: boolean }).reusedConnection === true) {
+        return new TransientFailureError(
+          `${what}: the connection kept open since an earlier request was closed before the answer came (${code}${failure.reason}); tried again at once on a new connection.`,
+          { ...details, code: failure.code, cause: error, staleConnection: true },
+        );
+      }
       const hint = failure.closedWithoutAnswer ? ` ${refusedCertificateHint}` : '';
       return new TransientFailureError(`${what}: network error (${code}${failure.reason}).${hint}`, { ...details, code: failure.code, cause: error });
     }

@@ -52,7 +52,11 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
       response = incoming;
       resolve(incoming);
     });
-    outgoing.once('error', reject);
+    // A connection kept open since an earlier request that fails before a byte of the answer came was most likely
+    // closed by the server meanwhile (an idle keep-alive connection): said so, the try is made again at once on a new
+    // connection (see withRetries) rather than after the retry wait, and without blaming the certificate.
+    let answered = false;
+    outgoing.once('error', (error) => reject(outgoing.reusedSocket && !answered ? Object.assign(error, { reusedConnection: true }) : error));
     // The body's reader is given the stall or the abort itself, not the reset that destroying the request shows it.
     const end = (cause: unknown) => {
       const error = request.failure?.(cause) ?? (cause instanceof Error ? cause : new Error(String(cause)));
@@ -61,19 +65,23 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
     };
     const guard = new StallGuard(request.stallTimeoutMs, end);
     const touch = () => guard.touch();
+    const read = () => {
+      answered = true;
+      guard.touch();
+    };
     let socket: Socket | undefined;
     outgoing.once('socket', (assigned: Socket) => {
       socket = assigned;
       // A connection of the agent's pool was used before: its handshake is long done.
       if (assigned.connecting) assigned.once('connect', touch).once('secureConnect', touch);
-      assigned.on('data', touch);
+      assigned.on('data', read);
     });
     const signal = request.signal;
     const onAbort = () => end(signal!.reason);
     // Until the exchange is over (the response read or the connection gone): no timer or listener is left behind.
     outgoing.once('close', () => {
       guard.stop();
-      socket?.off('data', touch);
+      socket?.off('data', read);
       signal?.removeEventListener('abort', onAbort);
     });
     if (signal?.aborted) onAbort();
