@@ -1,4 +1,6 @@
+import { realpath, rename, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import createOpenApiClient, { type Client } from 'openapi-fetch';
 import { errorForStatus, errorForThrown, localFileError } from './classify-failure.js';
@@ -15,6 +17,8 @@ import { CallSignal, followSignals, resolveStallTimeout } from './core/call-sign
 import { SerialQueue } from './core/serial-queue.js';
 import type { ClientTlsOptions } from './core/tls/client-tls-options.js';
 import { TlsConfigurationError } from './core/tls/errors.js';
+import { freeBytes, notEnoughSpace } from './free-space.js';
+import { forgetTemporary, recordTemporary, removeStaleTemporaries, temporaryName } from './temporary-files.js';
 import { FileSink } from './transport/file-sink.js';
 import { HttpsTransport } from './transport/https-transport.js';
 import { BodyTooLargeError, fetchThrough } from './transport/node-fetch.js';
@@ -252,38 +256,73 @@ export class FileExchangeClient {
   }
 
   /**
-   * Downloads a file into `path` (replaced if it exists). A network error part way (a stall included) restarts the
-   * download under the retry policy, so the file on disk is complete when this resolves. Each try counts towards the
-   * downloads the service allows per file; a local file failure (LocalFileError) is therefore never retried.
+   * Downloads a file into `path`, replacing it if it exists only once the whole file has arrived: the bytes go to a
+   * temporary file beside it (`~paykit-saving-<pid>-…`, which no service file name can be), renamed to `path` at the
+   * end, so a refusal, a failure or a cut-off download leaves what was at `path` as it was. A network error part way
+   * (a stall included) restarts the download under the retry policy. Each try counts towards the downloads the
+   * service allows per file: a local file failure (LocalFileError) is therefore never retried, and a file announced
+   * larger than the free space of the folder fails as a full disk before a byte is written (`neededBytes` says how
+   * much it needs).
    */
   async downloadToFile(name: string, path: string, options: TransferOptions = {}): Promise<{ size: number }> {
     assertValidFileName(name, { operation: 'downloadFile' });
     const call = this.calls.open(options.signal);
     const guarded = guardProgress(options.onProgress, call.signal);
     const context = { operation: 'downloadFile' as const, fileName: name, signal: guarded.signal };
+    const target = await downloadTarget(path).catch((error: unknown) => {
+      throw localFileError(context, path, error);
+    });
+    const folder = dirname(target.path);
+    // The name is written last (a rename): one too long for the file system must fail before a download is spent.
+    if (Buffer.byteLength(basename(target.path)) > longestFileNameBytes) {
+      throw localFileError(context, path, Object.assign(new Error(`file name too long (over ${longestFileNameBytes} bytes)`), { code: 'ENAMETOOLONG' }));
+    }
+    // What a run killed with SIGKILL left beside its target: its process is gone, nothing else can remove it.
+    if (!target.inPlace) await removeStaleTemporaries(folder);
     return this.retrying(context, async () => {
+      const temporary = target.inPlace ? target.path : join(folder, temporaryName('saving'));
+      if (!target.inPlace) recordTemporary(temporary);
+      let saved = false;
       // Opened first: a file that cannot be written fails before a download is spent on it.
-      const sink = await FileSink.open(path).catch((error: unknown) => {
+      const sink = await FileSink.open(temporary).catch((error: unknown) => {
+        forgetTemporary(temporary);
         throw localFileError(context, path, error);
       });
-      let file: DownloadedFile;
       try {
-        file = await this.openDownload(context);
-      } catch (error) {
-        sink.close();
-        throw error;
+        const file = await this.openDownload(context);
+        const announced = file.contentLength;
+        if (announced !== undefined && !target.inPlace) {
+          const free = await freeBytes(folder);
+          if (free !== undefined && free < announced) {
+            file.body.destroy();
+            throw localFileError(context, path, notEnoughSpace(folder, announced, free), announced);
+          }
+        }
+        const progress = progressReporter(guarded.onProgress, { operation: 'downloadFile', fileName: name, totalBytes: announced });
+        try {
+          await sink.receive(file.body, progress);
+        } catch (error) {
+          // What the file needs: its announced length, or at least what had come when the disk filled.
+          throw (error as { fileFailed?: boolean }).fileFailed ? localFileError(context, path, error, announced ?? sink.bytesReceived + 1) : errorForThrown(context, error);
+        }
+        const size = sink.bytesReceived;
+        if (announced !== undefined && size !== announced) {
+          throw new TransientFailureError(`downloadFile ${name}: received ${size} of ${announced} bytes.`, context);
+        }
+        if (!target.inPlace) {
+          await rename(temporary, target.path).catch((error: unknown) => {
+            throw localFileError(context, path, error);
+          });
+        }
+        saved = true;
+        return { size };
+      } finally {
+        if (!saved) {
+          sink.close();
+          if (!target.inPlace) await rm(temporary, { force: true });
+        }
+        forgetTemporary(temporary);
       }
-      const progress = progressReporter(guarded.onProgress, { operation: 'downloadFile', fileName: name, totalBytes: file.contentLength });
-      try {
-        await sink.receive(file.body, progress);
-      } catch (error) {
-        throw (error as { fileFailed?: boolean }).fileFailed ? localFileError(context, path, error) : errorForThrown(context, error);
-      }
-      const size = sink.bytesReceived;
-      if (file.contentLength !== undefined && size !== file.contentLength) {
-        throw new TransientFailureError(`downloadFile ${name}: received ${size} of ${file.contentLength} bytes.`, context);
-      }
-      return { size };
     }).finally(() => {
       guarded.release();
       call.release();
@@ -365,6 +404,27 @@ export class FileExchangeClient {
 
 /** One call of a file: what its errors name, and the signal that ends it (the caller's or close()). */
 type CallContext = { operation: FileExchangeOperation; fileName: string; signal: AbortSignal };
+
+/**
+ * Where a download goes: a regular file (existing or not) is replaced by a rename at the end, through a link to the
+ * file it names; anything else that exists (a device such as /dev/null, a pipe) is written in place, as it cannot be
+ * replaced without destroying it. A folder is refused (EISDIR).
+ */
+async function downloadTarget(path: string): Promise<{ path: string; inPlace: boolean }> {
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, inPlace: false };
+    throw error;
+  }
+  const info = await stat(real);
+  if (info.isDirectory()) throw Object.assign(new Error(`${path} is a folder`), { code: 'EISDIR', path });
+  return { path: real, inPlace: !info.isFile() };
+}
+
+/** The longest file name (one path segment) the usual file systems take (Linux NAME_MAX). */
+const longestFileNameBytes = 255;
 
 /** At most this often (and at the first and the last byte), `onProgress` is told: progress output needs no more. */
 const progressEveryMs = 100;

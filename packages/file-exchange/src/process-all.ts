@@ -8,6 +8,7 @@ import { assertValidFileName } from './core/file-name.js';
 import { AbortedError, FileExchangeError, FileNotInListError, LocalFileError } from './errors.js';
 import type { FileListFormat } from './file-list.js';
 import { FileLedger, type ProcessedFileLedger } from './ledger.js';
+import { freeBytes } from './free-space.js';
 import { makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
 import type { CallOptions, TransferOptions } from './transfer-options.js';
 
@@ -145,16 +146,44 @@ async function processOne(run: Run, name: string): Promise<FileOutcome> {
   try {
     // The name comes from the service: check it before it becomes part of a local path.
     assertValidFileName(name);
+    await checkSpaceNoted(ledger, name, workDir);
     copy = await downloadWorkCopy(client, name, workDir, onProgress === undefined ? { signal } : { onProgress, signal });
   } catch (error) {
+    if (error instanceof LocalFileError && isFullDisk(error.code) && !(error as { notedBefore?: boolean }).notedBefore) {
+      await ledger.noteLocalFailure?.(name, { code: error.code!, neededBytes: error.neededBytes, at: new Date().toISOString() }).catch(() => undefined);
+    }
     return failed(name, 'download', error);
   }
+  await ledger.clearLocalFailure?.(name).catch(() => undefined);
   try {
     return await handOver(run, name, copy);
   } finally {
     // A copy that cannot be removed must not stop the run: it is in the private work folder, removed at the end.
     await rm(copy.path, { force: true }).catch(() => undefined);
   }
+}
+
+const isFullDisk = (code: string | undefined) => code === 'ENOSPC' || code === 'EDQUOT';
+
+/**
+ * A file an earlier run could not save for want of space is not downloaded again until the work folder has the room
+ * it needs: each download spends one of those the service allows per file (then 429, for good), and a job run from
+ * cron every 10 minutes on a full disk spent them all within hours.
+ */
+async function checkSpaceNoted(ledger: ProcessedFileLedger, name: string, workDir: string): Promise<void> {
+  const noted = await ledger.localFailure?.(name);
+  if (noted?.neededBytes === undefined) return;
+  const free = await freeBytes(workDir);
+  if (free === undefined || free >= noted.neededBytes) return;
+  throw Object.assign(
+    new LocalFileError(
+      `downloadFile ${name}: still not enough space in ${workDir} (${noted.neededBytes} bytes needed, ${free} free) since a download ` +
+        `of it failed for want of space at ${noted.at}; not downloaded again, to spare the downloads the service allows per file. ` +
+        'Free some space: the next run downloads it.',
+      { operation: 'downloadFile', fileName: name, code: noted.code, path: workDir, neededBytes: noted.neededBytes },
+    ),
+    { notedBefore: true },
+  );
 }
 
 /**

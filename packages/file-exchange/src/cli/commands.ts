@@ -183,7 +183,13 @@ function ledgerWithExceptions(ledger: FileLedger, reprocess: string[]): Processe
     if (!isValidFileName(name)) throw new UsageError(`--reprocess takes a file name, not ${JSON.stringify(name)}.`);
   }
   const again = new Set(reprocess);
-  return { has: async (name) => !again.has(name) && (await ledger.has(name)), record: (name) => ledger.record(name) };
+  return {
+    has: async (name) => !again.has(name) && (await ledger.has(name)),
+    record: (name) => ledger.record(name),
+    noteLocalFailure: (name, failure) => ledger.noteLocalFailure(name, failure),
+    localFailure: (name) => ledger.localFailure(name),
+    clearLocalFailure: (name) => ledger.clearLocalFailure(name),
+  };
 }
 
 /** 0 when every file was done; 3 when a processing command failed (it comes first: the operator's to fix), else 1. */

@@ -134,10 +134,16 @@ export class LocalFileError extends FileExchangeError {
   /** The system's code, e.g. `ENOSPC`, `ENAMETOOLONG`, `EACCES`. */
   readonly code: string | undefined;
   readonly path: string | undefined;
-  constructor(message: string, details: FileExchangeErrorDetails & { code?: string; path?: string }) {
+  /**
+   * For a full disk (`ENOSPC`, `EDQUOT`): the bytes the file needs, when known (its announced length, or at least
+   * what had arrived when the disk filled). A later run checks the free space against it before spending a download.
+   */
+  readonly neededBytes: number | undefined;
+  constructor(message: string, details: FileExchangeErrorDetails & { code?: string; path?: string; neededBytes?: number | undefined }) {
     super(message, details);
     this.code = details.code;
     this.path = details.path;
+    this.neededBytes = details.neededBytes;
   }
 }
 
