@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { cliRunner } from './support/cli-runner.js';
 import { expectKeptAndSendable } from './support/kept-content.js';
 import { startMock, type MockFixture } from './support/mock.js';
 import { startMtlsServer } from './support/mtls-server.js';
+import { smallDiskAvailable, smallDiskNote, withSmallDisk } from './support/small-disk.js';
 
 // The rows of the README's "CLI fault table" that need no process of their own, each against paykit-files run in
 // this process (runCli) and the stateful mock over TLS; the signal, SIGKILL and lock rows are in
@@ -151,6 +152,36 @@ describe('uploads that are probably a mistake', () => {
     const result = await cli(['upload', 'EMPTY_OK.csv', '--allow-empty'], { stdin: '' });
     expect(result.code, result.stderr).toBe(0);
     expect(fx.mock.store.uploads().filter((upload) => upload.fileName === 'EMPTY_OK.csv').map((upload) => upload.content.length)).toEqual([0]);
+  });
+});
+
+describe.skipIf(!smallDiskAvailable)(`a full TMPDIR under an upload from a pipe, ${smallDiskNote}`, () => {
+  it.each([
+    { how: 'with --size (sent as it is read)', size: true },
+    { how: 'without --size (read to its end first)', size: false },
+  ])('$how: exit 1 at once with LocalFileError naming the folder, no retry, nothing kept', async ({ size }) => {
+    const server = await startMtlsServer(fx.certificates, (_, response) => response.writeHead(202).end());
+    const content = Buffer.alloc(16 * 1024 * 1024, 9);
+    async function* pipe() {
+      for (let offset = 0; offset < content.length; offset += 1024 * 1024) yield content.subarray(offset, offset + 1024 * 1024);
+    }
+    try {
+      await withSmallDisk(8, async (disk) => {
+        const result = await cli(['upload', 'FULL_TMP.bin', ...(size ? ['--size', String(content.length)] : [])], {
+          stdin: pipe(),
+          env: environment({ TMPDIR: disk, PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` }),
+        });
+        expect(result.code, result.stderr).toBe(1);
+        expect(result.stderr).toContain(`LocalFileError: uploadFile: the temporary copy of the upload's stream in ${disk} could not be written`);
+        expect(result.stderr).toMatch(/ENOSPC/);
+        expect(result.stderr).not.toMatch(/Try \d failed|kept in/);
+        // Sent as it was read: the one request, never completed; read to its end first: no request at all.
+        expect(server.seen.filter((request) => request.method === 'POST')).toHaveLength(size ? 1 : 0);
+        expect(await readdir(disk)).toEqual([]);
+      });
+    } finally {
+      await server.close();
+    }
   });
 });
 
