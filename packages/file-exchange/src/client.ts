@@ -155,6 +155,11 @@ export class FileExchangeClient {
     return new FileExchangeClient({ base, transport, retryPolicy, stallTimeoutMs, options });
   }
 
+  /** The service's address, as checked at `create` (without a trailing slash). */
+  get baseUrl(): string {
+    return this.base;
+  }
+
   /** The retry policy in force (the reference's unless overridden). */
   get retry(): RetryPolicy {
     return this.retryPolicy;

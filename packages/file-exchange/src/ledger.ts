@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileHolds, LedgerIndex } from './ledger-index.js';
 import { LocalFileError } from './errors.js';
 
 /**
@@ -31,20 +34,55 @@ export interface LocalFailure {
   at: string;
 }
 
-/** Default ledger location, relative to the working folder. */
+/**
+ * @deprecated The default ledger of earlier versions, relative to the working folder: a run from another folder
+ * used another ledger and lock, and handled every file again. The default is now `defaultLedgerPathFor(baseUrl)`; a
+ * file at this path in the working folder is still read (never written) by the default ledger.
+ */
 export const defaultLedgerPath = join('.paykit', 'file-exchange-processed.txt');
 
-/** A ledger kept as a text file of names, one per line, appended and flushed to disk on every record. */
+/**
+ * The default ledger of a service for this user: `$XDG_STATE_HOME/paykit/file-exchange/<service>/processed.txt`
+ * (`~/.local/state` without XDG_STATE_HOME), `<service>` the host and port of `baseUrl` and a short hash of the whole
+ * address. So every run for that service and user shares one ledger, and one run lock (`<ledger>.lock`), whatever
+ * its working folder. `env` is the environment to read (HOME, XDG_STATE_HOME): the process's by default.
+ */
+export function defaultLedgerPathFor(baseUrl: string, env: NodeJS.ProcessEnv = process.env): string {
+  const url = new URL(baseUrl);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const service = `${url.hostname.replace(/[^\w.-]/g, '_')}_${port}-${createHash('sha256').update(url.href).digest('hex').slice(0, 8)}`;
+  const state = env.XDG_STATE_HOME || join(env.HOME || homedir(), '.local', 'state');
+  return join(state, 'paykit', 'file-exchange', service, 'processed.txt');
+}
+
+export interface FileLedgerOptions {
+  /** Older ledgers whose names count as processed too; read, never written (the ledger at `defaultLedgerPath`). */
+  alsoRead?: string[];
+}
+
+/**
+ * A ledger kept as a text file of names, one per line, appended and flushed to disk on every record. The names are
+ * held as hashes (see LedgerIndex), each hit confirmed against the file: a million names take 8 MiB, not hundreds.
+ */
 export class FileLedger implements ProcessedFileLedger {
   readonly path: string;
-  private names: Set<string> | undefined;
+  private readonly sources: string[];
+  private index: LedgerIndex | undefined;
+  /** Names recorded by this object (the index is of the files as they were read). */
+  private readonly recorded = new Set<string>();
 
-  constructor(path: string = defaultLedgerPath) {
+  constructor(path: string = defaultLedgerPath, options: FileLedgerOptions = {}) {
     this.path = path;
+    this.sources = [path, ...(options.alsoRead ?? []).filter((other) => resolve(other) !== resolve(path))];
   }
 
   async has(name: string): Promise<boolean> {
-    return (await this.load()).has(name);
+    if (this.recorded.has(name)) return true;
+    const index = await this.load();
+    if (!index.mayHold(name)) return false;
+    return fileHolds(this.sources, name).catch((error: unknown) => {
+      throw ledgerError(this.path, 'read', error);
+    });
   }
 
   /** Where the files that could not be saved for want of space are noted (`<ledger>.local-failures.json`). */
@@ -106,8 +144,7 @@ export class FileLedger implements ProcessedFileLedger {
 
   async record(name: string): Promise<void> {
     if (/[\r\n]/.test(name)) throw new Error(`A ledger entry cannot contain a line break: ${JSON.stringify(name)}`);
-    const names = await this.load();
-    if (names.has(name)) return;
+    if (await this.has(name)) return;
     try {
       await mkdir(dirname(this.path), { recursive: true });
       const handle = await open(this.path, 'a', 0o600);
@@ -120,17 +157,14 @@ export class FileLedger implements ProcessedFileLedger {
     } catch (error) {
       throw ledgerError(this.path, 'written', error, name);
     }
-    names.add(name);
+    this.recorded.add(name);
   }
 
-  private async load(): Promise<Set<string>> {
-    if (this.names) return this.names;
-    const text = await readFile(this.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return '';
+  private async load(): Promise<LedgerIndex> {
+    this.index ??= await LedgerIndex.read(this.sources).catch((error: unknown) => {
       throw ledgerError(this.path, 'read', error);
     });
-    this.names = new Set(text.split('\n').map((line) => line.replace(/\r$/, '')).filter(Boolean));
-    return this.names;
+    return this.index;
   }
 }
 

@@ -5,15 +5,17 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { abortedBy, throwIfAborted } from './core/errors.js';
 import { assertValidFileName } from './core/file-name.js';
-import { AbortedError, FileExchangeError, FileNotInListError, LocalFileError } from './errors.js';
+import { AbortedError, ClientOptionsError, FileExchangeError, FileNotInListError, LocalFileError } from './errors.js';
 import type { FileListFormat } from './file-list.js';
-import { FileLedger, type ProcessedFileLedger } from './ledger.js';
+import { defaultLedgerPath, defaultLedgerPathFor, FileLedger, type ProcessedFileLedger } from './ledger.js';
 import { freeBytes } from './free-space.js';
 import { makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
 import type { CallOptions, TransferOptions } from './transfer-options.js';
 
 /** What processAll needs of a client (a FileExchangeClient is one): the download queue's three calls. */
 export interface DownloadQueue {
+  /** The service's address: the default ledger is that service's (see defaultLedgerPathFor). */
+  readonly baseUrl?: string;
   list(options: { format: FileListFormat } & CallOptions): Promise<string[]>;
   downloadToFile(name: string, path: string, options: TransferOptions): Promise<{ size: number }>;
   delete(name: string, options: CallOptions): Promise<void>;
@@ -33,7 +35,12 @@ export interface ReceivedFile {
 export type FileHandler = (file: ReceivedFile) => Promise<void> | void;
 
 export interface ProcessAllOptions extends CallOptions {
-  /** Where processed names are remembered; default a FileLedger at `.paykit/file-exchange-processed.txt`. */
+  /**
+   * Where processed names are remembered. Default: the FileLedger of the service and user,
+   * `defaultLedgerPathFor(client.baseUrl)` under `~/.local/state/paykit/file-exchange/`, whatever the working folder
+   * (a ledger of an earlier version at `.paykit/file-exchange-processed.txt` in the working folder is read too).
+   * Required for a DownloadQueue without `baseUrl`.
+   */
   ledger?: ProcessedFileLedger;
   /**
    * Folder in which a private folder (`~paykit-download-<pid>-…`) holds the copies handed to the handler (default: the
@@ -75,7 +82,7 @@ export interface ProcessAllReport {
  * folder is removed before the promise settles.
  */
 export async function processAll(client: DownloadQueue, handler: FileHandler, options: ProcessAllOptions = {}): Promise<ProcessAllReport> {
-  const ledger = options.ledger ?? new FileLedger();
+  const ledger = options.ledger ?? defaultLedger(client);
   const report: ProcessAllReport = { processed: [], alreadyProcessed: [], failed: [] };
   const settle = (outcome: FileOutcome) => {
     if (outcome.result === 'processed') report.processed.push(outcome.name);
@@ -111,6 +118,14 @@ export async function processAll(client: DownloadQueue, handler: FileHandler, op
     await removeTemporary(workDir);
   }
   return report;
+}
+
+/** The ledger of the client's service for this user, reading the former default in the working folder too. */
+function defaultLedger(client: DownloadQueue): FileLedger {
+  if (client.baseUrl === undefined) {
+    throw new ClientOptionsError('processAll needs options.ledger for a download queue without a baseUrl (the default ledger is the service\'s).');
+  }
+  return new FileLedger(defaultLedgerPathFor(client.baseUrl), { alsoRead: [defaultLedgerPath] });
 }
 
 async function deleteProcessed(client: DownloadQueue, name: string, signal: AbortSignal): Promise<void> {

@@ -5,10 +5,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { defaultLedgerPathFor } from '../src/index.js';
 import { bin, cliRunner, isRunning } from './support/cli-runner.js';
 import { expectKeptAndSendable } from './support/kept-content.js';
 import { startMock, type MockFixture } from './support/mock.js';
@@ -269,3 +270,30 @@ describe('one run at a time per ledger', () => {
   });
 });
 
+describe('runs from two working folders', () => {
+  it("share the service's ledger and lock for the user: a second run from another folder exits 75, no file handled twice", async () => {
+    enqueue('TWICE_A.csv', 'TWICE_B.csv');
+    const home = join(dir, 'home');
+    const [cron, manual] = [join(dir, 'cron'), join(dir, 'manual')];
+    await Promise.all([mkdir(cron), mkdir(manual)]);
+    // No ledger given: the default, once a file under the working folder (a run elsewhere had its own, and its own lock).
+    const env = environment({ PAYKIT_FILES_LEDGER: '', HOME: home });
+    const handled = join(dir, 'handled');
+    const started = join(dir, 'started');
+    const release = join(dir, 'release');
+    const command = `cat > /dev/null; echo "$PAYKIT_FILE_NAME" >> "${handled}"; echo go > "${started}"; while [ ! -f "${release}" ]; do sleep 0.05; done`;
+    const first = start(['download', '--exec', command], { env, spawn: { cwd: cron } });
+    try {
+      await waitForFile(started);
+      const second = await start(['download', '--exec', command], { env, spawn: { cwd: manual } }).result;
+      expect(second.code, second.stderr).toBe(75);
+      expect(second.stderr).toContain(defaultLedgerPathFor(fx.mock.restUrl, { HOME: home }));
+    } finally {
+      await writeFile(release, '');
+    }
+    expect((await first.result).code).toBe(0);
+    expect((await readFile(handled, 'utf8')).split('\n').filter(Boolean).sort()).toEqual(['TWICE_A.csv', 'TWICE_B.csv']);
+    expect(await readFile(defaultLedgerPathFor(fx.mock.restUrl, { HOME: home }), 'utf8')).toBe('TWICE_A.csv\nTWICE_B.csv\n');
+    expect(fx.mock.store.pendingDownloads()).toEqual([]);
+  });
+});

@@ -8,7 +8,7 @@ import type { TransferProgress } from '../transfer-options.js';
 import type { UploadContent } from '../upload-content.js';
 import { abortedBy } from '../core/errors.js';
 import { isValidFileName } from '../core/file-name.js';
-import { defaultLedgerPath, FileLedger, type ProcessedFileLedger } from '../ledger.js';
+import { defaultLedgerPath, defaultLedgerPathFor, FileLedger, type ProcessedFileLedger } from '../ledger.js';
 import type { FileOutcome, ProcessAllReport } from '../process-all.js';
 import { holdTemporaryFolder } from '../temporary-files.js';
 import { ReusedBufferPipeReader } from '../transport/reused-buffer-pipe-reader.js';
@@ -200,8 +200,10 @@ function downloadExitStatus(report: ProcessAllReport): number {
 }
 
 export async function downloadCommand({ client, options, io, reporter, signal }: CommandContext): Promise<number> {
-  const ledgerPath = options.ledger ?? io.env[envVars.ledger] ?? defaultLedgerPath;
-  const fileLedger = new FileLedger(ledgerPath);
+  const given = options.ledger ?? io.env[envVars.ledger];
+  // The default is the service's for this user, whatever the working folder: one ledger, one lock for every run.
+  const ledgerPath = given || defaultLedgerPathFor(client.baseUrl, io.env);
+  const fileLedger = new FileLedger(ledgerPath, given ? {} : { alsoRead: [defaultLedgerPath] });
   const ledger = ledgerWithExceptions(fileLedger, options.reprocess ?? []);
   const waitMs = seconds(options['wait-lock'], '--wait-lock') ?? 0;
   const lock = await RunLock.acquire(ledgerPath, {

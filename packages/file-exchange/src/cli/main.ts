@@ -7,7 +7,6 @@ import { FileExchangeClient } from '../client.js';
 import { referenceRetryPolicy } from '../core/rules.js';
 import { TlsConfigurationError } from '../core/tls/errors.js';
 import { AbortedError, ClientOptionsError, FileExchangeError, InvalidFileNameError, InvalidUploadContentError } from '../errors.js';
-import { defaultLedgerPath } from '../ledger.js';
 import type { RetryEvent } from '../retry-policy.js';
 import { downloadCommand, listCommand, temporaryFolder, uploadCommand, type CliIo } from './commands.js';
 import { clientOptionsFrom, environmentVariables as envVars, pick, seconds, UsageError, type ConnectionFlags } from './config.js';
@@ -49,7 +48,8 @@ Options:
   --xml                      list: ask for the XML list instead of plain text
   --exec CMD                 download: processing command, run through the shell
   --out DIR                  download: folder to save files into
-  --ledger FILE              download: processed-files record (${envVars.ledger}, default ${defaultLedgerPath});
+  --ledger FILE              download: processed-files record (${envVars.ledger}; default the service's for this
+                             user, ~/.local/state/paykit/file-exchange/<host>_<port>-<hash>/processed.txt);
                              one download at a time per ledger (lock: FILE.lock)
   --wait-lock SECONDS        download: wait that long for another run on the same ledger (default: refuse)
   --reprocess NAME           download: process NAME although the ledger has it (an operator's resend under
