@@ -10,11 +10,15 @@ import {
   ProtocolError,
   resolveStallTimeout,
   SerialQueue,
+  toReplayableContent,
   TransientFailureError,
   UnexpectedResponseError,
   withRetries,
   type ClientTlsOptions,
+  type ReplayableContent,
+  type UploadContent,
 } from '@paykit/file-exchange/core';
+import { Readable } from 'node:stream';
 import { MalformedResponse, readResponse } from './codec/read-response.js';
 import { validateRequest } from './codec/validate-request.js';
 import { encodeRequest, writeRequest } from './codec/write-request.js';
@@ -41,6 +45,16 @@ export interface FileExchangeSoapClientOptions {
   stallTimeoutMs?: number;
   /** @deprecated The former name of `stallTimeoutMs`; `stallTimeoutMs` wins when both are set. */
   timeoutMs?: number;
+}
+
+/** What `uploadFile` takes: the contract's `UploadFile`, whose `fileContent` may also be a path, a descriptor or a stream. */
+export type UploadFileInput = Omit<UploadFile, 'fileContent'> & { fileContent: UploadContent };
+
+export interface UploadFileOptions extends CallOptions {
+  /** The length in bytes of a stream given as `fileContent`: it is then sent as it is read (see uploadFile). */
+  contentLength?: number;
+  /** Where a stream of unknown length is kept while it is sent (default: the system's temporary folder). */
+  spoolDir?: string;
 }
 
 export interface CallOptions {
@@ -113,16 +127,46 @@ export class FileExchangeSoapClient {
   }
 
   /**
-   * Sends one file; `fileContent` is bytes, base64-encoded while it is streamed. A request that fails with a network
-   * error or HTTP 500 is sent again only when it has a `fileID`: the service ignores a repeated fileID, and without
-   * one a resend could create a duplicate. Concurrent calls are sent one after the other, as the service requires.
+   * Sends one file. `fileContent` is bytes, a **file path** (a string is always a path), an open descriptor of a
+   * regular file (`{ fd }`) or a stream (a Node `Readable` or any async iterable of bytes): it is base64-encoded as it
+   * is sent, never held whole (a 1 GiB file from a path peaks far below the file's size). The request's length must
+   * be known before its first byte: a stream is sent as it is read when `options.contentLength` gives its length,
+   * and read to its end into a private temporary file first otherwise (`spoolDir`, default the system's temporary
+   * folder), which also lets a resend read it again. A request that fails with a network error or HTTP 500 is sent
+   * again only when it has a `fileID`: the service ignores a repeated fileID, and without one a resend could create a
+   * duplicate. Concurrent calls are sent one after the other, as the service requires.
    */
-  async uploadFile(file: UploadFile, options: CallOptions = {}): Promise<void> {
-    // Checked now, so that a bad request fails at once instead of after the uploads queued before it.
-    const problems = validateRequest(operations.uploadFile.input, file);
+  async uploadFile(file: UploadFileInput, options: UploadFileOptions = {}): Promise<void> {
+    const { fileContent, ...fields } = file;
+    const inMemory = fileContent instanceof Uint8Array;
+    // Checked now, so that a bad request fails at once instead of after the uploads queued before it; content other
+    // than bytes is checked by kind here, and read only when its turn comes.
+    const stand = inMemory || fileContent === undefined ? fileContent : new Uint8Array(0);
+    const problems = validateRequest(operations.uploadFile.input, { ...fields, fileContent: stand });
+    if (!inMemory && fileContent !== undefined && !isUploadContent(fileContent)) {
+      problems.push({ path: 'uploadFile.fileContent', message: 'must be bytes, a file path, a file descriptor ({ fd }) or a stream' });
+    }
     if (problems.length > 0) throw new InvalidRequestError('uploadFile', problems);
     const retry = options.retry ?? (file.fileID === undefined ? false : undefined);
-    await this.uploads.run(() => this.call('uploadFile', file, { ...options, ...(retry === undefined ? {} : { retry }) }));
+    const callOptions = { ...(options.signal ? { signal: options.signal } : {}), ...(retry === undefined ? {} : { retry }) };
+    await this.uploads.run(async () => {
+      let content: Uint8Array | ReplayableContent = fileContent as Uint8Array;
+      if (!inMemory) {
+        try {
+          content = await toReplayableContent(fileContent, { contentLength: options.contentLength, spoolDir: options.spoolDir });
+        } catch (error) {
+          if (error instanceof FileExchangeError && error.name === 'InvalidUploadContentError') {
+            throw new InvalidRequestError('uploadFile', [{ path: 'uploadFile.fileContent', message: error.message }]);
+          }
+          throw error;
+        }
+      }
+      try {
+        await this.exchangeWithRetries('uploadFile', { ...fields, fileContent: content }, callOptions, undefined, { validated: true });
+      } finally {
+        if (!inMemory) await (content as ReplayableContent).dispose();
+      }
+    });
   }
 
   /**
@@ -173,9 +217,9 @@ export class FileExchangeSoapClient {
     return { ...(options.retry === undefined ? {} : { retry: options.retry }), ...(signal ? { signal } : {}) };
   }
 
-  private async exchangeWithRetries(operation: OperationName, input: object, options: CallOptions, folder: string | undefined): Promise<unknown> {
+  private async exchangeWithRetries(operation: OperationName, input: object, options: CallOptions, folder: string | undefined, checked: { validated?: boolean } = {}): Promise<unknown> {
     const descriptor = operations[operation];
-    const problems = validateRequest(descriptor.input, input);
+    const problems = checked.validated ? [] : validateRequest(descriptor.input, input);
     if (problems.length > 0) throw new InvalidRequestError(operation, problems);
     const encoded = encodeRequest(writeRequest(descriptor.input, input));
     const retry = options.retry === undefined ? this.retry : resolveRetryPolicy(options.retry);
@@ -251,6 +295,14 @@ export class FileExchangeSoapClient {
 function statusError(operation: OperationName, url: string, status: number, bodyStart: string): FileExchangeError {
   const message = `${operation}: unexpected HTTP ${status} from ${url}${bodyStart ? `: ${bodyStart}` : ''}`;
   return isRetriedStatus(status) ? new TransientFailureError(message, { operation, status }) : new UnexpectedResponseError(message, { operation, status });
+}
+
+/** Content other than bytes that uploadFile reads when the upload's turn comes. */
+function isUploadContent(content: unknown): boolean {
+  if (typeof content === 'string') return content.length > 0;
+  if (content instanceof Readable) return true;
+  if (content === null || typeof content !== 'object') return false;
+  return Symbol.asyncIterator in content || typeof (content as { fd?: unknown }).fd === 'number';
 }
 
 export function createFileExchangeSoapClient(options: FileExchangeSoapClientOptions): Promise<FileExchangeSoapClient> {

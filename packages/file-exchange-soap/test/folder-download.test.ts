@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import type { TestCertificates } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { FileExchangeSoapClient, InvalidFileNameError, type SavedFile } from '../src/index.js';
 import type { DownloadMeasurement } from '../bench/measure.js';
-import { answer, startHostileServer, type Behaviour } from './support/hostile-server.js';
+import { answer, discardUpload, startHostileServer, type Behaviour } from './support/hostile-server.js';
 import { emptySoapResponse, repeatedSha256, streamedSoapFile } from './support/streamed-soap-file.js';
 import { soapEnvelope } from './support/scripted-server.js';
 
@@ -155,7 +155,34 @@ async function downloadInChild(sizeMiB: number): Promise<{ growth: number; recei
   return { growth: measurement.peakRssBytes - measurement.baselineRssBytes, received: measurement.receivedBytes };
 }
 
+/** Uploads a file of `sizeMiB` from its path in a process of its own; its memory growth. */
+async function uploadInChild(sizeMiB: number): Promise<number> {
+  const path = join(dir, `upload-${sizeMiB}.bin`);
+  const block = randomBytes(MiB);
+  await writeFile(path, Buffer.concat(Array.from({ length: sizeMiB }, () => block)));
+  const received = { bytes: 0, complete: false };
+  const scope = scoped(`upload-${sizeMiB}`);
+  scope.next(discardUpload(200, xml, soapEnvelope(`<uploadFileResponse xmlns="${NS}"/>`), received));
+  const child = fileURLToPath(new URL('./support/upload-child.ts', import.meta.url));
+  const input = { soapUrl: scope.soapUrl, pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem, path, size: sizeMiB * MiB };
+  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', child], { env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify(input) } });
+  const measurement = JSON.parse(stdout.trim().split('\n').at(-1)!) as DownloadMeasurement;
+  await rm(path, { force: true });
+  // The whole envelope came: the base64 of the file (4 bytes for 3) and the markup around it.
+  expect(received.complete).toBe(true);
+  expect(received.bytes).toBeGreaterThan((sizeMiB * MiB * 4) / 3);
+  return measurement.peakRssBytes - measurement.baselineRssBytes;
+}
+
 describe('memory', () => {
+  it('uploadFile from a path does not hold the file: 160 MiB takes about the memory of 32 MiB (no timing involved)', async () => {
+    const small = await uploadInChild(32);
+    const large = await uploadInChild(160);
+    // Held in memory (a Uint8Array, as before paths were taken), the extra 128 MiB would grow the process by at
+    // least as much, and its base64 by a third more.
+    expect(large - small).toBeLessThan((128 * MiB) / 4);
+  }, 180_000);
+
   it('does not grow with the file: 160 MiB takes about the memory of 32 MiB (no timing involved)', async () => {
     const small = await downloadInChild(32);
     const large = await downloadInChild(160);

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { HttpsTransport } from '@paykit/file-exchange/core';
-import type { EncodedRequest } from '../codec/write-request.js';
+import { BufferPool, type EncodedRequest } from '../codec/write-request.js';
 
 export interface SoapHttpResponse {
   status: number;
@@ -34,7 +34,7 @@ export async function postSoap(transport: HttpsTransport, url: string, soapActio
       soapaction: `"${soapAction}"`,
       accept: 'text/xml',
     },
-    body: Readable.from(body.chunks(), { objectMode: false }),
+    body: pooledBody(body),
     stallTimeoutMs: exchange.stallTimeoutMs,
     signal: exchange.signal,
     failure: exchange.failure,
@@ -46,6 +46,12 @@ export async function postSoap(transport: HttpsTransport, url: string, soapActio
     ...(Number.isSafeInteger(contentLength) && contentLength >= 0 ? { contentLength } : {}),
     body: response,
   };
+}
+
+/** The request's bytes as a stream whose base64 buffers go back to their pool once the socket has taken them. */
+function pooledBody(body: EncodedRequest): Readable {
+  const pool = new BufferPool();
+  return Object.assign(Readable.from(body.chunks(pool), { objectMode: false }), { releaseChunk: (chunk: Buffer) => pool.release(chunk) });
 }
 
 /** Reads the rest of a response without keeping it, so that its connection can be used again. */

@@ -240,3 +240,17 @@ export async function startSilentServer() {
     },
   };
 }
+
+/**
+ * Reads an upload to its end without keeping it (its length checked against Content-Length, the bytes hashed), then
+ * answers `status` with `body`: for uploads larger than the contract's mock can hold.
+ */
+export const discardUpload =
+  (status: number, headers: Record<string, string>, body: string, received: { bytes: number; complete: boolean }): Behaviour =>
+  (req, res) => {
+    req.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
+    req.once('end', () => {
+      received.complete = received.bytes === Number(req.headers['content-length']);
+      res.writeHead(status, headers).end(body);
+    });
+  };

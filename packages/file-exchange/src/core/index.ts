@@ -17,3 +17,4 @@ export { SerialQueue } from './serial-queue.js';
 export { errorForThrown, localFileError, type FailureContext } from './thrown-error.js';
 export { CallSignal, defaultStallTimeoutMs, followSignals, resolveStallTimeout, StallGuard, type CallAbort } from './call-signal.js';
 export { HttpsTransport, type TransferRequest } from '../transport/https-transport.js';
+export { toReplayableContent, type ContentOptions, type ReplayableContent, type UploadContent } from '../upload-content.js';
