@@ -4,7 +4,9 @@ import {
   ClientOptionsError,
   errorForThrown,
   FileExchangeError,
+  freeBytes,
   HttpsTransport,
+  LocalFileError,
   isRetriedStatus,
   parseBaseUrl,
   ProtocolError,
@@ -22,9 +24,9 @@ import { Readable } from 'node:stream';
 import { MalformedResponse, readResponse } from './codec/read-response.js';
 import { validateRequest } from './codec/validate-request.js';
 import { encodeRequest, writeRequest } from './codec/write-request.js';
-import { DownloadSession, type DownloadAllOptions, type SavedFile } from './download-session.js';
+import { DownloadSession, type DownloadAllOptions } from './download-session.js';
 import { InvalidRequestError, SoapFaultError } from './errors.js';
-import { FolderSinks, type SavedContent } from './folder-sinks.js';
+import { SoapFolder, type ResponseFiles, type SavedContent, type SavedFile } from './folder-sinks.js';
 import { operations, type OperationMessages, type OperationName } from './generated/contract.js';
 import type { DownloadedFile, UploadFile } from './generated/types.js';
 import { resolveRetryPolicy, type RetryOptions, type RetryPolicy } from './retry-policy.js';
@@ -180,9 +182,18 @@ export class FileExchangeSoapClient {
 
   /**
    * One DownloadFiles exchange whose files are written into `folder` as they arrive (memory stays bounded whatever
-   * their size), each synced and renamed from `.part` once the whole response has been read: see FolderSinks.
+   * their size), each made durable with its fields as soon as it is complete: see SoapFolder. The files are yours
+   * once this resolves (their sidecars are removed). If the response fails part way, the files saved before the
+   * failure stay with their sidecars, named by the error's `savedFiles`; `downloadAllToFolder` hands them over.
    */
   async downloadFilesToFolder(queueID: string, folder: string, options: CallOptions = {}): Promise<SavedFile[]> {
+    const store = new SoapFolder(folder);
+    const files = await this.downloadIntoFolder(queueID, store, options);
+    for (const file of files) store.acknowledge(file);
+    return files;
+  }
+
+  private async downloadIntoFolder(queueID: string, folder: SoapFolder, options: CallOptions): Promise<SavedFile[]> {
     const response = (await this.exchangeWithRetries('downloadFiles', { queueID }, options, folder)) as { file?: Array<Omit<DownloadedFile, 'fileContent'> & { fileContent: SavedContent }> };
     return (response.file ?? []).map(({ fileContent, ...file }) => ({ ...file, path: fileContent.path, size: fileContent.size }));
   }
@@ -193,10 +204,17 @@ export class FileExchangeSoapClient {
     return new DownloadSession(queueID, (signal) => this.downloadFiles(queueID, this.batchOptions(options, signal)), options);
   }
 
-  /** Drains the queue like downloadAll, each file written into `folder` (see downloadFilesToFolder) instead of memory. */
+  /**
+   * Drains the queue like downloadAll, each file written into `folder` (see SoapFolder) instead of memory. Files an
+   * earlier run saved there and did not finish with (killed, or stopped by a full disk) come first, with their
+   * fields. By default the fileIDs processed are kept in the folder (`.paykit-soap-processed-ids.txt`), so a file
+   * the service sends again is not handed over twice; `seen` replaces that.
+   */
   downloadAllToFolder(queueID: string, folder: string, options: DownloadAllOptions & Pick<CallOptions, 'retry'> = {}): DownloadSession<SavedFile> {
     this.checkQueueID(queueID);
-    return new DownloadSession(queueID, (signal) => this.downloadFilesToFolder(queueID, folder, this.batchOptions(options, signal)), options);
+    const store = new SoapFolder(folder);
+    const seen = options.seen ?? { has: (fileID: string) => store.processed.has(fileID), add: (fileID: string) => store.processed.record(fileID) };
+    return new DownloadSession(queueID, (signal) => this.downloadIntoFolder(queueID, store, this.batchOptions(options, signal)), { ...options, seen }, store);
   }
 
   /**
@@ -217,7 +235,7 @@ export class FileExchangeSoapClient {
     return { ...(options.retry === undefined ? {} : { retry: options.retry }), ...(signal ? { signal } : {}) };
   }
 
-  private async exchangeWithRetries(operation: OperationName, input: object, options: CallOptions, folder: string | undefined, checked: { validated?: boolean } = {}): Promise<unknown> {
+  private async exchangeWithRetries(operation: OperationName, input: object, options: CallOptions, folder: SoapFolder | undefined, checked: { validated?: boolean } = {}): Promise<unknown> {
     const descriptor = operations[operation];
     const problems = checked.validated ? [] : validateRequest(descriptor.input, input);
     if (problems.length > 0) throw new InvalidRequestError(operation, problems);
@@ -225,28 +243,34 @@ export class FileExchangeSoapClient {
     const retry = options.retry === undefined ? this.retry : resolveRetryPolicy(options.retry);
     const retryClientFaults = options.retry === undefined ? this.retryClientFaults : options.retry !== false && options.retry.soapClientFaults === 'retry';
     const call = this.calls.open(options.signal);
+    // The files committed by tries that failed later: a failure that ends the call names them (savedFiles).
+    const saved = new Map<string, SavedFile>();
     return withRetries(
       retry,
       { operation },
       async () => {
-        const sinks = folder === undefined ? undefined : new FolderSinks(folder);
+        const files = folder?.forResponse();
         try {
-          const output = await this.exchange(operation, encoded, { signal: call.signal, sinks, retryClientFaults });
-          sinks?.commit();
-          return output;
+          return await this.exchange(operation, encoded, { signal: call.signal, files, folder, retryClientFaults });
         } catch (error) {
-          sinks?.discard();
+          files?.discard();
+          for (const file of files?.committed ?? []) saved.set(file.fileID, file);
           throw error;
         }
       },
       call.signal,
-    ).finally(call.release);
+    )
+      .catch((error: unknown) => {
+        if (saved.size > 0 && error instanceof FileExchangeError) throw Object.assign(error, { savedFiles: [...saved.values()] });
+        throw error;
+      })
+      .finally(call.release);
   }
 
   private async exchange(
     operation: OperationName,
     encoded: ReturnType<typeof encodeRequest>,
-    call: { signal: AbortSignal; sinks: FolderSinks | undefined; retryClientFaults: boolean },
+    call: { signal: AbortSignal; files: ResponseFiles | undefined; folder: SoapFolder | undefined; retryClientFaults: boolean },
   ): Promise<Record<string, unknown>> {
     const descriptor = operations[operation];
     const url = this.operationUrl(operation);
@@ -270,13 +294,38 @@ export class FileExchangeSoapClient {
     }
     const xml = /^(text|application)\/([a-z.+-]*\+)?xml\b/i.test(response.contentType);
     if ((response.status !== 200 && response.status !== 500) || !xml) throw statusError(operation, url, response.status, await bodyStart(response));
+    if (call.folder && response.contentLength !== undefined) {
+      // The decoded files can be no larger than 3/4 of the response: a folder without that room fails now, the
+      // response not read (a download interrupted is one the service sends again), not part way with a file lost.
+      const needed = Math.floor((response.contentLength * 3) / 4);
+      const free = await freeBytes(call.folder.folder);
+      if (free !== undefined && free < needed) {
+        response.body.destroy();
+        throw new LocalFileError(
+          `${operation}: not enough space in ${call.folder.folder} for this response (up to ${needed} bytes of files, ${free} free); ` +
+            'it was not read, so the service sends its files again: free some space and run again.',
+          { operation, code: 'ENOSPC', path: call.folder.folder, neededBytes: needed },
+        );
+      }
+    }
     let parsed;
     try {
       parsed = await readResponse(response.body, descriptor.output, {
         contentLength: response.contentLength,
-        openBinarySink: call.sinks ? () => call.sinks!.sink() : undefined,
+        openBinarySink: call.files ? (field, file) => call.files!.sink(field, file) : undefined,
+        onComplete: call.files ? (field, value) => call.files!.complete(field, value) : undefined,
       });
     } catch (error) {
+      if (error instanceof LocalFileError && call.files) {
+        // The download stops here (a full disk, most often): an interrupted download is one the service sends again.
+        response.body.destroy();
+        const kept = call.files.committed.length;
+        throw new LocalFileError(
+          `${error.message} The download was stopped there, so the service should send this file and the rest of the response again; ` +
+            `${kept === 0 ? 'no file of this response was complete before it' : `the ${kept} file(s) of this response before it were saved and are handed over`}.`,
+          { operation, fileName: error.fileName, path: error.path, code: error.code, neededBytes: error.neededBytes, cause: error.cause },
+        );
+      }
       if (error instanceof MalformedResponse) {
         response.body.destroy();
         if (response.status === 500) throw statusError(operation, url, 500, error.message);

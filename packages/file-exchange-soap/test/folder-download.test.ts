@@ -24,6 +24,8 @@ const run = promisify(execFile);
 const NS = 'urn:paykit:file-exchange:v1';
 const xml = { 'content-type': 'text/xml; charset=utf-8' };
 const MiB = 1024 * 1024;
+/** Where downloadAllToFolder records the fileIDs processed in a folder. */
+const processedIds = '.paykit-soap-processed-ids.txt';
 
 let dir: string;
 let certificates: TestCertificates;
@@ -82,7 +84,9 @@ describe('downloadAllToFolder', () => {
       { fileID: 'C', fileName: undefined, size: 0 },
     ]);
     expect(await Promise.all(saved.map((file) => readFile(file.path)))).toEqual([a, b, c]);
-    expect((await readdir(folder)).sort()).toEqual(saved.map((file) => file.path.slice(folder.length + 1)).sort());
+    // The files and the record of the fileIDs processed; no .part, no sidecar left once each file was processed.
+    expect((await readdir(folder)).sort()).toEqual([...saved.map((file) => file.path.slice(folder.length + 1)), processedIds].sort());
+    expect(await readFile(join(folder, processedIds), 'utf8')).toBe('A\nB\nC\n');
     expect(scope.requests.map((request) => request.method)).toEqual(['POST', 'POST', 'POST']);
     await soap.close();
   });
@@ -102,7 +106,7 @@ describe('downloadAllToFolder', () => {
     const saved: SavedFile[] = [];
     for await (const file of soap.downloadAllToFolder('Q1', folder)) saved.push(file);
     expect(saved).toHaveLength(1);
-    expect(await readdir(folder)).toEqual([saved[0]!.path.slice(folder.length + 1)]);
+    expect((await readdir(folder)).sort()).toEqual([saved[0]!.path.slice(folder.length + 1), processedIds].sort());
     expect(await readFile(saved[0]!.path)).toEqual(content);
     // The cut response, its retry, the empty queue: nothing else.
     expect(scope.requests).toHaveLength(3);

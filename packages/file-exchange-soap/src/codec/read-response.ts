@@ -39,8 +39,16 @@ const MAX_DEPTH = 64;
 export interface ReadResponseOptions {
   /** The response's Content-Length, when it has one: base64 fields are then decoded without joining pieces. */
   contentLength?: number | undefined;
-  /** Where a base64 field's bytes go instead of memory; the sink's `end()` result becomes the field's value. */
-  openBinarySink?: ((field: FieldDescriptor) => ByteSink) | undefined;
+  /**
+   * Where a base64 field's bytes go instead of memory; the sink's `end()` result becomes the field's value. `parent`
+   * is the value of the element holding the field, as read so far (the fields before it, e.g. a file's `fileID`).
+   */
+  openBinarySink?: ((field: FieldDescriptor, parent: Record<string, unknown>) => ByteSink) | undefined;
+  /**
+   * Told of each complex element once it is complete and checked (a downloaded `file`, say), before the next one is
+   * read: a file written to disk can be made durable while the rest of the response still arrives.
+   */
+  onComplete?: ((field: FieldDescriptor, value: Record<string, unknown>) => void) | undefined;
 }
 
 /** The response is not the XML the contract promises. */
@@ -123,6 +131,7 @@ class ResponseReader {
     private readonly outputType: string,
     private readonly arena: DecodeArena | undefined,
     private readonly openBinarySink: ReadResponseOptions['openBinarySink'],
+    private readonly onComplete: ReadResponseOptions['onComplete'] = undefined,
   ) {}
 
   /** Counts text the reader keeps, refusing a response that would keep more than MAX_RESPONSE_TEXT_CHARS. */
@@ -165,7 +174,10 @@ class ResponseReader {
         return;
       case 'complex':
         checkRequired(frame);
-        if (frame.field) assign(parent, frame.field, frame.value);
+        if (frame.field) {
+          assign(parent, frame.field, frame.value);
+          this.onComplete?.(frame.field, frame.value);
+        }
         else this.result = { kind: 'body', value: frame.value };
         return;
       case 'scalar':
@@ -236,7 +248,7 @@ class ResponseReader {
     const field = tag.uri === namespace || tag.uri === '' ? complexTypes[parent.typeName]!.find((f) => f.name === tag.local) : undefined;
     if (!field) return { kind: 'skip' };
     if (field.kind === 'complex') return { kind: 'complex', typeName: field.typeName, value: {}, field };
-    if (field.kind === 'base64Binary') return { kind: 'base64', field, decoder: new Base64Decoder(this.arena, this.openBinarySink?.(field)) };
+    if (field.kind === 'base64Binary') return { kind: 'base64', field, decoder: new Base64Decoder(this.arena, this.openBinarySink?.(field, parent.value)) };
     return { kind: 'scalar', field, text: '' };
   }
 }
@@ -285,10 +297,10 @@ async function* utf8Text(body: AsyncIterable<Uint8Array>): AsyncGenerator<string
 export async function readResponse(body: AsyncIterable<Uint8Array>, outputElement: string, options: ReadResponseOptions = {}): Promise<ParsedResponse> {
   const outputType = elements[outputElement];
   if (!outputType) throw new Error(`no element ${outputElement} in the generated contract`);
-  const { contentLength, openBinarySink } = options;
+  const { contentLength, openBinarySink, onComplete } = options;
   const useArena =
     openBinarySink === undefined && contentLength !== undefined && contentLength > 0 && contentLength <= MAX_ARENA_RESPONSE_BYTES && holdsBytes(outputType);
-  const reader = new ResponseReader(outputElement, outputType, useArena ? DecodeArena.forResponseLength(contentLength) : undefined, openBinarySink);
+  const reader = new ResponseReader(outputElement, outputType, useArena ? DecodeArena.forResponseLength(contentLength) : undefined, openBinarySink, onComplete);
   // Position tracking stays on: without it sax never flushes a long text node, and a file's base64 would pile up
   // in one string instead of reaching the decoder in pieces of at most 64 KiB.
   const parser = sax.parser(true, { xmlns: true, position: true });

@@ -18,3 +18,4 @@ export { errorForThrown, localFileError, type FailureContext } from './thrown-er
 export { CallSignal, defaultStallTimeoutMs, followSignals, resolveStallTimeout, StallGuard, type CallAbort } from './call-signal.js';
 export { HttpsTransport, type TransferRequest } from '../transport/https-transport.js';
 export { toReplayableContent, type ContentOptions, type ReplayableContent, type UploadContent } from '../upload-content.js';
+export { freeBytes } from '../free-space.js';
