@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import createOpenApiClient, { type Client } from 'openapi-fetch';
 import { errorForStatus, errorForThrown, localFileError } from './classify-failure.js';
-import { ClientOptionsError, FileExchangeError, InvalidUploadContentError, ProtocolError, TransientFailureError, type FileExchangeOperation } from './errors.js';
+import { ClientOptionsError, FileExchangeError, InvalidUploadContentError, ProtocolError, TransientFailureError, UnexpectedResponseError, type FileExchangeOperation } from './errors.js';
 import { parseFileList, fileListMediaType, maxListBodyBytes, type FileListFormat } from './file-list.js';
 import { callbackThrew } from './core/errors.js';
 import { assertValidFileName } from './core/file-name.js';
@@ -155,6 +155,11 @@ export class FileExchangeClient {
     return new FileExchangeClient({ base, transport, retryPolicy, stallTimeoutMs, options });
   }
 
+  /** When the client certificate stops being valid (its notAfter); undefined without one. */
+  get certificateExpiresAt(): Date | undefined {
+    return this.transport.certificateExpiresAt;
+  }
+
   /** The service's address, as checked at `create` (without a trailing slash). */
   get baseUrl(): string {
     return this.base;
@@ -236,6 +241,7 @@ export class FileExchangeClient {
       const status = outcome.response.status;
       if (status === listEmpty) return [];
       if (status !== listReturned) throw errorForStatus(context, status);
+      checkListMediaType(format, outcome.response.headers.get('content-type'), context);
       return parseFileList(format, outcome.data ?? '');
     }).finally(call.release);
   }
@@ -404,6 +410,23 @@ export class FileExchangeClient {
     } catch (error) {
       throw errorForThrown(context, error);
     }
+  }
+}
+
+/**
+ * A 200 to a list is a list only in the media type asked for: a captive proxy's or a load balancer's HTML page
+ * otherwise passed as one (text: each line a "name"; XML: an empty queue). An answer without a type is taken as it
+ * comes (the service sends one).
+ */
+function checkListMediaType(format: FileListFormat, contentType: string | null, context: { operation: FileExchangeOperation }): void {
+  if (contentType === null) return;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const fits = format === 'text' ? type === 'text/plain' : /^(application|text)\/([a-z.+-]*\+)?xml$/.test(type);
+  if (!fits) {
+    throw new UnexpectedResponseError(
+      `listFilesForDownload: the answer is ${type}, not ${fileListMediaType[format]}: not the service's list (a proxy's login page?).`,
+      { operation: context.operation, status: 200 },
+    );
   }
 }
 

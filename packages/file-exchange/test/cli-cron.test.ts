@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cliRunner } from './support/cli-runner.js';
 import { expectKeptAndSendable } from './support/kept-content.js';
@@ -15,7 +16,7 @@ import { smallDiskAvailable, smallDiskNote, withSmallDisk } from './support/smal
 // cli-processes.test.ts.
 let fx: MockFixture;
 let dir: string;
-const { environment, cli } = cliRunner(
+const { environment, cli, run } = cliRunner(
   () => fx,
   () => dir,
 );
@@ -84,7 +85,7 @@ describe('an upload from a pipe that fails for good keeps what the pipe gave', (
     const name = `KEPT_REFUSED_${size ? 'SIZED' : 'UNSIZED'}.csv`;
     const content = Buffer.from(`${name}: a report that cannot be made again\n`.repeat(3000));
     fx.mock.store.failNext('upload', { status: 403 });
-    const result = await cli(['upload', name, ...(size ? ['--size', String(content.length)] : [])], { env: environment({ TMPDIR: dir }), stdin: content });
+    const result = await cli(['upload', name, ...(size ? ['--size', String(content.length)] : ['--allow-unknown-size'])], { env: environment({ TMPDIR: dir }), stdin: content });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/AccessRefusedError/);
     await expectKeptAndSendable({ fx, dir, cli }, result.stderr, name, content);
@@ -113,10 +114,10 @@ describe('logs for cron (standard error not a terminal)', () => {
     const result = await cli(['download', '--exec', 'cat > /dev/null; sleep 1', '--log-interval', '0.2'], { env });
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stderr.split('\n');
-    expect(lines[0]).toMatch(/^paykit-files: download started \(pid \d+\)$/);
-    expect(lines).toContainEqual(expect.stringMatching(/^paykit-files: waiting to try downloadFile LOG\.csv again at \d\d:\d\d:\d\d \(try 2\) \(\d+ m?s so far\)$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^paykit-files: processing command for LOG\.csv running \(\d+ m?s so far\)$/));
-    expect(lines.at(-2)).toBe('paykit-files: 1 file(s) done, 0 failed');
+    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ paykit-files: download started \(pid \d+\)$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ paykit-files: waiting to try downloadFile LOG\.csv again at \d\d:\d\d:\d\d \(try 2\) \(\d+ m?s so far\)$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ paykit-files: processing command for LOG\.csv running \(\d+ m?s so far\)$/));
+    expect(lines.at(-2)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ paykit-files: 1 file\(s\) done, 0 failed$/);
   });
 
   it('writes the progress of a long transfer as a line, not a redrawn one', async () => {
@@ -125,7 +126,7 @@ describe('logs for cron (standard error not a terminal)', () => {
       const env = environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` });
       const result = await cli(['download', '--out', join(dir, 'inbox'), '--log-interval', '0.25'], { env });
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toMatch(/\npaykit-files: downloading SLOW\.bin: [\d.]+ (B|KiB) of 9\.8 KiB, [\d.]+ \w+\/s \(\d+ m?s so far\)\n/);
+      expect(result.stderr).toMatch(/\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ paykit-files: downloading SLOW\.bin: [\d.]+ (B|KiB) of 9\.8 KiB, [\d.]+ \w+\/s \(\d+ m?s so far\)\n/);
       expect(result.stderr).not.toContain('\r');
     } finally {
       await server.close();
@@ -167,7 +168,7 @@ describe.skipIf(!smallDiskAvailable)(`a full TMPDIR under an upload from a pipe,
     }
     try {
       await withSmallDisk(8, async (disk) => {
-        const result = await cli(['upload', 'FULL_TMP.bin', ...(size ? ['--size', String(content.length)] : [])], {
+        const result = await cli(['upload', 'FULL_TMP.bin', ...(size ? ['--size', String(content.length)] : ['--allow-unknown-size'])], {
           stdin: pipe(),
           env: environment({ TMPDIR: disk, PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` }),
         });
@@ -240,3 +241,95 @@ describe('messages', () => {
   });
 });
 
+
+describe('what cron sees', () => {
+  it('log lines carry their date and time (UTC), from the clock the CLI is given', async () => {
+    enqueue('DATED.csv');
+    const at = Date.UTC(2026, 10, 28, 14, 5, 0);
+    const result = await run(['download', '--exec', 'cat > /dev/null'], { now: () => at }).result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^2026-11-28T14:05:00Z paykit-files: download started \(pid \d+\)$/),
+      '2026-11-28T14:05:00Z paykit-files: DATED.csv processed and deleted',
+      '2026-11-28T14:05:00Z paykit-files: 1 file(s) done, 0 failed',
+    ]);
+  });
+
+  it('--log-format json writes one object a line: time, level, message', async () => {
+    enqueue('JSON.csv');
+    const result = await cli(['download', '--exec', 'cat > /dev/null', '--log-format', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stderr.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, string>);
+    expect(lines.map(({ level, message }) => ({ level, message }))).toEqual([
+      { level: 'info', message: expect.stringMatching(/^download started \(pid \d+\)$/) },
+      { level: 'info', message: 'JSON.csv processed and deleted' },
+      { level: 'info', message: '1 file(s) done, 0 failed' },
+    ]);
+    for (const { time } of lines) expect(new Date(time!).toISOString()).toBe(time);
+  });
+
+  it('a run with nothing to do writes nothing (cron mails whatever a job writes)', async () => {
+    const result = await cli(['download', '--exec', 'cat > /dev/null']);
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(await cli(['list'])).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('--version prints the version', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(await cli(['--version'])).toEqual({ code: 0, stdout: `paykit-files ${version}\n`, stderr: '' });
+  });
+
+  it('refuses a pipe without --size (a writer that died half way would send a truncated file with exit 0), unless asked', async () => {
+    const refused = await cli(['upload', 'UNSIZED.csv'], { stdin: 'half a report' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/Standard input is a pipe and --size was not given.*--size BYTES.*--allow-unknown-size/s);
+    expect(fx.mock.store.uploads().filter((upload) => upload.fileName === 'UNSIZED.csv')).toEqual([]);
+    expect((await cli(['upload', 'UNSIZED.csv', '--allow-unknown-size'], { stdin: 'half a report' })).code).toBe(0);
+  });
+
+  it.each([
+    { format: 'text', args: [], type: 'text/html', body: '<html><body>Please log in</body></html>', error: /UnexpectedResponseError: listFilesForDownload: the answer is text\/html, not text\/plain/ },
+    { format: 'xml', args: ['--xml'], type: 'text/html', body: '<html/>', error: /UnexpectedResponseError: listFilesForDownload: the answer is text\/html, not application\/xml/ },
+    { format: 'xml, a document of another kind', args: ['--xml'], type: 'application/xml', body: '<html><body/></html>', error: /ProtocolError: listFilesForDownload: the XML answer holds no downloadFileList element/ },
+  ])('a 200 that is not a list ($format): exit 1, not names or an empty queue', async ({ args, type, body, error }) => {
+    const server = await startMtlsServer(fx.certificates, (_, response) => response.writeHead(200, { 'content-type': type }).end(body));
+    try {
+      const result = await cli(['list', ...args], { env: environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` }) });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(error);
+    } finally {
+      await server.close();
+    }
+  });
+
+  describe('the client certificate near or past its end', () => {
+    let pem: { cert: string; key: string; notAfter: number };
+    beforeAll(async () => {
+      const made = await mkdtemp(join(tmpdir(), 'paykit-short-cert-'));
+      const cert = join(made, 'short.pem');
+      const key = join(made, 'short-key.pem');
+      // A certificate the mock does not know (another issuer: it answers 403), valid for 10 more days.
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '10', '-subj', '/CN=short-lived', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+      const notAfter = Date.parse(execFileSync('openssl', ['x509', '-in', cert, '-noout', '-enddate'], { encoding: 'utf8' }).trim().replace(/^notAfter=/, ''));
+      pem = { cert: await readFile(cert, 'utf8'), key: await readFile(key, 'utf8'), notAfter };
+      await rm(made, { recursive: true, force: true });
+    });
+    const withPem = async () => {
+      await writeFile(join(dir, 'c.pem'), pem.cert);
+      await writeFile(join(dir, 'k.pem'), pem.key);
+      return environment({ PAYKIT_FILES_CERT_FILE: join(dir, 'c.pem'), PAYKIT_FILES_KEY_FILE: join(dir, 'k.pem'), PAYKIT_FILES_CERT_PASSWORD: '' });
+    };
+
+    it('warns from 30 days out, on every run, even with --quiet', async () => {
+      const result = await cli(['list', '--quiet'], { env: await withPem() });
+      expect(result.stderr).toMatch(/paykit-files: the client certificate expires on \d{4}-\d\d-\d\d \(in (9|10) day\(s\)\): ask the operator for a new one before then\./);
+    });
+
+    it('names an expired certificate in the 403 it causes (the service does not say why)', async () => {
+      const result = await run(['list'], { env: await withPem(), now: () => pem.notAfter + 86_400_000 }).result;
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/AccessRefusedError: .*403.* The client certificate expired on \d{4}-\d\d-\d\d: ask the operator for a new one\./);
+    });
+  });
+});

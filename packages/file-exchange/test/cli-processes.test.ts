@@ -297,3 +297,22 @@ describe('runs from two working folders', () => {
     expect(fx.mock.store.pendingDownloads()).toEqual([]);
   });
 });
+
+describe('paykit-files list | head -1', () => {
+  it('stops quietly when its reader has read enough: no EPIPE stack, exit 0', async () => {
+    // More than a pipe holds (64 KiB), so that writing goes on after `head` has gone.
+    const names = Array.from({ length: 1000 }, (_, i) => `MANY_${String(i).padStart(4, '0')}_${'x'.repeat(200)}.csv`);
+    const server = await startMtlsServer(fx.certificates, (_, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end(names.join('\n')));
+    // --quiet: what remains on standard error is what went wrong.
+    const env = environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` });
+    const child = spawn('/bin/sh', ['-c', `"${process.execPath}" "${bin}" list --quiet | head -1`], { env, cwd: dir });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await once(child, 'close');
+    await server.close();
+    expect(stdout.split('\n')[0]).toBe(names[0]);
+    expect(stderr).toBe('');
+  });
+});

@@ -74,7 +74,7 @@ const enqueue = (...names: string[]) => {
 describe('paykit-files upload', () => {
   it('sends standard input under the given name', async () => {
     const content = Buffer.from('id,amount\n1,100\n'.repeat(1000));
-    const result = await cli(['upload', 'CLI_UPLOAD_001.csv', '--content-type', 'text/csv'], { stdin: content });
+    const result = await cli(['upload', 'CLI_UPLOAD_001.csv', '--content-type', 'text/csv', '--allow-unknown-size'], { stdin: content });
     expect(result).toMatchObject({ code: 0, stdout: '' });
     expect(result.stderr).toContain('uploaded CLI_UPLOAD_001.csv');
     expect(fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_UPLOAD_001.csv')).toEqual([
@@ -94,7 +94,7 @@ describe('paykit-files upload', () => {
 
   it.each([
     { title: 'with --size: sent as it is read', extra: ['--size', '16'] },
-    { title: 'without --size: read to its end first', extra: [] },
+    { title: 'without --size: read to its end first', extra: ['--allow-unknown-size'] },
   ])('uploads a pipe $title', async ({ extra }) => {
     const name = `CLI_PIPE_${extra.length}.csv`;
     const result = await cli(['upload', name, ...extra], { stdin: 'sixteen bytes!!\n' });
@@ -105,7 +105,7 @@ describe('paykit-files upload', () => {
   it.each([
     // The rest of standard input arrives only after the first try was lost: the resend must wait for it.
     { title: 'sent as it is read (--size)', extra: (length: number) => ['--size', String(length)], restAfterLoss: true },
-    { title: 'read to its end first', extra: () => [], restAfterLoss: false },
+    { title: 'read to its end first', extra: () => ['--allow-unknown-size'], restAfterLoss: false },
   ])('resends a pipe $title complete from its spool when the connection drops part-way', async ({ extra, restAfterLoss }) => {
     const content = Buffer.alloc(12 * 1024 * 1024);
     for (let i = 0; i < content.length; i += 4) content.writeUInt32LE(i, i);
@@ -230,7 +230,7 @@ describe('paykit-files upload', () => {
 
   it('works with a PEM certificate and key given as options', async () => {
     const env = environment({ PAYKIT_FILES_CERT_FILE: '', PAYKIT_FILES_CERT_PASSWORD: '' });
-    const result = await cli(['upload', 'CLI_PEM_001.txt', '--cert', fx.certificates.clientCertPath, '--key', fx.certificates.clientKeyPath], { stdin: 'pem', env });
+    const result = await cli(['upload', 'CLI_PEM_001.txt', '--cert', fx.certificates.clientCertPath, '--key', fx.certificates.clientKeyPath, '--allow-unknown-size'], { stdin: 'pem', env });
     expect(result.code).toBe(0);
     expect(fx.mock.store.uploads().some((u) => u.fileName === 'CLI_PEM_001.txt')).toBe(true);
   });
@@ -239,7 +239,7 @@ describe('paykit-files upload', () => {
     const passwordFile = join(dir, 'password');
     await writeFile(passwordFile, `${fx.certificates.clientPfxPassword}\n`, { mode: 0o600 });
     const env = environment({ PAYKIT_FILES_CERT_PASSWORD: '' });
-    const result = await cli(['upload', 'CLI_PWFILE_001.txt', '--cert-password-file', passwordFile], { stdin: 'x', env });
+    const result = await cli(['upload', 'CLI_PWFILE_001.txt', '--cert-password-file', passwordFile, '--allow-unknown-size'], { stdin: 'x', env });
     expect(result.code).toBe(0);
   });
 });
@@ -248,17 +248,17 @@ describe('paykit-files retry lines', () => {
   it('says what failed and when the next try is, also when standard error is not a terminal', async () => {
     fx.mock.store.failNext('upload', { status: 500 });
     // A window long enough for a slow first try on a busy machine; only one failure is queued.
-    const result = await cli(['upload', 'CLI_RETRY_001.csv'], { stdin: 'x', env: environment({ PAYKIT_FILES_RETRY_FOR: '30' }) });
+    const result = await cli(['upload', 'CLI_RETRY_001.csv', '--allow-unknown-size'], { stdin: 'x', env: environment({ PAYKIT_FILES_RETRY_FOR: '30' }) });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
-      /^paykit-files: upload CLI_RETRY_001\.csv started \(pid \d+\)\npaykit-files: uploadFile CLI_RETRY_001\.csv: the service answered 500 \(internal error\)\. Try 1 failed; next try at \d\d:\d\d:\d\d \(in 20 ms\), retrying until \d\d:\d\d:\d\d\.\n/,
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ paykit-files: upload CLI_RETRY_001\.csv started \(pid \d+\)\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ paykit-files: uploadFile CLI_RETRY_001\.csv: the service answered 500 \(internal error\)\. Try 1 failed; next try at \d\d:\d\d:\d\d \(in 20 ms\), retrying until \d\d:\d\d:\d\d\.\n/,
     );
     expect(result.stderr).not.toContain('\r');
   });
 
   it('says nothing with --quiet', async () => {
     fx.mock.store.failNext('upload', { status: 500 });
-    const result = await cli(['upload', 'CLI_RETRY_002.csv', '--quiet'], { stdin: 'x', env: environment({ PAYKIT_FILES_RETRY_FOR: '30' }) });
+    const result = await cli(['upload', 'CLI_RETRY_002.csv', '--quiet', '--allow-unknown-size'], { stdin: 'x', env: environment({ PAYKIT_FILES_RETRY_FOR: '30' }) });
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 });
@@ -403,7 +403,7 @@ describe('failures', () => {
     { title: 'access refused by the service', args: ['list'], before: () => fx.mock.store.failNext('list', { status: 403 }), code: 1, stderr: /AccessRefusedError: .*403/ },
     {
       title: 'a service that stays unreachable',
-      args: ['upload', 'CLI_FAILING.csv'],
+      args: ['upload', 'CLI_FAILING.csv', '--allow-unknown-size'],
       // A window of 0 gives up at the first failure, whatever the machine's speed.
       env: () => environment({ PAYKIT_FILES_BASE_URL: 'https://127.0.0.1:1/services/messaging/rest', PAYKIT_FILES_RETRY_FOR: '0' }),
       code: 1,

@@ -86,7 +86,7 @@ export function cliRunner(fx: () => MockFixture, dir: () => string) {
    * descriptor (as `< file` gives it), standard error is not a terminal. `signal` stands for the signals the bin turns
    * into an abort of the run.
    */
-  function run(args: string[], options: CliOptions & { signal?: AbortSignal } = {}): CliRun {
+  function run(args: string[], options: CliOptions & { signal?: AbortSignal; now?: () => number } = {}): CliRun {
     const stdinFd = options.stdinFile === undefined ? undefined : openSync(options.stdinFile, 'r');
     let stdout = '';
     let stderr = '';
@@ -98,6 +98,7 @@ export function cliRunner(fx: () => MockFixture, dir: () => string) {
       stderr: { write: (text: string | Uint8Array) => ((stderr += text.toString()), true), isTTY: false } as unknown as CliIo['stderr'],
       env: options.env ?? environment(),
       signal: options.signal,
+      ...(options.now ? { now: options.now } : {}),
     };
     const result = runCli(args, io)
       .then((code): CliResult => ({ code, stdout, stderr }))
