@@ -93,7 +93,8 @@ export async function processAll(client: DownloadQueue, handler: FileHandler, op
   const signal = options.signal ?? new AbortController().signal;
   throwIfAborted(signal, { operation: 'processAll' });
   const parent = options.workDir ?? tmpdir();
-  await removeStaleTemporaries(parent);
+  // A processing command that outlived a killed run and finished has handled its file: recorded, not handed over again.
+  await removeStaleTemporaries(parent, (name) => ledger.record(name));
   const workDir = await makeTemporaryFolder(parent, 'download');
   const seen = new Set<string>();
   try {

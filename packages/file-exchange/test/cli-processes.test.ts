@@ -270,6 +270,28 @@ describe('one run at a time per ledger', () => {
   });
 });
 
+describe('a processing command that outlives its run', () => {
+  it('finishing with exit 0 after its run was killed (SIGKILL): the next run records its file, never hands it over again', async () => {
+    enqueue('OUTLIVED.csv');
+    const handled = join(dir, 'handled');
+    const started = join(dir, 'started');
+    const release = join(dir, 'release');
+    const command = `cat > /dev/null; echo go > "${started}"; while [ ! -f "${release}" ]; do sleep 0.05; done; echo "$PAYKIT_FILE_NAME" >> "${handled}"`;
+    const env = environment({ TMPDIR: dir });
+    const killed = start(['download', '--exec', command], { env });
+    await waitForFile(started);
+    killed.child.kill('SIGKILL');
+    await once(killed.child, 'exit');
+    await writeFile(release, '');
+    const next = await cli(['download', '--exec', command, '--wait-lock', '30'], { env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(await readFile(handled, 'utf8')).toBe('OUTLIVED.csv\n');
+    expect(await ledgerNames()).toEqual(['OUTLIVED.csv']);
+    expect(fx.mock.store.pendingDownloads()).toEqual([]);
+    expect((await readdir(dir)).filter((name) => name.startsWith('~'))).toEqual([]);
+  });
+});
+
 describe('runs from two working folders', () => {
   it("share the service's ledger and lock for the user: a second run from another folder exits 75, no file handled twice", async () => {
     enqueue('TWICE_A.csv', 'TWICE_B.csv');

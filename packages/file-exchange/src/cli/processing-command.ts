@@ -3,7 +3,9 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import { basename, dirname, join } from 'node:path';
 import { identify, type ProcessIdentity } from '../process-liveness.js';
+import { handledStatusPrefix } from '../temporary-files.js';
 import type { ReceivedFile } from '../process-all.js';
 
 /** The processing command exited with a failure, was killed or could not start; the file stays in the queue. */
@@ -54,9 +56,22 @@ export async function processingCommandsEnded(): Promise<void> {
 /**
  * The shell that starts the command waits until told on descriptor 3: its process group is recorded (hold) before
  * the command runs, and if this process dies before telling it (SIGKILL), the descriptor reads end-of-file and the
- * command never starts.
+ * command never starts. Once the command has ended, the shell writes its exit status and the file's name beside the
+ * file (`~handled-…`, see `handledStatusName`), renamed into place whole: a command that outlives a paykit-files killed
+ * with SIGKILL and exits 0 has handled its file, and the next run records it instead of handing it over again. The
+ * shell waits for the command through a signal (a trap that does nothing), so that the status is the command's own,
+and then ends the way the command did.
  */
-const startWhenTold = 'IFS= read -r go <&3 || exit 125; exec 3<&-; exec /bin/sh -c "$1"';
+const startWhenTold =
+  'IFS= read -r go <&3 || exit 125; exec 3<&-; trap : TERM INT HUP; /bin/sh -c "$1"; status=$?; ' +
+  'printf \'%s %s\\n\' "$status" "$PAYKIT_FILE_NAME" > "$2.tmp" && mv -f "$2.tmp" "$2"; ' +
+  // A command ended by a signal ends its shell by the same signal, so that paykit-files sees what ended it.
+  'if [ "$status" -gt 128 ]; then trap - TERM INT HUP; kill -$((status - 128)) $$; fi; exit $status';
+
+/** The status file of the command handed `file`: in the file's private folder, named by the file's copy. */
+export function handledStatusPath(file: ReceivedFile): string {
+  return join(dirname(file.path), `${handledStatusPrefix}${basename(file.path)}`);
+}
 
 /** The size on disk is the size received (a copy is never handed over short), and its SHA-256 for the command. */
 async function checkedCopy(file: ReceivedFile): Promise<string> {
@@ -88,7 +103,7 @@ export async function runProcessingCommand(command: string, file: ReceivedFile, 
   const pass = (stream: NodeJS.WritableStream, own: NodeJS.WritableStream) => (stream === own ? 'inherit' : 'pipe');
   let child;
   try {
-    child = spawn('/bin/sh', ['-c', startWhenTold, 'paykit-files', command], {
+    child = spawn('/bin/sh', ['-c', startWhenTold, 'paykit-files', command, handledStatusPath(file)], {
       detached: true,
       stdio: [input.fd, pass(stdout, process.stdout), pass(stderr, process.stderr), 'pipe'],
       env: { ...options.env, PAYKIT_FILE_NAME: file.name, PAYKIT_FILE_PATH: file.path, PAYKIT_FILE_SIZE: String(file.size), PAYKIT_FILE_SHA256: sha256 },
