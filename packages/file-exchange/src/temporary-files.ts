@@ -94,8 +94,10 @@ export async function removeStaleTemporaries(parent: string, handled?: (name: st
       const folder = join(parent, name);
       if (await isHeldByGroup(folder)) return;
       if (handled) {
-        for (const note of (await readdir(folder).catch(() => [] as string[])).filter((entry) => entry.startsWith(handledStatusPrefix) && !entry.endsWith('.tmp'))) {
-          const [status, fileName] = (await readFile(join(folder, note), 'utf8').catch(() => '')).trim().split(' ');
+        for (const note of (await readdir(folder).catch(() => [] as string[])).filter((entry) => entry.startsWith(handledStatusPrefix))) {
+          const text = await readFile(join(folder, note), 'utf8').catch(() => '');
+          const status = text.slice(0, 3).trim();
+          const fileName = text.slice(4).trim();
           // A ledger that cannot be written stops the run (the caller's error), the folder kept for the next one.
           if (status === '0' && fileName) await handled(fileName);
         }

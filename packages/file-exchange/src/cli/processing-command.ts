@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { open } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { basename, dirname, join } from 'node:path';
 import { identify, type ProcessIdentity } from '../process-liveness.js';
@@ -56,17 +56,21 @@ export async function processingCommandsEnded(): Promise<void> {
 /**
  * The shell that starts the command waits until told on descriptor 3: its process group is recorded (hold) before
  * the command runs, and if this process dies before telling it (SIGKILL), the descriptor reads end-of-file and the
- * command never starts. Once the command has ended, the shell writes its exit status and the file's name beside the
- * file (`~handled-…`, see `handledStatusName`), renamed into place whole: a command that outlives a paykit-files killed
- * with SIGKILL and exits 0 has handled its file, and the next run records it instead of handing it over again. The
- * shell waits for the command through a signal (a trap that does nothing), so that the status is the command's own,
-and then ends the way the command did.
+ * command never starts. Once the command has ended, the shell writes its exit status over the first bytes of the note
+ * beside the file (`~handled-…`, made before the command starts with `---` there and the file's name after: written in
+ * place, the status needs no room a full disk could refuse). A command that outlives a paykit-files killed with
+ * SIGKILL and exits 0 has handled its file, and the next run records it instead of handing it over again. The shell
+ * waits for the command through a signal (a trap that does nothing), so that the status is the command's own, and
+ * then ends the way the command did.
  */
 const startWhenTold =
   'IFS= read -r go <&3 || exit 125; exec 3<&-; trap : TERM INT HUP; /bin/sh -c "$1"; status=$?; ' +
-  'printf \'%s %s\\n\' "$status" "$PAYKIT_FILE_NAME" > "$2.tmp" && mv -f "$2.tmp" "$2"; ' +
+  'printf \'%-3s\' "$status" 1<> "$2"; ' +
   // A command ended by a signal ends its shell by the same signal, so that paykit-files sees what ended it.
   'if [ "$status" -gt 128 ]; then trap - TERM INT HUP; kill -$((status - 128)) $$; fi; exit $status';
+
+/** The note's content before the command has ended: the status's three bytes, then the file's name. */
+const unfinished = (name: string) => `--- ${name}\n`;
 
 /** The status file of the command handed `file`: in the file's private folder, named by the file's copy. */
 export function handledStatusPath(file: ReceivedFile): string {
@@ -97,6 +101,10 @@ async function checkedCopy(file: ReceivedFile): Promise<string> {
 export async function runProcessingCommand(command: string, file: ReceivedFile, options: ProcessingCommandOptions): Promise<void> {
   if (stopping) throw new ProcessingCommandError(`processing command not started: paykit-files is stopping (${stopping})`);
   const sha256 = await checkedCopy(file);
+  // Made before the command starts (a full disk then stops it here, unstarted): the shell only writes over it.
+  await writeFile(handledStatusPath(file), unfinished(file.name), { mode: 0o600 }).catch((error: unknown) => {
+    throw new ProcessingCommandError(`processing command not started: its note ${handledStatusPath(file)} could not be written (${(error as Error).message})`);
+  });
   const input = await open(file.path, 'r');
   const stdout = options.output?.stdout ?? process.stdout;
   const stderr = options.output?.stderr ?? process.stderr;
