@@ -62,6 +62,18 @@ describe('readResponse', () => {
     }
   });
 
+  it('reads base64 text broken by line feeds, entities, a comment and CDATA, whatever the pieces it arrives in', async () => {
+    const base64 = content.toString('base64');
+    const text = `${base64.slice(0, 8)}&#13;&#10;${base64.slice(8, 20)}\n  <!-- a comment -->${base64.slice(20, 40)}<![CDATA[${base64.slice(40, 60)}]]>${base64.slice(60)}`;
+    const xml = envelope(`<downloadFilesResponse xmlns="${NS}"><file><fileID>F1</fileID><fileContent>${text}</fileContent></file><file><fileID>F2</fileID><fileContent>${base64}</fileContent></file></downloadFilesResponse>`);
+    for (const size of [1, 2, 3, 5, 8, 13, 64, 4096]) {
+      expect(await read(xml, 'downloadFilesResponse', size)).toEqual({
+        kind: 'body',
+        value: { file: [{ fileID: 'F1', fileContent: content }, { fileID: 'F2', fileContent: content }] },
+      });
+    }
+  });
+
   it('decodes every file of a response into one buffer when the length is known, each file a view of it', async () => {
     const xml = envelope(`<downloadFilesResponse xmlns="${NS}">${file()}${file()}</downloadFilesResponse>`);
     const parsed = await read(xml, 'downloadFilesResponse', 100, Buffer.byteLength(xml));
