@@ -10,6 +10,8 @@ const input = JSON.parse(process.env.PAYKIT_CHILD_INPUT ?? '{}') as { silent: Ur
 const tls = { pfx: input.pfx, passphrase: input.passphrase, ca: input.ca };
 const collect = (globalThis as { gc?: () => void }).gc;
 if (!collect) throw new Error('run with --expose-gc');
+// Collections all along, what the calls must survive; the verdict is what each call ends with, not when.
+// real-time: a garbage collection every 5 ms
 const collecting = setInterval(collect, 5);
 
 const rest = await FileExchangeClient.create({ baseUrl: input.silent.restUrl, tls, stallTimeoutMs: 0, retry: false });
