@@ -185,7 +185,7 @@ describe('memory', () => {
     // Held in memory (a Uint8Array, as before paths were taken), the extra 128 MiB would grow the process by at
     // least as much, and its base64 by a third more.
     expect(large - small).toBeLessThan((128 * MiB) / 4);
-  }, 180_000);
+  }, 120_000);
 
   it('does not grow with the file: 160 MiB takes about the memory of 32 MiB (no timing involved)', async () => {
     const small = await downloadInChild(32);
@@ -194,5 +194,5 @@ describe('memory', () => {
     // that). Streamed to disk, what grows is the parser's, TLS's and the young generation's buffers, the same for
     // both sizes: a quarter of the difference is a wide margin.
     expect(large.growth - small.growth).toBeLessThan((large.received - small.received) / 4);
-  }, 180_000);
+  }, 120_000);
 });

@@ -68,7 +68,7 @@ describe('after abort and close, the process exits', () => {
       'GET /services/messaging/rest/filesForDownload/',
       'POST /services/messaging/DownloadFiles',
     ]);
-  }, 180_000);
+  }, 120_000);
 });
 
 /**
@@ -109,7 +109,7 @@ describe('a deadline that nobody else references holds, garbage collections or n
     // The bound only ends a child whose calls never end (the defect): a deadline of 200 ms kept is done long before.
     const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', child], {
       env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify(input) },
-      timeout: 120_000,
+      timeout: 100_000,
     });
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual([
       'REST list: AbortedError TimeoutError',
@@ -117,5 +117,5 @@ describe('a deadline that nobody else references holds, garbage collections or n
       'REST delete: AbortedError TimeoutError',
       'SOAP downloadFiles: AbortedError TimeoutError',
     ]);
-  }, 180_000);
+  }, 120_000);
 });

@@ -61,7 +61,7 @@ again=$(sha256sum < "$PAYKIT_FILE_PATH" | cut -d' ' -f1)
 echo "$PAYKIT_FILE_NAME $PAYKIT_FILE_SIZE $PAYKIT_FILE_SHA256 $first \${again:-missing}" >> "$HANDLED_LOG"
 `;
 
-it(`loses nothing over ${rounds} runs killed at random (${files} files)`, { timeout: 180_000 }, async () => {
+it(`loses nothing over ${rounds} runs killed at random (${files} files)`, { timeout: 120_000 }, async () => {
   const expected = new Map<string, Buffer>();
   for (let i = 0; i < files; i += 1) {
     const name = `LOOP_${String(i).padStart(2, '0')}.bin`;
