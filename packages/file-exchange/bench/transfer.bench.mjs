@@ -168,7 +168,7 @@ try {
   // third contender does the CLI's job with shell tools: copy the pipe to a file, then send the file (curl cannot
   // learn the length from a pipe itself: `--data-binary @-` reads it into memory and ran out of it at 1 GiB).
   await compare('upload | pipe, no --size', {
-    paykit: () => measure(`cat ${source} | ${cli} upload BENCH_1GIB.bin --quiet`, cliEnv),
+    paykit: () => measure(`cat ${source} | ${cli} upload BENCH_1GIB.bin --quiet --allow-unknown-size`, cliEnv),
     curl: () => measure(`cat ${source} | ${curl} -X POST -H 'Content-Type: application/octet-stream' -H 'Content-Length: ${sizeMiB * MiB}' -H 'Transfer-Encoding:' -T - ${uploadUrl}`, env),
     curlSpooled: () =>
       measure(`cat ${source} | cat > ${spoolCopy} && ${curl} -X POST -H 'Content-Type: application/octet-stream' -T ${spoolCopy} ${uploadUrl}; status=$?; rm -f ${spoolCopy}; exit $status`, env),
