@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// vitest's default timeouts (5 s a test, 10 s a hook): a file that needs longer says why in its first lines.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // Test certificates are made once per run (RSA keys take a second or more on a loaded machine), not per file.
+    globalSetup: ['test/support/global-certificates.ts'],
   },
 });

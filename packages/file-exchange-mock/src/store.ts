@@ -51,6 +51,12 @@ export interface FileExchangeStore {
   /** Names waiting in the download queue, alphabetically. */
   pendingDownloads(): string[];
   failNext(operation: MockOperation, how: InjectedFailure): void;
+  /**
+   * REST uploads being received at this moment (the service takes one at a time, a second one gets 503): lets a
+   * test wait for the moment an upload has reached the service, or has been given up, instead of guessing it with a
+   * delay.
+   */
+  uploadsBeingReceived(): number;
 }
 
 export interface QueuedFile {
@@ -150,6 +156,10 @@ export class FileExchangeState implements FileExchangeStore {
 
   endUpload(): void {
     this.uploadsInProgress -= 1;
+  }
+
+  uploadsBeingReceived(): number {
+    return this.uploadsInProgress;
   }
 
   /** REST upload: a name is unique per file; the same bytes under the same name are a resend and are ignored. */

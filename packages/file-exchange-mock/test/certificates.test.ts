@@ -3,14 +3,16 @@ import { readFile, stat } from 'node:fs/promises';
 import { createSecureContext } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TestCertificates } from '../src/index.js';
-import { temporaryCertificates } from './helpers.js';
+import { suiteCertificates } from './helpers.js';
 
 describe('generateTestCertificates', () => {
   let certificates: TestCertificates;
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ certificates, cleanup } = await temporaryCertificates());
+    // What generateTestCertificates wrote for this run (test/support/global-certificates.ts): generating RSA keys again
+    // here took more than a hook's 10 s on a loaded 2-core machine.
+    ({ certificates, cleanup } = suiteCertificates());
   });
   afterAll(() => cleanup());
 

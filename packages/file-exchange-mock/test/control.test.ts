@@ -5,7 +5,7 @@ import type { Agent } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { controlOperations } from '../src/generated/control/client.js';
 import { createFileExchangeMockControl, MockControlError, startFileExchangeMock, type FileExchangeMock, type FileExchangeMockControl, type TestCertificates } from '../src/index.js';
-import { agentFor, send, temporaryCertificates } from './helpers.js';
+import { agentFor, send, suiteCertificates } from './helpers.js';
 
 let mock: FileExchangeMock;
 let agent: Agent;
@@ -14,7 +14,7 @@ let cleanup: () => Promise<void>;
 let certificates: TestCertificates;
 
 beforeAll(async () => {
-  const made = await temporaryCertificates();
+  const made = suiteCertificates();
   cleanup = made.cleanup;
   certificates = made.certificates;
   mock = await startFileExchangeMock({ certificates: made.certificates });

@@ -1,12 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import {
-  generateTestCertificates,
   startFileExchangeMock,
   type FileExchangeMock,
   type FileExchangeMockOptions,
@@ -17,11 +15,9 @@ export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const soapContractDir = join(repoRoot, 'specs/file-exchange-soap');
 export const SOAP_NS = 'urn:paykit:file-exchange:v1';
 
-/** Certificates generated at test time into a temporary folder, removed by `cleanup`. */
-export async function temporaryCertificates(): Promise<{ certificates: TestCertificates; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'paykit-certs-'));
-  const certificates = await generateTestCertificates(dir);
-  return { certificates, cleanup: () => rm(dir, { recursive: true, force: true }) };
+/** The certificates made once for the whole run (test/support/global-certificates.ts); removed after the run. */
+export function suiteCertificates(): { certificates: TestCertificates; cleanup: () => Promise<void> } {
+  return { certificates: inject('certificates'), cleanup: async () => undefined };
 }
 
 export type ClientIdentity = 'client-pfx' | 'client-pem' | 'foreign' | 'none';
@@ -66,15 +62,18 @@ export function soapEnvelope(body: string): string {
 
 export const soapHeaders = { 'Content-Type': 'text/xml; charset=utf-8', SOAPAction: '""' };
 
-/** Validates a whole SOAP message, or a bare element of FileExchange.xsd, with libxml2 (xmllint-wasm). */
-export async function validateAgainstXsd(xml: string, root: 'envelope' | 'element' = 'envelope') {
+/**
+ * Validates a whole SOAP message, or a bare element of FileExchange.xsd, with libxml2 (xmllint-wasm); several messages
+ * are validated in one run of it (each run compiles libxml2's WebAssembly in a worker of its own, most of its cost).
+ */
+export async function validateAgainstXsd(xml: string | string[], root: 'envelope' | 'element' = 'envelope') {
   const [xsd, envelopeXsd] = await Promise.all([
     readFile(join(soapContractDir, 'FileExchange.xsd'), 'utf8'),
     readFile(fileURLToPath(new URL('./fixtures/soap-envelope.xsd', import.meta.url)), 'utf8'),
   ]);
   const fileExchangeSchema = { fileName: 'FileExchange.xsd', contents: xsd };
   return validateXML({
-    xml: [{ fileName: 'message.xml', contents: xml }],
+    xml: [xml].flat().map((contents, index) => ({ fileName: `message-${index + 1}.xml`, contents })),
     schema: root === 'envelope' ? [{ fileName: 'soap-envelope.xsd', contents: envelopeXsd }] : [fileExchangeSchema],
     preload: root === 'envelope' ? [fileExchangeSchema] : [],
   });
@@ -94,7 +93,7 @@ export function freshMockPerTest(options: Omit<FileExchangeMockOptions, 'certifi
   const env = {} as MockPerTest;
   let cleanup: () => Promise<void>;
   beforeAll(async () => {
-    ({ certificates: env.certificates, cleanup } = await temporaryCertificates());
+    ({ certificates: env.certificates, cleanup } = suiteCertificates());
     env.agent = await agentFor(env.certificates, 'client-pfx');
   });
   afterAll(async () => {

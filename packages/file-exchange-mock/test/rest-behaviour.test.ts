@@ -94,7 +94,8 @@ describe('stateful REST file exchange', () => {
         `POST /services/messaging/rest/uploadedFiles/${name} HTTP/1.1\r\nHost: ${hostname}\r\n` +
           'Content-Type: text/plain\r\nContent-Length: 10\r\nConnection: close\r\n\r\n12345',
       );
-      await new Promise((resolve) => setTimeout(resolve, 100)); // let the service start receiving it
+      // The event the test is about: the service is receiving it (the 503 that follows is for a second upload).
+      await expect.poll(() => env.mock.store.uploadsBeingReceived(), { timeout: 4_000 }).toBe(1);
       return { socket, response };
     }
 
@@ -169,7 +170,8 @@ describe('stateful REST file exchange', () => {
       const first = await startHalfUpload('cut.txt');
       first.socket.destroy();
       await first.response;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The service saw the connection go (its upload ended) before anything is checked of what it kept.
+      await expect.poll(() => env.mock.store.uploadsBeingReceived(), { timeout: 4_000 }).toBe(0);
       expect(env.mock.store.uploads()).toEqual([]);
       expect((await upload('cut.txt', 'whole file')).status).toBe(202);
       expect(env.mock.store.uploads().map((u) => u.content.toString())).toEqual(['whole file']);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import soap from 'soap';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startFileExchangeMock, type FileExchangeMock, type TestCertificates } from '../src/index.js';
-import { SOAP_NS, soapContractDir, soapEnvelope, temporaryCertificates, validateAgainstXsd } from './helpers.js';
+import { SOAP_NS, soapContractDir, soapEnvelope, suiteCertificates, validateAgainstXsd } from './helpers.js';
 
 const wsdlPath = join(soapContractDir, 'FileExchange.wsdl');
 const element = (xml: string) => xml.replace(/^<(\w+)/, `<$1 xmlns="${SOAP_NS}"`);
@@ -69,7 +69,7 @@ describe('real messages between a node-soap client and the mock', () => {
   let client: soap.Client;
 
   beforeAll(async () => {
-    ({ certificates, cleanup } = await temporaryCertificates());
+    ({ certificates, cleanup } = suiteCertificates());
     mock = await startFileExchangeMock({ certificates });
     client = await soap.createClientAsync(wsdlPath);
     client.setSecurity(

@@ -6,7 +6,7 @@ import type { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startFileExchangeMock, type FileExchangeMock, type TestCertificates } from '../src/index.js';
 import { curl } from './support/curl.js';
-import { agentFor, send, soapContractDir, soapEnvelope, temporaryCertificates } from './helpers.js';
+import { agentFor, send, soapContractDir, soapEnvelope, suiteCertificates } from './helpers.js';
 
 const ports = ['UploadFile', 'DownloadFiles'] as const;
 
@@ -28,7 +28,7 @@ describe('the WSDL served at ?wsdl gives the addresses the mock listens on', () 
   let plainMock: FileExchangeMock;
 
   beforeAll(async () => {
-    ({ certificates, cleanup } = await temporaryCertificates());
+    ({ certificates, cleanup } = suiteCertificates());
     agent = await agentFor(certificates, 'client-pfx');
     mock = await startFileExchangeMock({ certificates });
     plainMock = await startFileExchangeMock({ tls: false });
@@ -132,7 +132,7 @@ describe.each(['0.0.0.0', '::'])('the WSDL of a mock listening on %s', (host) =>
   let port: string;
 
   beforeAll(async () => {
-    ({ certificates, cleanup } = await temporaryCertificates());
+    ({ certificates, cleanup } = suiteCertificates());
     agent = await agentFor(certificates, 'client-pfx');
     mock = await startFileExchangeMock({ certificates, host });
     port = new URL(mock.soapUrl).port;

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { Agent } from 'undici';
 import { startFileExchangeMock, type FileExchangeMock, type TestCertificates } from '../src/index.js';
 import { curl } from './support/curl.js';
-import { agentFor, send, soapEnvelope, soapHeaders, temporaryCertificates, type ClientIdentity } from './helpers.js';
+import { agentFor, send, soapEnvelope, soapHeaders, suiteCertificates, type ClientIdentity } from './helpers.js';
 
 describe('client-certificate TLS of the stateful mock', () => {
   let certificates: TestCertificates;
@@ -12,7 +12,7 @@ describe('client-certificate TLS of the stateful mock', () => {
   const agents: Agent[] = [];
 
   beforeAll(async () => {
-    ({ certificates, cleanup } = await temporaryCertificates());
+    ({ certificates, cleanup } = suiteCertificates());
     mock = await startFileExchangeMock({ certificates });
   });
   afterAll(async () => {
@@ -113,7 +113,7 @@ describe('client-certificate TLS of the stateful mock', () => {
   });
 
   test('a client trusting another CA refuses the mock’s server certificate', async () => {
-    const other = await temporaryCertificates();
+    const other = { certificates: inject('otherCertificates'), cleanup: async () => undefined };
     try {
       const agent = new Agent({
         connect: { ca: other.certificates.caCertPem, pfx: await readFile(certificates.clientPfxPath), passphrase: certificates.clientPfxPassword },

@@ -2,31 +2,35 @@ import {
   AccessRefusedError,
   CallSignal,
   ClientOptionsError,
-  createTlsAgent,
   errorForThrown,
   FileExchangeError,
+  freeBytes,
+  HttpsTransport,
+  LocalFileError,
   isRetriedStatus,
   parseBaseUrl,
   ProtocolError,
   resolveStallTimeout,
   SerialQueue,
-  StallGuard,
+  toReplayableContent,
   TransientFailureError,
   UnexpectedResponseError,
   withRetries,
   type ClientTlsOptions,
+  type ReplayableContent,
+  type UploadContent,
 } from '@paykit/file-exchange/core';
-import type { Dispatcher } from 'undici';
+import { Readable } from 'node:stream';
 import { MalformedResponse, readResponse } from './codec/read-response.js';
 import { validateRequest } from './codec/validate-request.js';
 import { encodeRequest, writeRequest } from './codec/write-request.js';
-import { DownloadSession, type DownloadAllOptions, type SavedFile } from './download-session.js';
+import { DownloadSession, type DownloadAllOptions } from './download-session.js';
 import { InvalidRequestError, SoapFaultError } from './errors.js';
-import { FolderSinks, type SavedContent } from './folder-sinks.js';
+import { SoapFolder, type ResponseFiles, type SavedContent, type SavedFile } from './folder-sinks.js';
 import { operations, type OperationMessages, type OperationName } from './generated/contract.js';
 import type { DownloadedFile, UploadFile } from './generated/types.js';
 import { resolveRetryPolicy, type RetryOptions, type RetryPolicy } from './retry-policy.js';
-import { postSoap, type SoapHttpResponse } from './transport/post-soap.js';
+import { discard, postSoap, type SoapHttpResponse } from './transport/post-soap.js';
 
 export interface FileExchangeSoapClientOptions {
   /** The SOAP base address of the environment ({soap_base_url}); it ends with `/services/messaging`. */
@@ -45,6 +49,16 @@ export interface FileExchangeSoapClientOptions {
   timeoutMs?: number;
 }
 
+/** What `uploadFile` takes: the contract's `UploadFile`, whose `fileContent` may also be a path, a descriptor or a stream. */
+export type UploadFileInput = Omit<UploadFile, 'fileContent'> & { fileContent: UploadContent };
+
+export interface UploadFileOptions extends CallOptions {
+  /** The length in bytes of a stream given as `fileContent`: it is then sent as it is read (see uploadFile). */
+  contentLength?: number;
+  /** Where a stream of unknown length is kept while it is sent (default: the system's temporary folder). */
+  spoolDir?: string;
+}
+
 export interface CallOptions {
   /** Ends the call in any phase, the wait before a retry included: it rejects with AbortedError. */
   signal?: AbortSignal;
@@ -59,22 +73,14 @@ async function bodyStart(response: SoapHttpResponse): Promise<string> {
   let length = 0;
   try {
     for await (const chunk of response.body) {
-      chunks.push(Buffer.from(chunk));
-      length += chunk.byteLength;
+      chunks.push(Buffer.from(chunk as Buffer));
+      length += (chunk as Buffer).byteLength;
       if (length >= 512) break;
     }
   } catch {
     // The start of the body is only a hint for the message; a broken body must not hide the status.
   }
   return Buffer.concat(chunks).subarray(0, 512).toString('utf8').replace(/\s+/g, ' ').trim();
-}
-
-/** The body as it is read, telling the stall guard of each piece. */
-async function* watched(body: AsyncIterable<Uint8Array>, guard: StallGuard): AsyncGenerator<Uint8Array> {
-  for await (const chunk of body) {
-    guard.touch();
-    yield chunk;
-  }
 }
 
 /**
@@ -88,7 +94,7 @@ export class FileExchangeSoapClient {
   private readonly calls = new CallSignal();
 
   private constructor(
-    private readonly dispatcher: Dispatcher,
+    private readonly transport: HttpsTransport,
     readonly baseUrl: string,
     private readonly retry: RetryPolicy,
     private readonly stallTimeoutMs: number | undefined,
@@ -100,11 +106,13 @@ export class FileExchangeSoapClient {
     const baseUrl = parseBaseUrl(options.baseUrl, baseUrlExample, (message) => new ClientOptionsError(message));
     const retry = resolveRetryPolicy(options.retry);
     const stallTimeoutMs = resolveStallTimeout(options.stallTimeoutMs ?? options.timeoutMs);
-    // undici's own head and body timeouts are the stall timeout too (0 turns them off); the guard also covers the
-    // request body, which undici does not time.
-    const dispatcher = await createTlsAgent(options.tls, { timeoutMs: stallTimeoutMs ?? 0 });
+    // The REST client's transport (node:https, one stall timer per request, the same errors): see HttpsTransport.
+    if (!options.tls && baseUrl.startsWith('https:')) {
+      throw new ClientOptionsError('The service requires a client certificate: give tls.pfx and tls.passphrase, or tls.cert and tls.key.');
+    }
+    const transport = await HttpsTransport.create(baseUrl, options.tls);
     const retryClientFaults = options.retry !== false && options.retry?.soapClientFaults === 'retry';
-    return new FileExchangeSoapClient(dispatcher, baseUrl, retry, stallTimeoutMs, retryClientFaults);
+    return new FileExchangeSoapClient(transport, baseUrl, retry, stallTimeoutMs, retryClientFaults);
   }
 
   /** Address of an operation's port: the base address followed by the last path segment of the WSDL's address. */
@@ -121,16 +129,46 @@ export class FileExchangeSoapClient {
   }
 
   /**
-   * Sends one file; `fileContent` is bytes, base64-encoded while it is streamed. A request that fails with a network
-   * error or HTTP 500 is sent again only when it has a `fileID`: the service ignores a repeated fileID, and without
-   * one a resend could create a duplicate. Concurrent calls are sent one after the other, as the service requires.
+   * Sends one file. `fileContent` is bytes, a **file path** (a string is always a path), an open descriptor of a
+   * regular file (`{ fd }`) or a stream (a Node `Readable` or any async iterable of bytes): it is base64-encoded as it
+   * is sent, never held whole (a 1 GiB file from a path peaks far below the file's size). The request's length must
+   * be known before its first byte: a stream is sent as it is read when `options.contentLength` gives its length,
+   * and read to its end into a private temporary file first otherwise (`spoolDir`, default the system's temporary
+   * folder), which also lets a resend read it again. A request that fails with a network error or HTTP 500 is sent
+   * again only when it has a `fileID`: the service ignores a repeated fileID, and without one a resend could create a
+   * duplicate. Concurrent calls are sent one after the other, as the service requires.
    */
-  async uploadFile(file: UploadFile, options: CallOptions = {}): Promise<void> {
-    // Checked now, so that a bad request fails at once instead of after the uploads queued before it.
-    const problems = validateRequest(operations.uploadFile.input, file);
+  async uploadFile(file: UploadFileInput, options: UploadFileOptions = {}): Promise<void> {
+    const { fileContent, ...fields } = file;
+    const inMemory = fileContent instanceof Uint8Array;
+    // Checked now, so that a bad request fails at once instead of after the uploads queued before it; content other
+    // than bytes is checked by kind here, and read only when its turn comes.
+    const stand = inMemory || fileContent === undefined ? fileContent : new Uint8Array(0);
+    const problems = validateRequest(operations.uploadFile.input, { ...fields, fileContent: stand });
+    if (!inMemory && fileContent !== undefined && !isUploadContent(fileContent)) {
+      problems.push({ path: 'uploadFile.fileContent', message: 'must be bytes, a file path, a file descriptor ({ fd }) or a stream' });
+    }
     if (problems.length > 0) throw new InvalidRequestError('uploadFile', problems);
     const retry = options.retry ?? (file.fileID === undefined ? false : undefined);
-    await this.uploads.run(() => this.call('uploadFile', file, { ...options, ...(retry === undefined ? {} : { retry }) }));
+    const callOptions = { ...(options.signal ? { signal: options.signal } : {}), ...(retry === undefined ? {} : { retry }) };
+    await this.uploads.run(async () => {
+      let content: Uint8Array | ReplayableContent = fileContent as Uint8Array;
+      if (!inMemory) {
+        try {
+          content = await toReplayableContent(fileContent, { contentLength: options.contentLength, spoolDir: options.spoolDir });
+        } catch (error) {
+          if (error instanceof FileExchangeError && error.name === 'InvalidUploadContentError') {
+            throw new InvalidRequestError('uploadFile', [{ path: 'uploadFile.fileContent', message: error.message }]);
+          }
+          throw error;
+        }
+      }
+      try {
+        await this.exchangeWithRetries('uploadFile', { ...fields, fileContent: content }, callOptions, undefined, { validated: true });
+      } finally {
+        if (!inMemory) await (content as ReplayableContent).dispose();
+      }
+    });
   }
 
   /**
@@ -144,9 +182,18 @@ export class FileExchangeSoapClient {
 
   /**
    * One DownloadFiles exchange whose files are written into `folder` as they arrive (memory stays bounded whatever
-   * their size), each synced and renamed from `.part` once the whole response has been read: see FolderSinks.
+   * their size), each made durable with its fields as soon as it is complete: see SoapFolder. The files are yours
+   * once this resolves (their sidecars are removed). If the response fails part way, the files saved before the
+   * failure stay with their sidecars, named by the error's `savedFiles`; `downloadAllToFolder` hands them over.
    */
   async downloadFilesToFolder(queueID: string, folder: string, options: CallOptions = {}): Promise<SavedFile[]> {
+    const store = new SoapFolder(folder);
+    const files = await this.downloadIntoFolder(queueID, store, options);
+    for (const file of files) store.acknowledge(file);
+    return files;
+  }
+
+  private async downloadIntoFolder(queueID: string, folder: SoapFolder, options: CallOptions): Promise<SavedFile[]> {
     const response = (await this.exchangeWithRetries('downloadFiles', { queueID }, options, folder)) as { file?: Array<Omit<DownloadedFile, 'fileContent'> & { fileContent: SavedContent }> };
     return (response.file ?? []).map(({ fileContent, ...file }) => ({ ...file, path: fileContent.path, size: fileContent.size }));
   }
@@ -157,10 +204,17 @@ export class FileExchangeSoapClient {
     return new DownloadSession(queueID, (signal) => this.downloadFiles(queueID, this.batchOptions(options, signal)), options);
   }
 
-  /** Drains the queue like downloadAll, each file written into `folder` (see downloadFilesToFolder) instead of memory. */
+  /**
+   * Drains the queue like downloadAll, each file written into `folder` (see SoapFolder) instead of memory. Files an
+   * earlier run saved there and did not finish with (killed, or stopped by a full disk) come first, with their
+   * fields. By default the fileIDs processed are kept in the folder (`.paykit-soap-processed-ids.txt`), so a file
+   * the service sends again is not handed over twice; `seen` replaces that.
+   */
   downloadAllToFolder(queueID: string, folder: string, options: DownloadAllOptions & Pick<CallOptions, 'retry'> = {}): DownloadSession<SavedFile> {
     this.checkQueueID(queueID);
-    return new DownloadSession(queueID, (signal) => this.downloadFilesToFolder(queueID, folder, this.batchOptions(options, signal)), options);
+    const store = new SoapFolder(folder);
+    const seen = options.seen ?? { has: (fileID: string) => store.processed.has(fileID), add: (fileID: string) => store.processed.record(fileID) };
+    return new DownloadSession(queueID, (signal) => this.downloadIntoFolder(queueID, store, this.batchOptions(options, signal)), { ...options, seen }, store);
   }
 
   /**
@@ -169,7 +223,7 @@ export class FileExchangeSoapClient {
    */
   async close(): Promise<void> {
     this.calls.close();
-    await this.dispatcher.destroy();
+    this.transport.close();
   }
 
   private checkQueueID(queueID: string): void {
@@ -181,78 +235,108 @@ export class FileExchangeSoapClient {
     return { ...(options.retry === undefined ? {} : { retry: options.retry }), ...(signal ? { signal } : {}) };
   }
 
-  private async exchangeWithRetries(operation: OperationName, input: object, options: CallOptions, folder: string | undefined): Promise<unknown> {
+  private async exchangeWithRetries(operation: OperationName, input: object, options: CallOptions, folder: SoapFolder | undefined, checked: { validated?: boolean } = {}): Promise<unknown> {
     const descriptor = operations[operation];
-    const problems = validateRequest(descriptor.input, input);
+    const problems = checked.validated ? [] : validateRequest(descriptor.input, input);
     if (problems.length > 0) throw new InvalidRequestError(operation, problems);
     const encoded = encodeRequest(writeRequest(descriptor.input, input));
     const retry = options.retry === undefined ? this.retry : resolveRetryPolicy(options.retry);
     const retryClientFaults = options.retry === undefined ? this.retryClientFaults : options.retry !== false && options.retry.soapClientFaults === 'retry';
-    const signal = this.calls.forCall(options.signal);
-    return withRetries(retry, { operation }, async () => {
-      const sinks = folder === undefined ? undefined : new FolderSinks(folder);
-      try {
-        const output = await this.exchange(operation, encoded, { signal, sinks, retryClientFaults });
-        sinks?.commit();
-        return output;
-      } catch (error) {
-        sinks?.discard();
+    const call = this.calls.open(options.signal);
+    // The files committed by tries that failed later: a failure that ends the call names them (savedFiles).
+    const saved = new Map<string, SavedFile>();
+    return withRetries(
+      retry,
+      { operation },
+      async () => {
+        const files = folder?.forResponse();
+        try {
+          return await this.exchange(operation, encoded, { signal: call.signal, files, folder, retryClientFaults });
+        } catch (error) {
+          files?.discard();
+          for (const file of files?.committed ?? []) saved.set(file.fileID, file);
+          throw error;
+        }
+      },
+      call.signal,
+    )
+      .catch((error: unknown) => {
+        if (saved.size > 0 && error instanceof FileExchangeError) throw Object.assign(error, { savedFiles: [...saved.values()] });
         throw error;
-      }
-    }, signal);
+      })
+      .finally(call.release);
   }
 
   private async exchange(
     operation: OperationName,
     encoded: ReturnType<typeof encodeRequest>,
-    call: { signal: AbortSignal; sinks: FolderSinks | undefined; retryClientFaults: boolean },
+    call: { signal: AbortSignal; files: ResponseFiles | undefined; folder: SoapFolder | undefined; retryClientFaults: boolean },
   ): Promise<Record<string, unknown>> {
     const descriptor = operations[operation];
     const url = this.operationUrl(operation);
     const context = { operation, signal: call.signal };
-    // The request is ended by the caller's signal, close(), or a stall, whichever comes first.
-    const stalled = new AbortController();
-    const guard = new StallGuard(this.stallTimeoutMs, (error) => stalled.abort(error));
-    const signal = AbortSignal.any([call.signal, stalled.signal]);
+    // Ended by the caller's signal, close(), or a stall (the transport's timer), whichever comes first; whoever reads
+    // the body then gets the typed error.
+    const failure = (cause: unknown) => errorForThrown(context, cause);
+    let response: SoapHttpResponse;
     try {
-      let response: SoapHttpResponse;
-      try {
-        response = await postSoap(this.dispatcher, url, descriptor.soapAction, encoded, signal, () => guard.touch());
-      } catch (error) {
-        throw errorForThrown(context, stalled.signal.aborted ? stalled.signal.reason : error);
-      }
-      guard.touch();
-      if (response.status === 403) {
-        await response.body.dump().catch(() => undefined);
-        throw new AccessRefusedError(
-          `${operation}: access refused (HTTP 403) by ${url}. Check that the client certificate is the one issued for this ` +
-            "environment and that this machine's address is in the allowed IP list.",
-          { operation, status: 403 },
+      response = await postSoap(this.transport, url, descriptor.soapAction, encoded, { signal: call.signal, stallTimeoutMs: this.stallTimeoutMs, failure });
+    } catch (error) {
+      throw errorForThrown(context, error);
+    }
+    if (response.status === 403) {
+      await discard(response.body);
+      throw new AccessRefusedError(
+        `${operation}: access refused (HTTP 403) by ${url}. Check that the client certificate is the one issued for this ` +
+          "environment and that this machine's address is in the allowed IP list.",
+        { operation, status: 403 },
+      );
+    }
+    const xml = /^(text|application)\/([a-z.+-]*\+)?xml\b/i.test(response.contentType);
+    if ((response.status !== 200 && response.status !== 500) || !xml) throw statusError(operation, url, response.status, await bodyStart(response));
+    if (call.folder && response.contentLength !== undefined) {
+      // The decoded files can be no larger than 3/4 of the response: a folder without that room fails now, the
+      // response not read (a download interrupted is one the service sends again), not part way with a file lost.
+      const needed = Math.floor((response.contentLength * 3) / 4);
+      const free = await freeBytes(call.folder.folder);
+      if (free !== undefined && free < needed) {
+        response.body.destroy();
+        throw new LocalFileError(
+          `${operation}: not enough space in ${call.folder.folder} for this response (up to ${needed} bytes of files, ${free} free); ` +
+            'it was not read, so the service sends its files again: free some space and run again.',
+          { operation, code: 'ENOSPC', path: call.folder.folder, neededBytes: needed },
         );
       }
-      const xml = /^(text|application)\/([a-z.+-]*\+)?xml\b/i.test(response.contentType);
-      if ((response.status !== 200 && response.status !== 500) || !xml) throw statusError(operation, url, response.status, await bodyStart(response));
-      let parsed;
-      try {
-        parsed = await readResponse(watched(response.body, guard), descriptor.output, {
-          contentLength: response.contentLength,
-          openBinarySink: call.sinks ? () => call.sinks!.sink() : undefined,
-        });
-      } catch (error) {
-        if (error instanceof MalformedResponse) {
-          await response.body.dump().catch(() => undefined);
-          if (response.status === 500) throw statusError(operation, url, 500, error.message);
-          throw new ProtocolError(`${operation}: the response does not follow the contract: ${error.message}`, { operation, status: response.status });
-        }
-        if (error instanceof FileExchangeError) throw error;
-        throw errorForThrown(context, stalled.signal.aborted ? stalled.signal.reason : error);
-      }
-      if (parsed.kind === 'fault') throw new SoapFaultError(operation, response.status, parsed.fault, call.retryClientFaults);
-      if (response.status !== 200) throw statusError(operation, url, response.status, 'a response element with an error status');
-      return parsed.value;
-    } finally {
-      guard.stop();
     }
+    let parsed;
+    try {
+      parsed = await readResponse(response.body, descriptor.output, {
+        contentLength: response.contentLength,
+        openBinarySink: call.files ? (field, file) => call.files!.sink(field, file) : undefined,
+        onComplete: call.files ? (field, value) => call.files!.complete(field, value) : undefined,
+      });
+    } catch (error) {
+      if (error instanceof LocalFileError && call.files) {
+        // The download stops here (a full disk, most often): an interrupted download is one the service sends again.
+        response.body.destroy();
+        const kept = call.files.committed.length;
+        throw new LocalFileError(
+          `${error.message} The download was stopped there, so the service should send this file and the rest of the response again; ` +
+            `${kept === 0 ? 'no file of this response was complete before it' : `the ${kept} file(s) of this response before it were saved and are handed over`}.`,
+          { operation, fileName: error.fileName, path: error.path, code: error.code, neededBytes: error.neededBytes, cause: error.cause },
+        );
+      }
+      if (error instanceof MalformedResponse) {
+        response.body.destroy();
+        if (response.status === 500) throw statusError(operation, url, 500, error.message);
+        throw new ProtocolError(`${operation}: the response does not follow the contract: ${error.message}`, { operation, status: response.status });
+      }
+      if (error instanceof FileExchangeError) throw error;
+      throw errorForThrown(context, error);
+    }
+    if (parsed.kind === 'fault') throw new SoapFaultError(operation, response.status, parsed.fault, call.retryClientFaults);
+    if (response.status !== 200) throw statusError(operation, url, response.status, 'a response element with an error status');
+    return parsed.value;
   }
 }
 
@@ -260,6 +344,14 @@ export class FileExchangeSoapClient {
 function statusError(operation: OperationName, url: string, status: number, bodyStart: string): FileExchangeError {
   const message = `${operation}: unexpected HTTP ${status} from ${url}${bodyStart ? `: ${bodyStart}` : ''}`;
   return isRetriedStatus(status) ? new TransientFailureError(message, { operation, status }) : new UnexpectedResponseError(message, { operation, status });
+}
+
+/** Content other than bytes that uploadFile reads when the upload's turn comes. */
+function isUploadContent(content: unknown): boolean {
+  if (typeof content === 'string') return content.length > 0;
+  if (content instanceof Readable) return true;
+  if (content === null || typeof content !== 'object') return false;
+  return Symbol.asyncIterator in content || typeof (content as { fd?: unknown }).fd === 'number';
 }
 
 export function createFileExchangeSoapClient(options: FileExchangeSoapClientOptions): Promise<FileExchangeSoapClient> {

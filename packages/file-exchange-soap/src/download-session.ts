@@ -2,8 +2,23 @@ import { abortedBy, assertValidFileName } from '@paykit/file-exchange/core';
 import { DownloadNotDrainingError } from './errors.js';
 import type { DownloadedFile } from './generated/types.js';
 
-/** A received file written to disk by `downloadAllToFolder`: complete and synced at `path`, `size` bytes. */
-export type SavedFile = Omit<DownloadedFile, 'fileContent'> & { path: string; size: number };
+export type { SavedFile } from './folder-sinks.js';
+
+/**
+ * What a session over a folder does besides: hand over first the files an earlier run committed and did not finish
+ * (`restore`), drop the sidecar of a file once it is processed (`acknowledge`), remove a processed file's copy the
+ * service sent again (`discardDuplicate`).
+ */
+export interface SessionStore<File> {
+  restore(): File[];
+  acknowledge(file: File): void;
+  discardDuplicate(file: File): void;
+}
+
+/** A failure of a response after some of its files were saved (a full disk): those files, handed over first. */
+export interface PartlySaved<File> {
+  savedFiles?: File[];
+}
 
 /** Remembers which fileIDs were processed. A `Set<string>` fits; pass a persistent one to recognise duplicates across runs. */
 export interface FileIdLedger {
@@ -48,6 +63,7 @@ export class DownloadSession<File extends { fileID: string; fileName?: string } 
     private readonly queueID: string,
     private readonly fetchBatch: (signal?: AbortSignal) => Promise<File[]>,
     private readonly options: DownloadAllOptions = {},
+    private readonly store?: SessionStore<File>,
   ) {}
 
   async *[Symbol.asyncIterator](): AsyncGenerator<File, void, undefined> {
@@ -57,21 +73,34 @@ export class DownloadSession<File extends { fileID: string; fileName?: string } 
     const limit = this.options.maxResponsesWithOnlyDuplicates ?? 10;
     let onlyDuplicates = 0;
     const signal = this.options.signal;
-    for (;;) {
-      if (signal?.aborted) throw abortedBy(signal, { operation: 'downloadAll' });
-      const batch = await this.fetchBatch(signal).catch((error: unknown) => {
-        throw signal?.aborted ? abortedBy(signal, { operation: 'downloadAll' }) : error;
-      });
-      this.stats.responses++;
-      if (batch.length === 0) return;
-      this.stats.received += batch.length;
-      this.unprocessed.push(...batch);
+    // Files an earlier run committed and did not finish with come first.
+    if (this.store) this.unprocessed.push(...this.store.restore());
+    const restored = this.unprocessed.length > 0;
+    for (let first = true; ; first = false) {
+      let failure: unknown;
+      if (!(first && restored)) {
+        if (signal?.aborted) throw abortedBy(signal, { operation: 'downloadAll' });
+        const batch = await this.fetchBatch(signal).catch((error: unknown) => {
+          if (signal?.aborted) throw abortedBy(signal, { operation: 'downloadAll' });
+          // A response that failed after some of its files were saved (a full disk): those are handed over, then the
+          // failure is thrown.
+          const saved = (error as PartlySaved<File>).savedFiles;
+          if (!saved?.length) throw error;
+          failure = error;
+          return saved;
+        });
+        if (failure === undefined) this.stats.responses++;
+        if (batch.length === 0) return;
+        this.stats.received += batch.length;
+        this.unprocessed.push(...batch);
+      }
       let fresh = 0;
       while (this.unprocessed.length > 0) {
         const file = this.unprocessed[0]!;
         if (await seen.has(file.fileID)) {
           this.unprocessed.shift();
           this.stats.duplicates++;
+          this.store?.discardDuplicate(file);
           continue;
         }
         fresh++;
@@ -80,9 +109,12 @@ export class DownloadSession<File extends { fileID: string; fileName?: string } 
         if (file.fileName !== undefined) assertValidFileName(file.fileName, { operation: 'downloadAll' });
         yield file;
         await seen.add(file.fileID);
+        this.store?.acknowledge(file);
         this.unprocessed.shift();
         this.stats.processed++;
       }
+      if (failure !== undefined) throw failure;
+      if (first && restored) continue;
       onlyDuplicates = fresh === 0 ? onlyDuplicates + 1 : 0;
       if (onlyDuplicates >= limit) throw new DownloadNotDrainingError(this.queueID, onlyDuplicates);
     }

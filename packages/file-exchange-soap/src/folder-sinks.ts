@@ -1,81 +1,247 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { FileLedger } from '@paykit/file-exchange';
 import { localFileError } from '@paykit/file-exchange/core';
 import type { ByteSink } from './codec/base64-decoder.js';
+import type { FieldDescriptor } from './generated/contract.js';
+import type { DownloadedFile } from './generated/types.js';
 
-/** Where one received file's content was written. */
+/** A received file written to disk by `downloadAllToFolder`: complete and synced at `path`, `size` bytes. */
+export type SavedFile = Omit<DownloadedFile, 'fileContent'> & { path: string; size: number };
+
+/** Where one received file's content was written (the value of its `fileContent` while a response is read). */
 export interface SavedContent {
   path: string;
   size: number;
 }
 
+/** What a sidecar holds: the file's fields, where its content is, and (while it is being put in place) where it was. */
+interface Sidecar extends SavedFile {
+  partPath: string;
+  committedAt: string;
+}
+
+const prefix = '.paykit-soap-';
+const ledgerName = `${prefix}processed-ids.txt`;
+
 /**
- * The files one DownloadFiles response writes into a folder. Each file's content goes, as it is decoded, to a new
- * `.paykit-soap-<uuid>.part` file (this user only) with synchronous writes of at most one decoded piece (48 KiB),
- * so memory stays bounded whatever the file size; the parser's callbacks are synchronous, and so is the write.
- * Once the whole response has been read and checked, `commit` syncs each file and renames it without `.part`: a
- * file without the suffix is complete and on disk. A response that fails part way is `discard`ed (the service
- * sends its files again after a network error); `.part` files left by a killed process are never taken as complete.
+ * The files `downloadAllToFolder` writes into one folder, and what survives a crash or a full disk there.
+ *
+ * Each file's content goes, as it is decoded, to `.paykit-soap-<pid>-<uuid>.part` (this user only) with synchronous
+ * writes of at most one decoded piece, so memory stays bounded whatever the file size. As soon as its `file` element
+ * is complete (the rest of the response may still be arriving), the content is synced, a sidecar
+ * `.paykit-soap-<pid>-<uuid>.json` with its fields (`fileID`, `fileName`, `mimeType`, `fileType`, `parameter`) is
+ * written and synced, the content renamed to `paykit-soap-<uuid>`, and the folder synced: a committed file has its
+ * content and its name on disk before the next file is read. The sidecar stays until the caller is done with the
+ * file (the loop asked for the next one, its fileID recorded in `.paykit-soap-processed-ids.txt`): a run that was
+ * killed, or ended on a full disk, leaves its committed files with their fields, and the next `downloadAllToFolder`
+ * on the folder hands them over first. A `.part` of a process no longer running is removed: it is not complete (the
+ * service sends again the files of a download a network error interrupted).
  */
-export class FolderSinks {
-  private readonly open: Array<{ partPath: string; path: string; fd: number | undefined; size: number }> = [];
+export class SoapFolder {
+  /** Committed files not yet acknowledged, by fileID: a copy received again is dropped, the first one kept. */
+  private readonly pending = new Map<string, Sidecar & { sidecarPath: string }>();
+  /** The fileIDs of files the caller is done with; the default `seen` of downloadAllToFolder. */
+  readonly processed: FileLedger;
 
-  constructor(private readonly folder: string) {}
+  constructor(readonly folder: string) {
+    this.processed = new FileLedger(join(folder, ledgerName));
+  }
 
-  /** A sink for the next base64 field; its `end` gives the field's value, a SavedContent. */
-  sink(): ByteSink {
-    const name = `paykit-soap-${randomUUID()}`;
-    const entry = { partPath: join(this.folder, `.${name}.part`), path: join(this.folder, name), fd: undefined as number | undefined, size: 0 };
-    entry.fd = this.fileStep(entry.partPath, () => openSync(entry.partPath, 'wx', 0o600));
-    this.open.push(entry);
+  /**
+   * The files committed by an earlier run and not acknowledged, oldest first (what a crash or a full disk left): a
+   * commit a crash cut short is finished; `.part` files of processes no longer running are removed.
+   */
+  restore(): SavedFile[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.folder);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw localFileError({ operation: 'downloadAll' }, this.folder, error);
+    }
+    const sidecars: Array<Sidecar & { sidecarPath: string }> = [];
+    for (const name of names) {
+      if (!name.startsWith(prefix) || name === ledgerName) continue;
+      const path = join(this.folder, name);
+      if (name.endsWith('.json')) {
+        try {
+          sidecars.push({ ...(JSON.parse(readFileSync(path, 'utf8')) as Sidecar), sidecarPath: path });
+        } catch {
+          // Unreadable: a sidecar is renamed into place whole, so this is not one of ours; left alone.
+        }
+      } else if ((name.endsWith('.part') || name.endsWith('.json.tmp')) && !isRunning(Number(/^\.paykit-soap-(\d+)-/.exec(name)?.[1]))) {
+        if (!sidecars.some((sidecar) => sidecar.partPath === path)) rmSync(path, { force: true });
+      }
+    }
+    sidecars.sort((a, b) => a.committedAt.localeCompare(b.committedAt) || a.path.localeCompare(b.path));
+    const restored: SavedFile[] = [];
+    for (const sidecar of sidecars) {
+      // Killed between the sidecar and the rename: the content, synced, is still at its .part name.
+      this.step(sidecar.path, () => {
+        try {
+          renameSync(sidecar.partPath, sidecar.path);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        }
+      });
+      if (this.pending.has(sidecar.fileID)) continue;
+      this.pending.set(sidecar.fileID, sidecar);
+      restored.push(savedFile(sidecar));
+    }
+    return restored;
+  }
+
+  /** The sinks of one DownloadFiles response. */
+  forResponse(): ResponseFiles {
+    return new ResponseFiles(this);
+  }
+
+  /** The caller is done with `file` (its fileID is recorded): its sidecar goes; its content is the caller's. */
+  acknowledge(file: SavedFile): void {
+    const pending = this.pending.get(file.fileID);
+    if (!pending || pending.path !== file.path) return;
+    this.pending.delete(file.fileID);
+    this.step(pending.sidecarPath, () => rmSync(pending.sidecarPath, { force: true }));
+  }
+
+  /** A copy of a file already processed (sent again by the service): its content and sidecar go. */
+  discardDuplicate(file: SavedFile): void {
+    const pending = this.pending.get(file.fileID);
+    if (pending?.path === file.path) this.pending.delete(file.fileID);
+    this.step(file.path, () => {
+      rmSync(file.path, { force: true });
+      if (pending?.path === file.path) rmSync(pending.sidecarPath, { force: true });
+    });
+  }
+
+  /** Makes a complete file durable with its fields: sidecar, then content in place, then the folder (see above). */
+  commit(file: Record<string, unknown>, content: SavedContent & { partPath: string }): SavedFile {
+    const fileID = String(file.fileID);
+    const known = this.pending.get(fileID);
+    if (known) {
+      // Received again (a response resent after a network error): the copy already committed stands.
+      this.step(content.partPath, () => rmSync(content.partPath, { force: true }));
+      return savedFile(known);
+    }
+    const { fileContent: _content, ...fields } = file;
+    const sidecar: Sidecar = { ...(fields as Omit<DownloadedFile, 'fileContent'>), path: content.path, size: content.size, partPath: content.partPath, committedAt: new Date().toISOString() };
+    const sidecarPath = content.partPath.replace(/\.part$/, '.json');
+    this.step(sidecarPath, () => {
+      const temporary = `${sidecarPath}.tmp`;
+      const fd = openSync(temporary, 'w', 0o600);
+      try {
+        const text = Buffer.from(JSON.stringify(sidecar));
+        for (let offset = 0; offset < text.length; ) offset += writeSync(fd, text, offset);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, sidecarPath);
+    });
+    this.step(content.path, () => renameSync(content.partPath, content.path));
+    this.syncFolder();
+    this.pending.set(fileID, { ...sidecar, sidecarPath });
+    return savedFile(sidecar);
+  }
+
+  syncFolder(): void {
+    this.step(this.folder, () => {
+      const fd = openSync(this.folder, 'r');
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    });
+  }
+
+  step<T>(path: string, step: () => T, what?: string): T {
+    try {
+      return step();
+    } catch (error) {
+      throw localFileError({ operation: 'downloadFiles', fileName: what }, path, error);
+    }
+  }
+}
+
+/**
+ * The files of one DownloadFiles response: a `.part` per `fileContent`, each file committed as soon as its `file`
+ * element is complete. A response that fails part way keeps the files committed before the failure (`committed`);
+ * `discard` removes only what was still being written.
+ */
+export class ResponseFiles {
+  private readonly writing: Array<{ partPath: string; fd: number | undefined }> = [];
+  /** Committed by this response, in order. */
+  readonly committed: SavedFile[] = [];
+
+  constructor(private readonly folder: SoapFolder) {}
+
+  /** A sink for the `fileContent` of `file` (its fields read so far name it in errors); `end` gives a SavedContent. */
+  sink(_field: FieldDescriptor, file: Record<string, unknown>): ByteSink {
+    const uuid = randomUUID();
+    const entry = { partPath: join(this.folder.folder, `${prefix}${process.pid}-${uuid}.part`), fd: undefined as number | undefined, size: 0 };
+    const path = join(this.folder.folder, `paykit-soap-${uuid}`);
+    const what = describeFile(file);
+    entry.fd = this.folder.step(entry.partPath, () => openSync(entry.partPath, 'wx', 0o600), what);
+    this.writing.push(entry);
     return {
       write: (bytes) => {
-        this.fileStep(entry.partPath, () => {
+        this.folder.step(entry.partPath, () => {
           for (let offset = 0; offset < bytes.length; ) offset += writeSync(entry.fd!, bytes, offset, bytes.length - offset);
-        });
+        }, what);
         entry.size += bytes.length;
       },
-      end: (): SavedContent => {
+      end: (): SavedContent & { partPath: string } => {
         const fd = entry.fd!;
         entry.fd = undefined;
-        // Synced before it is renamed: "acknowledged means durable", and the service will not send it again.
-        this.fileStep(entry.partPath, () => {
+        // Synced before it is committed: "acknowledged means durable", and the service will not send it again.
+        this.folder.step(entry.partPath, () => {
           fsyncSync(fd);
           closeSync(fd);
-        });
-        return { path: entry.path, size: entry.size };
+        }, what);
+        return { path, size: entry.size, partPath: entry.partPath };
       },
     };
   }
 
-  /** Every file of the response is complete: give each its final name, and sync the folder so the names last. */
-  commit(): void {
-    for (const entry of this.open) this.fileStep(entry.path, () => renameSync(entry.partPath, entry.path));
-    this.fileStep(this.folder, () => {
-      const folder = openSync(this.folder, 'r');
-      try {
-        fsyncSync(folder);
-      } finally {
-        closeSync(folder);
-      }
-    });
-    this.open.length = 0;
+  /** A `file` element is complete: commit it now, before the rest of the response is read. */
+  complete(field: FieldDescriptor, value: Record<string, unknown>): void {
+    if (field.name !== 'file') return;
+    const content = value.fileContent as SavedContent & { partPath: string };
+    const saved = this.folder.commit(value, content);
+    this.writing.splice(this.writing.findIndex((entry) => entry.partPath === content.partPath), 1);
+    this.committed.push(saved);
+    value.fileContent = { path: saved.path, size: saved.size };
   }
 
-  /** Removes what this response wrote: it failed, and its files will come again. */
+  /** Removes what was still being written: the files committed stay. */
   discard(): void {
-    for (const entry of this.open.splice(0)) {
+    for (const entry of this.writing.splice(0)) {
       if (entry.fd !== undefined) closeSync(entry.fd);
       rmSync(entry.partPath, { force: true });
     }
   }
+}
 
-  private fileStep<T>(path: string, step: () => T): T {
-    try {
-      return step();
-    } catch (error) {
-      throw localFileError({ operation: 'downloadFiles' }, path, error);
-    }
+function savedFile(sidecar: Sidecar): SavedFile {
+  const { partPath: _part, committedAt: _at, sidecarPath: _sidecar, ...file } = sidecar as Sidecar & { sidecarPath?: string };
+  return file;
+}
+
+/** How an error names a file: its fileID, and its name when it has one. */
+function describeFile(file: Record<string, unknown>): string | undefined {
+  if (file.fileID === undefined) return undefined;
+  return file.fileName === undefined ? `fileID ${String(file.fileID)}` : `${String(file.fileName)} (fileID ${String(file.fileID)})`;
+}
+
+function isRunning(pid: number): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,7 +1,14 @@
 // Our declarations use Node's types (streams, Buffer, http). This brings them into a merchant's program from the
 // @types/node peer dependency, so that they need no `types` setting (and pnpm's layout hides it otherwise).
 /// <reference types="node" preserve="true" />
-export { createFileExchangeSoapClient, FileExchangeSoapClient, type CallOptions, type FileExchangeSoapClientOptions } from './client.js';
+export {
+  createFileExchangeSoapClient,
+  FileExchangeSoapClient,
+  type CallOptions,
+  type FileExchangeSoapClientOptions,
+  type UploadFileInput,
+  type UploadFileOptions,
+} from './client.js';
 export { DownloadSession, type DownloadAllOptions, type DownloadStats, type FileIdLedger, type SavedFile } from './download-session.js';
 export {
   AbortedError,
@@ -46,4 +53,4 @@ export {
   type ScalarFieldDescriptor,
 } from './generated/contract.js';
 export type * from './generated/types.js';
-export { isValidFileName, referenceRetryPolicy, TlsConfigurationError, type ClientTlsOptions } from '@paykit/file-exchange/core';
+export { isValidFileName, referenceRetryPolicy, TlsConfigurationError, type ClientTlsOptions, type UploadContent } from '@paykit/file-exchange/core';

@@ -1,17 +1,17 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { AbortedError } from '@paykit/file-exchange';
-import { generateTestCertificates, type TestCertificates } from '@paykit/mock-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answer, stallMidBody, startHostileServer, stopReading, type Behaviour } from './support/hostile-server.js';
-import { byInterface, emptyList, restWarm, scopedClients, soapWarm, warmUp, type Clients } from './support/scoped-clients.js';
+import { AbortedError, FileExchangeClient } from '@paykit/file-exchange';
+import { FileExchangeSoapClient } from '../src/index.js';
+import type { TestCertificates } from '@paykit/mock-server';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { answer, bodySent, stallMidBody, startHostileServer, startSilentServer, stopReadingThen, type Behaviour } from './support/hostile-server.js';
+import { emptyList, restWarm, scopedClients, soapWarm, warmUp, type Clients } from './support/scoped-clients.js';
 
 // Every call of both clients takes a signal and close() ends what is pending: each ends with AbortedError naming the
 // operation, the signal's reason as its cause, in each phase (before sending, body in or out, the wait to retry).
+// Each abort comes when its phase is reached, an event: the request's head at the server (the body is going out),
+// the first bytes of the answer at the client (the body is coming in), the client's onRetry (the wait begins).
 
 const NS = 'urn:paykit:file-exchange:v1';
 const xml = { 'content-type': 'text/xml; charset=utf-8' };
@@ -24,7 +24,7 @@ let server: Awaited<ReturnType<typeof startHostileServer>>;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'paykit-abort-'));
-  certificates = await generateTestCertificates(join(dir, 'certs'));
+  certificates = inject('certificates');
   server = await startHostileServer(certificates);
 });
 afterAll(async () => {
@@ -32,14 +32,29 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Retries that wait a minute, so that only the abort can end the wait; no stall timeout, so only the abort ends a stall. */
-const waiting = { intervalMs: 60_000, maxDurationMs: 600_000, allowShortIntervals: true };
+/** The moment a row's phase is reached: a promise resolved by the server's behaviour or the client's onRetry. */
+interface Moment {
+  reached: Promise<void>;
+  reach: () => void;
+}
+function moment(): Moment {
+  let reach!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  return { reached, reach };
+}
+
+/**
+ * Retries that wait a minute, so that only the abort can end the wait, and that tell `retrying` when the wait begins;
+ * no stall timeout, so that only the abort ends a stall.
+ */
+const waiting = (retrying: Moment) => ({ intervalMs: 60_000, maxDurationMs: 600_000, allowShortIntervals: true, onRetry: () => retrying.reach() });
 /**
  * Both clients on a scope of the server of their own: a behaviour is taken only by the row's call, over the connection
  * a first call warmed (its TLS handshake done, so the abort lands in the phase the row is about); a request another
  * row gave up on that reaches the server late cannot take it.
  */
-const scoped = (token: string) => scopedClients(server, certificates, token, emptyList, { retry: waiting, stallTimeoutMs: 0 });
+const scoped = (token: string, retrying: Moment = moment()) =>
+  scopedClients(server, certificates, token, emptyList, { retry: waiting(retrying), stallTimeoutMs: 0 });
 /** Warms the connection of the client `call` uses, then scripts `behaviour` for the call's request. */
 async function script(scoped: Awaited<ReturnType<typeof scopedClients>>, call: string, behaviour: Behaviour) {
   await warmUp(() => (call.startsWith('SOAP') ? soapWarm : restWarm)(scoped.clients));
@@ -47,7 +62,7 @@ async function script(scoped: Awaited<ReturnType<typeof scopedClients>>, call: s
 }
 /** The requests that took a scripted behaviour (see `script`), once the server saw them: the row's call, once. */
 const tookItsBehaviour = (scope: Awaited<ReturnType<typeof scopedClients>>['scope']) =>
-  expect.poll(() => scope.requests.filter((request) => request.reusedConnection), { timeout: 10_000 }).toHaveLength(1);
+  expect.poll(() => scope.requests.filter((request) => request.reusedConnection), { timeout: 4_000 }).toHaveLength(1);
 const big = Buffer.alloc(16 * 1024 * 1024, 1);
 
 type Phase = 'before sending' | 'body in' | 'body out' | 'retry wait';
@@ -58,10 +73,16 @@ interface Row {
   run: (clients: Clients, signal: AbortSignal) => Promise<unknown>;
 }
 
-const behaviourFor: Record<Phase, (soap: boolean) => Behaviour | undefined> = {
+/** The server's part of a phase, which tells `reached` when the phase comes (the retry wait is told by onRetry). */
+const behaviourFor: Record<Phase, (soap: boolean, reached: Moment) => Behaviour | undefined> = {
   'before sending': () => undefined,
-  'body in': (soap) => (soap ? stallMidBody(xml, partialSoap) : stallMidBody(text, 'A.csv\nB')),
-  'body out': () => stopReading,
+  'body in': (soap, reached) => {
+    const sent = bodySent();
+    void sent.reached.then(reached.reach);
+    return soap ? stallMidBody(xml, partialSoap, sent.onSent) : stallMidBody(text, 'A.csv\nB', sent.onSent);
+  },
+  // DELETE has no body to stall: it waits for an answer that never comes, from a request that reached the server.
+  'body out': (_, reached) => stopReadingThen(reached.reach),
   'retry wait': (soap) => (soap ? answer(500, text, 'busy') : answer(500)),
 };
 
@@ -96,15 +117,15 @@ const rows: Row[] = (['before sending', 'body in', 'retry wait'] as const).flatM
 
 describe('abort: every call takes a signal', () => {
   it.each(rows.map((row, index) => ({ ...row, token: `abort-${index}` })))('$call, aborted $phase → AbortedError ($operation)', async (row) => {
-    const both = await scoped(row.token);
+    const reached = moment();
+    const both = await scoped(row.token, reached);
     try {
-      const behaviour = behaviourFor[row.phase](row.call.startsWith('SOAP'));
-      // DELETE has no body to stall: it waits for an answer that never comes.
-      if (behaviour) await script(both, row.call, row.phase === 'body out' && row.call === 'REST delete' ? stopReading : behaviour);
+      const behaviour = behaviourFor[row.phase](row.call.startsWith('SOAP'), reached);
+      if (behaviour) await script(both, row.call, behaviour);
       const controller = new AbortController();
       const reason = new Error('operator stop');
       if (row.phase === 'before sending') controller.abort(reason);
-      else setTimeout(() => controller.abort(reason), 400);
+      else void reached.reached.then(() => controller.abort(reason));
       const error = await row.run(both.clients, controller.signal).then(() => new Error('no error'), (thrown: unknown) => thrown);
       const seen = `requests the server saw: ${JSON.stringify(both.scope.requests)}`;
       expect(error, seen).toBeInstanceOf(AbortedError);
@@ -120,14 +141,41 @@ describe('abort: every call takes a signal', () => {
     const folder = await mkdtemp(join(dir, 'folder-'));
     const both = await scoped('abort-part');
     try {
-      await script(both, 'SOAP', stallMidBody(xml, partialSoap));
+      const sent = bodySent();
+      await script(both, 'SOAP', stallMidBody(xml, partialSoap, sent.onSent));
       const controller = new AbortController();
-      setTimeout(() => controller.abort(new Error('operator stop')), 300);
+      void sent.reached.then(() => controller.abort(new Error('operator stop')));
       await expect(both.clients.soap.downloadFilesToFolder('Q1', folder, { signal: controller.signal })).rejects.toBeInstanceOf(AbortedError);
       expect(await readdir(folder)).toEqual([]);
       await tookItsBehaviour(both.scope);
     } finally {
       await both.close();
+    }
+  });
+});
+
+describe('abort in a TLS handshake that never completes', () => {
+  it.each([
+    { call: 'REST list', operation: 'listFilesForDownload', run: (c: Clients, signal: AbortSignal) => c.rest.list({ signal }) },
+    { call: 'SOAP downloadFiles', operation: 'downloadFiles', run: (c: Clients, signal: AbortSignal) => c.soap.downloadFiles('Q1', { signal }) },
+  ])('$call → AbortedError ($operation) at once', async (row) => {
+    const silent = await startSilentServer();
+    const tls = { pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem };
+    // No stall timeout and no retry: only the abort can end the handshake's wait.
+    const options = { tls, retry: false as const, stallTimeoutMs: 0 };
+    const clients = {
+      rest: await FileExchangeClient.create({ baseUrl: silent.restUrl, ...options }),
+      soap: await FileExchangeSoapClient.create({ baseUrl: silent.soapUrl, ...options }),
+    };
+    try {
+      const controller = new AbortController();
+      const reason = new Error('operator stop');
+      void silent.nextConnection().then(() => controller.abort(reason));
+      const error = await row.run(clients, controller.signal).then(() => new Error('no error'), (thrown: unknown) => thrown);
+      expect(error).toMatchObject({ name: 'AbortedError', operation: row.operation, cause: reason });
+    } finally {
+      await Promise.all([clients.rest.close(), clients.soap.close()]);
+      await silent.close();
     }
   });
 });
@@ -139,11 +187,12 @@ describe('close() ends what is pending', () => {
     { call: 'REST list in its retry wait', soap: false, wait: true, run: (c: Clients) => c.rest.list(), operation: 'listFilesForDownload' },
     { call: 'SOAP downloadFiles in its retry wait', soap: true, wait: true, run: (c: Clients) => c.soap.downloadFiles('Q1'), operation: 'downloadFiles' },
   ].map((row, index) => ({ ...row, token: `close-${index}` })))('$call → AbortedError ($operation)', async (row) => {
-    const both = await scoped(row.token);
+    const reached = moment();
+    const both = await scoped(row.token, reached);
     try {
-      await script(both, row.call, row.wait ? behaviourFor['retry wait'](row.soap)! : behaviourFor['body in'](row.soap)!);
+      await script(both, row.call, behaviourFor[row.wait ? 'retry wait' : 'body in'](row.soap, reached)!);
       const pending = row.run(both.clients).then(() => new Error('no error'), (thrown: unknown) => thrown);
-      setTimeout(() => void both.close(), 400);
+      void reached.reached.then(() => both.close());
       const error = await pending;
       const seen = `requests the server saw: ${JSON.stringify(both.scope.requests)}`;
       expect(error, seen).toBeInstanceOf(AbortedError);
@@ -153,57 +202,4 @@ describe('close() ends what is pending', () => {
       await both.close();
     }
   });
-
-  it('lets the process exit by itself once its calls were aborted or closed (no timer or socket left)', async () => {
-    // Every request of a scope gets its behaviour: the calls that wait get a 500, those that stall a body that stops.
-    const waitingScope = server.scope('exit-waiting', byInterface(answer(500), answer(500, text, 'busy')));
-    const stallingScope = server.scope('exit-stalling', byInterface(stallMidBody(text, 'partial'), stallMidBody(xml, partialSoap)));
-    const child = fileURLToPath(new URL('./support/abort-child.ts', import.meta.url));
-    const urls = ({ restUrl, soapUrl }: { restUrl: string; soapUrl: string }) => ({ restUrl, soapUrl });
-    const input = { waiting: urls(waitingScope), stalling: urls(stallingScope), pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem };
-    // The pending waits are 5 minutes (retry) and 2 minutes (stall): a process still alive 60 s after its last call
-    // ended kept one of them. The clock starts at its report, not at the spawn: compiling the child with tsx took
-    // most of a minute on a loaded CI machine.
-    const { stdout, exitedAfterReportMs, code } = await runUntilExit(process.execPath, ['--import', 'tsx', child], {
-      env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify(input) },
-      exitWithinMs: 60_000,
-    });
-    expect(code).toBe(0);
-    expect(exitedAfterReportMs).toBeLessThan(60_000);
-    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual([
-      'REST list, abort in the retry wait: AbortedError listFilesForDownload',
-      'SOAP downloadFiles, abort in the retry wait: AbortedError downloadFiles',
-      'REST download, close() mid-body: AbortedError downloadFile',
-      'SOAP downloadFiles, close() mid-body: AbortedError downloadFiles',
-    ]);
-    // Each call that waits sent one request, and the retry it waited for never came.
-    expect(waitingScope.requests.map(({ method, path }) => `${method} ${path.replace(/^\/exit-waiting/, '')}`)).toEqual([
-      'GET /services/messaging/rest/filesForDownload/',
-      'POST /services/messaging/DownloadFiles',
-    ]);
-  }, 300_000);
 });
-
-/**
- * Runs a child until it exits by itself, or until `exitWithinMs` after its first line of output (then kills it):
- * resolves with its output, its exit code and how long after that line it exited.
- */
-async function runUntilExit(command: string, args: string[], options: { env: NodeJS.ProcessEnv; exitWithinMs: number }) {
-  const child = spawn(command, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  let reportedAt: number | undefined;
-  let killer: NodeJS.Timeout | undefined;
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    if (reportedAt === undefined && stdout.includes('\n')) {
-      reportedAt = performance.now();
-      killer = setTimeout(() => child.kill('SIGKILL'), options.exitWithinMs + 5_000);
-    }
-  });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const [code] = (await once(child, 'close')) as [number | null];
-  clearTimeout(killer);
-  if (reportedAt === undefined) throw new Error(`the child printed nothing (exit ${code}):\n${stderr}`);
-  return { stdout, stderr, code, exitedAfterReportMs: performance.now() - reportedAt };
-}

@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileExchangeClient, maxListBodyBytes } from '@paykit/file-exchange';
 import { fileExchangeRules, TransientFailureError, type ClientTlsOptions } from '@paykit/file-exchange/core';
-import { generateTestCertificates, type TestCertificates } from '@paykit/mock-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestCertificates } from '@paykit/mock-server';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { MAX_RESPONSE_TEXT_CHARS } from '../src/codec/read-response.js';
 import { FileExchangeSoapClient } from '../src/index.js';
-import { answer, stallMidBody, startAlertingServer, startHostileServer, startRefusingProxy, streamBody, type Behaviour } from './support/hostile-server.js';
-import { byInterface, emptyList, restWarm, scopedClients, soapWarm, warmUp } from './support/scoped-clients.js';
+import { withFakeStallClock } from './support/fake-stall-clock.js';
+import { answer, bodySent, stallMidBody, startAlertingServer, startHostileServer, startRefusingProxy, streamBody, type Behaviour } from './support/hostile-server.js';
+import { byInterface, emptyList, restWarm, scopedClients, soapWarm, warmUp, type Clients } from './support/scoped-clients.js';
 import { soapEnvelope } from './support/scripted-server.js';
 
 // The same condition, met by the REST client (list) and by the SOAP client (DownloadFiles), gives the same error
@@ -27,7 +28,7 @@ let alerting: Awaited<ReturnType<typeof startAlertingServer>>;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'paykit-one-model-'));
-  certificates = await generateTestCertificates(join(dir, 'certs'));
+  certificates = inject('certificates');
   server = await startHostileServer(certificates);
   proxy = await startRefusingProxy(407);
   alerting = await startAlertingServer(certificates);
@@ -47,9 +48,9 @@ const tls = (overrides: Partial<ClientTlsOptions> = {}): ClientTlsOptions => ({
 });
 
 /**
- * One try: each row shows the error the retry rule is given, and whether it would retry. Only the stall row gets a
- * short stall timeout; the others get one no busy CI machine reaches while streaming a large body (a 300 ms one turned
- * the 16 MiB row into a stall there).
+ * One try: each row shows the error the retry rule is given, and whether it would retry. The stall row runs its stall
+ * timer on fake timers, moved on once the body is coming in; the others get a timeout no busy CI machine reaches while
+ * streaming a large body (a 300 ms one turned the 16 MiB row into a stall there).
  */
 const stallTimeoutMs = (row: Row) => (row.stall ? 300 : 30_000);
 async function rest(row: Row, peer: { restUrl: string } = server) {
@@ -72,6 +73,10 @@ interface Row {
   soap?: Behaviour;
   expected: { name: string; retryable: boolean; status?: number; code?: string };
 }
+
+/** For the stall row: told when each client's stalled body is coming in (see bodySent). */
+let restBodySent: ReturnType<typeof bodySent> | undefined;
+let soapBodySent: ReturnType<typeof bodySent> | undefined;
 
 const rows: Row[] = [
   {
@@ -112,8 +117,8 @@ const rows: Row[] = [
   {
     title: 'a body that stalls half way (no byte for longer than stallTimeoutMs)',
     stall: true,
-    rest: stallMidBody(text, 'A.csv\nB.cs'),
-    soap: stallMidBody(xml, `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><downloadFilesResponse xmlns="${NS}"><file><fileID>F1</fileID><fileContent>QUJD`),
+    rest: stallMidBody(text, 'A.csv\nB.cs', () => restBodySent?.onSent()),
+    soap: stallMidBody(xml, `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><downloadFilesResponse xmlns="${NS}"><file><fileID>F1</fileID><fileContent>QUJD`, () => soapBodySent?.onSent()),
     expected: { name: 'TransientFailureError', retryable: true, code: 'ETIMEDOUT' },
   },
   {
@@ -139,7 +144,11 @@ const rows: Row[] = [
 ];
 
 describe('one client model: the same condition, the same error in REST and SOAP', () => {
-  it.each(rows.map((row, index) => ({ ...row, token: `model-${index}` })))('$title → $expected.name (retryable: $expected.retryable)', async (row) => {
+  it.each(rows.map((row, index) => ({ ...row, token: `model-${index}` })))('$title → $expected.name (retryable: $expected.retryable)', (row) =>
+    row.stall ? withFakeStallClock(() => oneRow(row)) : oneRow(row),
+  );
+
+  async function oneRow(row: Row & { token: string }) {
     // A row with scripted behaviours gets a scope of the server of its own: each behaviour is taken by its call only,
     // over the connection a first call warmed (see startHostileServer.scope).
     const scoped = row.rest && row.soap ? await scopedClients(server, certificates, row.token, emptyList, { retry: false, stallTimeoutMs: stallTimeoutMs(row) }) : undefined;
@@ -153,10 +162,19 @@ describe('one client model: the same condition, the same error in REST and SOAP'
         await warmUp(() => client.warm(scoped.clients));
         scoped.scope.next(client.behaviour);
       }
-      const error = await (client.call as (c: unknown) => Promise<unknown>)(client.client).finally(() => client.client.close()).then(
+      const sent = row.stall ? bodySent() : undefined;
+      if (client.interface === 'REST') restBodySent = sent;
+      else soapBodySent = sent;
+      const pending = (client.call as (c: unknown) => Promise<unknown>)(client.client).finally(() => client.client.close()).then(
         () => new Error(`${client.interface}: no error`),
         (thrown: unknown) => thrown,
       );
+      if (sent) {
+        // The stall: the body is coming in, then the timeout's length of silence on the stall clock.
+        await sent.reached;
+        vi.advanceTimersByTime(stallTimeoutMs(row));
+      }
+      const error = await pending;
       expect({ interface: client.interface, name: (error as Error).name }).toEqual({ interface: client.interface, name: row.expected.name });
       expect(error).toMatchObject({
         retryable: row.expected.retryable,
@@ -167,11 +185,11 @@ describe('one client model: the same condition, the same error in REST and SOAP'
     // Each behaviour was taken by its own call: the REST list, then the SOAP DownloadFiles.
     if (scoped) {
       await expect
-        .poll(() => scoped.scope.requests.filter((request) => request.reusedConnection).map(({ method, path }) => `${method} ${path}`), { timeout: 10_000 })
+        .poll(() => scoped.scope.requests.filter((request) => request.reusedConnection).map(({ method, path }) => `${method} ${path}`), { timeout: 4_000 })
         .toEqual([expect.stringMatching(/^GET .*\/rest\/filesForDownload\/$/), expect.stringMatching(/^POST .*\/DownloadFiles$/)]);
       await scoped.close();
     }
-  });
+  }
 
   it('gives up with the same RetriesExhaustedError in both, carrying the last failure', async () => {
     // A window shorter than one wait: the first failure closes it, whatever the machine's speed.
@@ -187,6 +205,31 @@ describe('one client model: the same condition, the same error in REST and SOAP'
     expect(errors[0]!.constructor).toBe(errors[1]!.constructor);
     expect(scope.requests.map((request) => request.method)).toEqual(['GET', 'POST']);
     await close();
+  });
+});
+
+describe('a keep-alive connection the server closed while it sat idle', () => {
+  // The server takes a request over a connection used before by ending that connection without a word, as a server
+  // does that closed an idle keep-alive connection while the request was on its way. With the reference's retry rule
+  // (a 5-minute wait), the call is tried again at once on a new connection, and says why without blaming the
+  // certificate.
+  it.each([
+    { interface: 'REST', warm: restWarm, call: (clients: Clients) => clients.rest.list(), answer: answer(200, text, 'A.csv\n'), result: ['A.csv'] },
+    { interface: 'SOAP', warm: soapWarm, call: (clients: Clients) => clients.soap.downloadFiles('Q1'), answer: answer(200, xml, files(1)), result: [{ fileID: 'F', fileContent: Buffer.from('A') }] },
+  ].map((row, index) => ({ ...row, token: `stale-${index}` })))('$interface: tried again at once on a new connection, under the reference retry rule', async (row) => {
+    const retried: string[] = [];
+    const { scope, clients, close } = await scopedClients(server, certificates, row.token, row.answer, { retry: { onRetry: (event) => retried.push(event.failure.message) } });
+    try {
+      await warmUp(() => row.warm(clients));
+      // The next request over the warmed connection: its connection ends without an answer.
+      scope.next((req) => req.socket.destroy());
+      await expect(row.call(clients)).resolves.toEqual(row.result);
+      expect(retried).toEqual([]);
+      // The request that met the closed connection, then the one on a new connection.
+      expect(scope.requests.slice(-2).map((request) => request.reusedConnection)).toEqual([true, false]);
+    } finally {
+      await close();
+    }
   });
 });
 

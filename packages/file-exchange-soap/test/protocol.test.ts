@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
-import { generateTestCertificates, type TestCertificates } from '@paykit/mock-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestCertificates } from '@paykit/mock-server';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import {
   FileExchangeSoapClient,
@@ -23,7 +23,7 @@ let client: FileExchangeSoapClient;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'paykit-soap-protocol-'));
-  certificates = await generateTestCertificates(dir);
+  certificates = inject('certificates');
   server = await startScriptedServer(certificates);
   client = await FileExchangeSoapClient.create({
     // A trailing slash on the base address must not double the slash before the port's path.
@@ -70,6 +70,9 @@ describe('the SOAP 1.1 exchange on the wire', () => {
 
   it('sends concurrent uploads one at a time, as the service takes only one', async () => {
     for (let i = 0; i < 3; i++) {
+      // A server that takes its time to answer, so that uploads sent at once would overlap in it; a pause of the
+      // machine only makes an overlap likelier, it cannot hide one.
+      // real-time: a slow server's answer, 30 ms
       server.answerNext((res) => setTimeout(() => res.writeHead(200, xmlHeaders).end(soapEnvelope(`<uploadFileResponse xmlns="${NS}"/>`)), 30));
     }
     server.concurrency.max = 0;
@@ -95,8 +98,8 @@ describe('the SOAP 1.1 exchange on the wire', () => {
       'a body cut off by a dropped connection',
       (res) => {
         res.writeHead(200, { ...xmlHeaders, 'content-length': '100000' });
-        res.write(soapEnvelope(`<downloadFilesResponse xmlns="${NS}"><file><fileID>x</fileID><fileContent>QUJD`).slice(0, -30));
-        setTimeout(() => res.socket?.destroy(), 20);
+        // Dropped once what was written has left for the client.
+        res.write(soapEnvelope(`<downloadFilesResponse xmlns="${NS}"><file><fileID>x</fileID><fileContent>QUJD`).slice(0, -30), () => res.socket?.destroy());
       },
       TransientFailureError,
       true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Base64Decoder } from '../src/codec/base64-decoder.js';
+import { Base64Decoder, DecodeArena } from '../src/codec/base64-decoder.js';
 import { MalformedResponse, readResponse, type ParsedResponse } from '../src/codec/read-response.js';
 
 const NS = 'urn:paykit:file-exchange:v1';
@@ -62,6 +62,18 @@ describe('readResponse', () => {
     }
   });
 
+  it('reads base64 text broken by line feeds, entities, a comment and CDATA, whatever the pieces it arrives in', async () => {
+    const base64 = content.toString('base64');
+    const text = `${base64.slice(0, 8)}&#13;&#10;${base64.slice(8, 20)}\n  <!-- a comment -->${base64.slice(20, 40)}<![CDATA[${base64.slice(40, 60)}]]>${base64.slice(60)}`;
+    const xml = envelope(`<downloadFilesResponse xmlns="${NS}"><file><fileID>F1</fileID><fileContent>${text}</fileContent></file><file><fileID>F2</fileID><fileContent>${base64}</fileContent></file></downloadFilesResponse>`);
+    for (const size of [1, 2, 3, 5, 8, 13, 64, 4096]) {
+      expect(await read(xml, 'downloadFilesResponse', size)).toEqual({
+        kind: 'body',
+        value: { file: [{ fileID: 'F1', fileContent: content }, { fileID: 'F2', fileContent: content }] },
+      });
+    }
+  });
+
   it('decodes every file of a response into one buffer when the length is known, each file a view of it', async () => {
     const xml = envelope(`<downloadFilesResponse xmlns="${NS}">${file()}${file()}</downloadFilesResponse>`);
     const parsed = await read(xml, 'downloadFilesResponse', 100, Buffer.byteLength(xml));
@@ -121,13 +133,38 @@ describe('Base64Decoder', () => {
 
   it.each([
     ['padding in the middle', ['QQ==', 'QUJD'], 'after its padding'],
+    ['padding in the middle of one piece', ['QQ==QUJD'], 'padding in the middle'],
     ['padding inside a group', ['Q=JD'], 'padding in the middle'],
+    ['padding alone', ['===='], 'padding in the middle'],
     ['a foreign character', ['QU-D'], 'not base64'],
+    // Node's own decoder takes base64url's characters and skips others: each must still be refused.
+    ['an underscore (base64url)', ['QUJD', 'QU_D'], 'not base64'],
+    ['a foreign character among the characters kept for the next piece', ['QUJDQ*'], 'not base64'],
+    ['a foreign character in a long piece', [`${'QUJD'.repeat(1000)}*${'QUJD'.repeat(1000)}`], 'not base64'],
+    ['an entity-like character', ['QUJD&amp;'], 'not base64'],
   ])('refuses %s', (_name, parts, message) => {
     const decoder = new Base64Decoder();
     expect(() => {
       for (const part of parts) decoder.write(part);
       decoder.end();
     }).toThrow(message);
+  });
+
+  // Each way a decoded piece can go: to a sink, into the response's arena, or joined from pieces.
+  const destinations = {
+    sink: () => {
+      const written: Buffer[] = [];
+      return { decoder: new Base64Decoder(undefined, { write: (piece) => written.push(Buffer.from(piece)), end: () => Buffer.concat(written) }) };
+    },
+    arena: () => ({ decoder: new Base64Decoder(new DecodeArena(Buffer.alloc(bytes.length + 8))) }),
+    pieces: () => ({ decoder: new Base64Decoder() }),
+  };
+  it.each(Object.keys(destinations) as Array<keyof typeof destinations>)('decodes into %s text wrapped over lines, or white space between pieces, as the plain text', (destination) => {
+    const wrapped = text.replace(/.{1,76}/g, '$&\r\n');
+    for (const pieces of [[text.slice(0, 10), ' \n', text.slice(10)], [text.slice(0, 7), `\n${text.slice(7)}`], wrapped.match(/[^]{1,13}/g)!, [text.slice(0, 64), '\t', text.slice(64)]]) {
+      const { decoder } = destinations[destination]();
+      for (const piece of pieces) decoder.write(piece);
+      expect(decoder.end()).toEqual(bytes);
+    }
   });
 });

@@ -1,9 +1,6 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { TlsConfigurationError } from '@paykit/file-exchange/core';
-import { generateTestCertificates } from '@paykit/mock-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AccessRefusedError, TlsHandshakeError, type ClientTlsOptions } from '../src/index.js';
 import { fastRetry, startMock, type MockFixture } from './support/mock.js';
 
@@ -65,10 +62,5 @@ describe('client-certificate TLS against the SOAP mock', () => {
 
 /** A CA certificate the mock's server certificate does not chain to: the system's roots are replaced by it. */
 async function foreignCa(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'paykit-soap-other-ca-'));
-  try {
-    return (await generateTestCertificates(dir)).caCertPem;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  return inject('otherCertificates').caCertPem;
 }

@@ -1,4 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { openSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   InvalidRequestError,
@@ -6,6 +11,7 @@ import {
   AccessRefusedError,
   SoapFaultError,
   TransientFailureError,
+  type UploadContent,
   type UploadFile,
 } from '../src/index.js';
 import { fastRetry, startMock, type MockFixture } from './support/mock.js';
@@ -56,7 +62,8 @@ describe('uploadFile', () => {
 
   const rejected: Array<[string, unknown, string]> = [
     ['no fileContent', { fileName: 'a.txt' }, 'uploadFile.fileContent: is required'],
-    ['fileContent as a string', { fileContent: 'aGVsbG8=' }, 'uploadFile.fileContent: must be bytes'],
+    // A string is a file's path, never base64 text: one that names no file is refused as such.
+    ['fileContent as a string that is no file', { fileContent: 'aGVsbG8=' }, 'uploadFile.fileContent: Cannot read the upload content file aGVsbG8='],
     ['a file name with a space', { fileName: 'my file.txt', fileContent: Buffer.from('x') }, 'uploadFile.fileName: "my file.txt" does not match the pattern (FileName)'],
     ['a file name with a slash', { fileName: '../etc/passwd', fileContent: Buffer.from('x') }, 'does not match the pattern'],
     ['an empty file name', { fileName: '', fileContent: Buffer.from('x') }, 'does not match the pattern'],
@@ -109,12 +116,13 @@ describe('uploadFile', () => {
   });
 
   it('gives up with RetriesExhaustedError once the retry window is over, carrying the last fault', async () => {
-    // Only the clock the retry loop reads is faked, and moved on by each retry: the window (10 ms) closes after
-    // exactly four tries whatever the machine's speed, while the sockets and the 1 ms waits stay real.
-    vi.useFakeTimers({ now: 0, toFake: ['Date'] });
+    // Only the clocks the retry loop reads are faked (its window on the monotonic one, the dates it tells on the wall
+    // clock), and moved on by each retry: the window (10 ms) closes after exactly four tries whatever the machine's
+    // speed, while the sockets and the 1 ms waits stay real.
+    vi.useFakeTimers({ now: 0, toFake: ['Date', 'performance'] });
     try {
       const client = await fixture.client({
-        retry: { intervalMs: 1, maxDurationMs: 10, allowShortIntervals: true, onRetry: () => vi.setSystemTime(Date.now() + 4) },
+        retry: { intervalMs: 1, maxDurationMs: 10, allowShortIntervals: true, onRetry: () => vi.advanceTimersByTime(4) },
       });
       for (let i = 0; i < 4; i++) fixture.mock.store.failNext('soap-upload', { status: 500 });
       const error = await client.uploadFile({ fileID: nextId('exhausted'), fileContent: Buffer.from('x') }).catch((e: unknown) => e);
@@ -125,4 +133,66 @@ describe('uploadFile', () => {
       vi.useRealTimers();
     }
   });
+});
+
+describe('uploadFile from a path, a descriptor or a stream: base64-encoded as it is sent', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'paykit-soap-upload-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  // Not a multiple of 3, and read in several pieces: groups of three bytes cross the pieces' edges.
+  const content = randomBytes(3 * 1024 * 1024 + 1);
+  const stored = (fileID: string) => fixture.mock.store.uploads().filter((upload) => upload.fileID === fileID).map((upload) => upload.content.equals(content));
+  const pieces = () => (async function* () {
+    for (let offset = 0; offset < content.length; offset += 100_001) yield content.subarray(offset, offset + 100_001);
+  })();
+
+  it.each([
+    { kind: 'a file path', given: async () => ({ fileContent: await saved() }) },
+    { kind: 'a descriptor of a regular file', given: async () => ({ fileContent: { fd: openSync(await saved(), 'r') } }) },
+    { kind: 'a stream of announced length (sent as it is read)', given: async () => ({ fileContent: Readable.from(pieces()), contentLength: content.length }) },
+    { kind: 'a stream of unknown length (read to its end first)', given: async () => ({ fileContent: pieces() }) },
+  ])('$kind: the service stores exactly the bytes', async ({ given }) => {
+    const client = await fixture.client();
+    const fileID = nextId('from-source');
+    const { fileContent, contentLength } = (await given()) as { fileContent: UploadContent; contentLength?: number };
+    await client.uploadFile({ fileID, fileName: 'source.bin', fileContent }, contentLength === undefined ? {} : { contentLength });
+    expect(stored(fileID)).toEqual([true]);
+  });
+
+  it('reads the file again for a resend after a dropped connection: one whole copy kept', async () => {
+    const client = await fixture.client();
+    const fileID = nextId('resent-path');
+    fixture.mock.store.failNext('soap-upload', { dropConnection: true });
+    await client.uploadFile({ fileID, fileContent: await saved() });
+    expect(stored(fileID)).toEqual([true]);
+  });
+
+  it('refuses a path that does not exist, and content of another kind, before sending anything', async () => {
+    const client = await fixture.client();
+    const before = uploadsSoFar();
+    const missing = await client.uploadFile({ fileID: nextId('missing'), fileContent: join(dir, 'absent.bin') }).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(InvalidRequestError);
+    expect((missing as InvalidRequestError).problems).toEqual([{ path: 'uploadFile.fileContent', message: expect.stringMatching(/absent\.bin/) }]);
+    const wrongKind = await client.uploadFile({ fileID: nextId('kind'), fileContent: 42 as unknown as Uint8Array }).catch((error: unknown) => error);
+    expect(wrongKind).toBeInstanceOf(InvalidRequestError);
+    expect(uploadsSoFar()).toBe(before);
+  });
+
+  it('stops a stream shorter than announced before its end: the service keeps nothing', async () => {
+    const client = await fixture.client();
+    const fileID = nextId('short');
+    const error = await client.uploadFile({ fileID, fileContent: Readable.from([content.subarray(0, 1000)]) }, { contentLength: 5000 }).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ name: 'InvalidUploadContentError', retryable: false });
+    expect(stored(fileID)).toEqual([]);
+  });
+
+  async function saved(): Promise<string> {
+    const path = join(dir, `content-${++sequence}.bin`);
+    await writeFile(path, content);
+    return path;
+  }
 });

@@ -26,11 +26,20 @@ function checkStatus(status, wanted) {
 }
 
 function upload(url, length, ...body) {
-  const outgoing = request(new URL(url), { ...tls, method: 'POST', headers: { 'content-type': 'application/octet-stream', 'content-length': String(length) } }, (response) => {
-    checkStatus(response.statusCode, 202);
-    response.resume();
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const outgoing = request(new URL(url), { ...tls, method: 'POST', headers: { 'content-type': 'application/octet-stream', 'content-length': String(length) } }, (response) => {
+      checkStatus(response.statusCode, 202);
+      response.resume();
+      response.once('end', () => {
+        answered = true;
+        resolve();
+      });
+    });
+    // The answer is the transfer's end: the server answers once it has every byte, and on a loaded machine that can
+    // come before the request's own 'finish', which pipeline() then reports as a premature close.
+    pipeline(...body, outgoing).catch((error) => (answered ? undefined : reject(error)));
   });
-  return pipeline(...body, outgoing);
 }
 
 if (mode === 'upload-file') {

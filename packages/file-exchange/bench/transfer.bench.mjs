@@ -58,7 +58,9 @@ function median(values) {
 }
 
 /** What each contender is called in the printed lines. */
-const names = { paykit: 'paykit-files', curl: 'curl', node: 'node:https alone', nodeSpooled: 'node:https + spool', nodeReused: 'node:https, reused buffers', curlSpooled: 'cat > file; curl -T file' };
+const names = { paykit: 'paykit-files', curl: 'curl', node: 'node:https alone', undici: 'undici alone', nodeSpooled: 'node:https + spool', nodeReused: 'node:https, reused buffers', curlSpooled: 'cat > file; curl -T file' };
+/** BENCH_TRANSPORTS=undici adds the same transfers made with undici to the rows of a file and a download. */
+const withUndici = (process.env.BENCH_TRANSPORTS ?? '').split(',').includes('undici');
 
 /**
  * Runs the contenders `rounds` times, rotating who goes first, and prints medians, paired ratios and peak memory.
@@ -139,6 +141,8 @@ try {
   const uploadUrl = `${baseUrl}/uploadedFiles/BENCH_1GIB.bin`;
   const nodeAlone = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(here('./node-https-transfer.mjs'))}`;
   const nodeTarget = join(inbox, 'node.bin');
+  const undiciAlone = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(here('./undici-transfer.mjs'))}`;
+  const undiciTarget = join(inbox, 'undici.bin');
   const spoolCopy = join(dir, 'spooled-by-shell.bin');
 
   console.log(`transfer of ${sizeMiB} MiB over client-certificate TLS on loopback, ${rounds} round(s), median of each`);
@@ -147,6 +151,7 @@ try {
     // -T streams the file (as --data-binary @file would not: it reads the whole file into memory first).
     curl: () => measure(`exec ${curl} -X POST -H 'Content-Type: application/octet-stream' -T ${source} ${uploadUrl}`, env),
     node: () => measure(`${nodeAlone} upload-file ${source} ${uploadUrl}`, env),
+    ...(withUndici ? { undici: () => measure(`${undiciAlone} upload-file ${source} ${uploadUrl}`, env) } : {}),
   });
   await compare('upload | pipe', {
     paykit: () => measure(`cat ${source} | ${cli} upload BENCH_1GIB.bin --quiet --size ${sizeMiB * MiB}`, cliEnv),
@@ -163,7 +168,7 @@ try {
   // third contender does the CLI's job with shell tools: copy the pipe to a file, then send the file (curl cannot
   // learn the length from a pipe itself: `--data-binary @-` reads it into memory and ran out of it at 1 GiB).
   await compare('upload | pipe, no --size', {
-    paykit: () => measure(`cat ${source} | ${cli} upload BENCH_1GIB.bin --quiet`, cliEnv),
+    paykit: () => measure(`cat ${source} | ${cli} upload BENCH_1GIB.bin --quiet --allow-unknown-size`, cliEnv),
     curl: () => measure(`cat ${source} | ${curl} -X POST -H 'Content-Type: application/octet-stream' -H 'Content-Length: ${sizeMiB * MiB}' -H 'Transfer-Encoding:' -T - ${uploadUrl}`, env),
     curlSpooled: () =>
       measure(`cat ${source} | cat > ${spoolCopy} && ${curl} -X POST -H 'Content-Type: application/octet-stream' -T ${spoolCopy} ${uploadUrl}; status=$?; rm -f ${spoolCopy}; exit $status`, env),
@@ -180,9 +185,17 @@ try {
         await mkdir(inbox, { recursive: true });
         return measure(`${nodeAlone} download ${baseUrl}/filesForDownload/BENCH_1GIB.bin ${nodeTarget}`, env);
       },
+      ...(withUndici
+        ? {
+            undici: async () => {
+              await mkdir(inbox, { recursive: true });
+              return measure(`${undiciAlone} download ${baseUrl}/filesForDownload/BENCH_1GIB.bin ${undiciTarget}`, env);
+            },
+          }
+        : {}),
     },
     async (name) => {
-      const { size } = await stat({ curl: curlTarget, node: nodeTarget, paykit: join(inbox, 'BENCH_1GIB.bin') }[name]);
+      const { size } = await stat({ curl: curlTarget, node: nodeTarget, undici: undiciTarget, paykit: join(inbox, 'BENCH_1GIB.bin') }[name]);
       if (size !== sizeMiB * MiB) throw new Error(`${name} downloaded ${size} bytes, expected ${sizeMiB * MiB}`);
       await rm(inbox, { recursive: true, force: true });
       await rm(ledger, { force: true });

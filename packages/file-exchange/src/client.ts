@@ -1,9 +1,10 @@
-import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
+import { realpath, rename, rm, stat } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import createOpenApiClient, { type Client } from 'openapi-fetch';
 import { errorForStatus, errorForThrown, localFileError } from './classify-failure.js';
-import { ClientOptionsError, FileExchangeError, InvalidUploadContentError, ProtocolError, TransientFailureError, type FileExchangeOperation } from './errors.js';
+import { ClientOptionsError, FileExchangeError, InvalidUploadContentError, ProtocolError, TransientFailureError, UnexpectedResponseError, type FileExchangeOperation } from './errors.js';
 import { parseFileList, fileListMediaType, maxListBodyBytes, type FileListFormat } from './file-list.js';
 import { callbackThrew } from './core/errors.js';
 import { assertValidFileName } from './core/file-name.js';
@@ -12,16 +13,15 @@ import { processAll, type FileHandler, type ProcessAllOptions, type ProcessAllRe
 import type { CallOptions, TransferOptions, TransferProgress } from './transfer-options.js';
 import { resolveRetryPolicy, withRetries, type RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
 import { parseBaseUrl } from './core/base-url.js';
-import { CallSignal, resolveStallTimeout } from './core/call-signal.js';
+import { CallSignal, followSignals, resolveStallTimeout } from './core/call-signal.js';
 import { SerialQueue } from './core/serial-queue.js';
 import type { ClientTlsOptions } from './core/tls/client-tls-options.js';
 import { TlsConfigurationError } from './core/tls/errors.js';
-import { loadTlsMaterial, type TlsMaterial } from './core/tls/load-tls-material.js';
-import { parseProxyUrl } from './core/tls/proxy-url.js';
+import { freeBytes, notEnoughSpace } from './free-space.js';
+import { forgetTemporary, recordTemporary, removeStaleTemporaries, temporaryName } from './temporary-files.js';
 import { FileSink } from './transport/file-sink.js';
-import { createHttpsAgent } from './transport/https-agent.js';
+import { HttpsTransport } from './transport/https-transport.js';
 import { BodyTooLargeError, fetchThrough } from './transport/node-fetch.js';
-import { plainHttpAgent, transfer } from './transport/node-transfer.js';
 import { toReplayableContent, type UploadContent } from './upload-content.js';
 
 export interface FileExchangeClientOptions {
@@ -103,8 +103,7 @@ export const baseUrlExample = 'https://<host>/services/messaging/rest';
  */
 export class FileExchangeClient {
   private readonly base: string;
-  private readonly material: TlsMaterial | undefined;
-  private readonly transferAgent: HttpsAgent | HttpAgent;
+  private readonly transport: HttpsTransport;
   private readonly retryPolicy: RetryPolicy;
   private readonly stallTimeoutMs: number | undefined;
   private readonly calls = new CallSignal();
@@ -115,30 +114,32 @@ export class FileExchangeClient {
 
   private constructor(init: {
     base: string;
-    material: TlsMaterial | undefined;
-    proxy: URL | undefined;
+    transport: HttpsTransport;
     retryPolicy: RetryPolicy;
     stallTimeoutMs: number | undefined;
     options: FileExchangeClientOptions;
   }) {
     this.base = init.base;
-    // Plain http (a local Prism) cannot carry a client certificate: the material is checked but not used then.
-    this.material = init.base.startsWith('https:') ? init.material : undefined;
+    this.transport = init.transport;
     this.retryPolicy = init.retryPolicy;
     this.stallTimeoutMs = init.stallTimeoutMs;
     this.spoolDir = init.options.spoolDir;
     this.extraHeaders = lowerCaseKeys(init.options.headers ?? {});
-    this.transferAgent = this.material ? createHttpsAgent(this.material, init.proxy) : plainHttpAgent();
   }
 
   /** The typed client of the small exchanges (list, delete), made on first use: uploads and downloads never need it. */
   private get api(): Client<paths> {
-    this.apiClient ??= createOpenApiClient<paths>({
-      baseUrl: this.base,
-      headers: this.extraHeaders,
-      fetch: fetchThrough(this.transferAgent, { stallTimeoutMs: this.stallTimeoutMs, maxBodyBytes: maxListBodyBytes }) as typeof fetch,
-    });
+    this.apiClient ??= createOpenApiClient<paths>({ baseUrl: this.base, headers: this.extraHeaders });
     return this.apiClient;
+  }
+
+  /**
+   * The `fetch` one list or delete is made with: over the client's transport, ended by the call's own signal (given
+   * here, not read back from the Request openapi-fetch builds: a Request's signal may stop following a signal
+   * nobody else references once a garbage collection has run, on Node 20).
+   */
+  private fetchFor(signal: AbortSignal): (request: Request) => Promise<Response> {
+    return fetchThrough(this.transport, { stallTimeoutMs: this.stallTimeoutMs, maxBodyBytes: maxListBodyBytes, signal });
   }
 
   /** Opens the client certificate now, so a wrong password or missing file fails here with TlsConfigurationError. */
@@ -149,9 +150,19 @@ export class FileExchangeClient {
     if (!options.tls && base.startsWith('https:')) {
       throw new TlsConfigurationError('invalid-options', 'The service requires a client certificate: give tls.pfx and tls.passphrase, or tls.cert and tls.key.');
     }
-    const material = options.tls ? await loadTlsMaterial(options.tls) : undefined;
-    const proxy = options.tls?.proxy === undefined ? undefined : parseProxyUrl(options.tls.proxy);
-    return new FileExchangeClient({ base, material, proxy, retryPolicy, stallTimeoutMs, options });
+    // Plain http (a local Prism) cannot carry a client certificate: the certificate is checked but not sent then.
+    const transport = await HttpsTransport.create(base, options.tls);
+    return new FileExchangeClient({ base, transport, retryPolicy, stallTimeoutMs, options });
+  }
+
+  /** When the client certificate stops being valid (its notAfter); undefined without one. */
+  get certificateExpiresAt(): Date | undefined {
+    return this.transport.certificateExpiresAt;
+  }
+
+  /** The service's address, as checked at `create` (without a trailing slash). */
+  get baseUrl(): string {
+    return this.base;
   }
 
   /** The retry policy in force (the reference's unless overridden). */
@@ -170,9 +181,17 @@ export class FileExchangeClient {
     if (!mediaTypePattern.test(contentType)) {
       throw new InvalidUploadContentError(`Invalid content type ${JSON.stringify(contentType)}: expected a media type such as text/plain.`, { fileName: name });
     }
-    const progress = guardProgress(options.onProgress, this.calls.forCall(options.signal));
+    const call = this.calls.open(options.signal);
+    const progress = guardProgress(options.onProgress, call.signal);
     const context = { operation: 'uploadFile' as const, fileName: name, signal: progress.signal };
-    const replayable = await toReplayableContent(content, { spoolDir: this.spoolDir, contentLength: options.contentLength });
+    let replayable;
+    try {
+      replayable = await toReplayableContent(content, { spoolDir: this.spoolDir, contentLength: options.contentLength });
+    } catch (error) {
+      progress.release();
+      call.release();
+      throw error;
+    }
     try {
       await this.uploads.run(() =>
         this.retrying(context, async () => {
@@ -195,6 +214,8 @@ export class FileExchangeClient {
       throw error;
     } finally {
       await replayable.dispose();
+      progress.release();
+      call.release();
     }
   }
 
@@ -205,11 +226,12 @@ export class FileExchangeClient {
    */
   async list(options: ListOptions = {}): Promise<string[]> {
     const format = options.format ?? 'text';
-    const context = { operation: 'listFilesForDownload' as const, signal: this.calls.forCall(options.signal) };
+    const call = this.calls.open(options.signal);
+    const context = { operation: 'listFilesForDownload' as const, signal: call.signal };
     return this.retrying(context, async () => {
       let outcome;
       try {
-        outcome = await this.api.GET(listPath, { headers: { Accept: fileListMediaType[format] }, parseAs: 'text', signal: context.signal });
+        outcome = await this.api.GET(listPath, { headers: { Accept: fileListMediaType[format] }, parseAs: 'text', signal: context.signal, fetch: this.fetchFor(context.signal) });
       } catch (error) {
         if (error instanceof BodyTooLargeError && !context.signal.aborted) {
           throw new ProtocolError(`listFilesForDownload: ${error.message}, far more than a list of names can be; refused.`, { operation: context.operation });
@@ -219,8 +241,9 @@ export class FileExchangeClient {
       const status = outcome.response.status;
       if (status === listEmpty) return [];
       if (status !== listReturned) throw errorForStatus(context, status);
+      checkListMediaType(format, outcome.response.headers.get('content-type'), context);
       return parseFileList(format, outcome.data ?? '');
-    });
+    }).finally(call.release);
   }
 
   /**
@@ -230,42 +253,90 @@ export class FileExchangeClient {
    */
   async download(name: string, options: CallOptions = {}): Promise<DownloadedFile> {
     assertValidFileName(name, { operation: 'downloadFile' });
-    const context = { operation: 'downloadFile' as const, fileName: name, signal: this.calls.forCall(options.signal) };
-    return this.retrying(context, () => this.openDownload(context));
+    const call = this.calls.open(options.signal);
+    const context = { operation: 'downloadFile' as const, fileName: name, signal: call.signal };
+    try {
+      const file = await this.retrying(context, () => this.openDownload(context));
+      // The signal keeps watching the body until it is over.
+      file.body.once('close', call.release);
+      return file;
+    } catch (error) {
+      call.release();
+      throw error;
+    }
   }
 
   /**
-   * Downloads a file into `path` (replaced if it exists). A network error part way (a stall included) restarts the
-   * download under the retry policy, so the file on disk is complete when this resolves. Each try counts towards the
-   * downloads the service allows per file; a local file failure (LocalFileError) is therefore never retried.
+   * Downloads a file into `path`, replacing it if it exists only once the whole file has arrived: the bytes go to a
+   * temporary file beside it (`~paykit-saving-<pid>-…`, which no service file name can be), renamed to `path` at the
+   * end, so a refusal, a failure or a cut-off download leaves what was at `path` as it was. A network error part way
+   * (a stall included) restarts the download under the retry policy. Each try counts towards the downloads the
+   * service allows per file: a local file failure (LocalFileError) is therefore never retried, and a file announced
+   * larger than the free space of the folder fails as a full disk before a byte is written (`neededBytes` says how
+   * much it needs).
    */
   async downloadToFile(name: string, path: string, options: TransferOptions = {}): Promise<{ size: number }> {
     assertValidFileName(name, { operation: 'downloadFile' });
-    const guarded = guardProgress(options.onProgress, this.calls.forCall(options.signal));
+    const call = this.calls.open(options.signal);
+    const guarded = guardProgress(options.onProgress, call.signal);
     const context = { operation: 'downloadFile' as const, fileName: name, signal: guarded.signal };
+    const target = await downloadTarget(path).catch((error: unknown) => {
+      throw localFileError(context, path, error);
+    });
+    const folder = dirname(target.path);
+    // The name is written last (a rename): one too long for the file system must fail before a download is spent.
+    if (Buffer.byteLength(basename(target.path)) > longestFileNameBytes) {
+      throw localFileError(context, path, Object.assign(new Error(`file name too long (over ${longestFileNameBytes} bytes)`), { code: 'ENAMETOOLONG' }));
+    }
+    // What a run killed with SIGKILL left beside its target: its process is gone, nothing else can remove it.
+    if (!target.inPlace) await removeStaleTemporaries(folder);
     return this.retrying(context, async () => {
+      const temporary = target.inPlace ? target.path : join(folder, temporaryName('saving'));
+      if (!target.inPlace) recordTemporary(temporary);
+      let saved = false;
       // Opened first: a file that cannot be written fails before a download is spent on it.
-      const sink = await FileSink.open(path).catch((error: unknown) => {
+      const sink = await FileSink.open(temporary).catch((error: unknown) => {
+        forgetTemporary(temporary);
         throw localFileError(context, path, error);
       });
-      let file: DownloadedFile;
       try {
-        file = await this.openDownload(context);
-      } catch (error) {
-        sink.close();
-        throw error;
+        const file = await this.openDownload(context);
+        const announced = file.contentLength;
+        if (announced !== undefined && !target.inPlace) {
+          const free = await freeBytes(folder);
+          if (free !== undefined && free < announced) {
+            file.body.destroy();
+            throw localFileError(context, path, notEnoughSpace(folder, announced, free), announced);
+          }
+        }
+        const progress = progressReporter(guarded.onProgress, { operation: 'downloadFile', fileName: name, totalBytes: announced });
+        try {
+          await sink.receive(file.body, progress);
+        } catch (error) {
+          // What the file needs: its announced length, or at least what had come when the disk filled.
+          throw (error as { fileFailed?: boolean }).fileFailed ? localFileError(context, path, error, announced ?? sink.bytesReceived + 1) : errorForThrown(context, error);
+        }
+        const size = sink.bytesReceived;
+        if (announced !== undefined && size !== announced) {
+          throw new TransientFailureError(`downloadFile ${name}: received ${size} of ${announced} bytes.`, context);
+        }
+        if (!target.inPlace) {
+          await rename(temporary, target.path).catch((error: unknown) => {
+            throw localFileError(context, path, error);
+          });
+        }
+        saved = true;
+        return { size };
+      } finally {
+        if (!saved) {
+          sink.close();
+          if (!target.inPlace) await rm(temporary, { force: true });
+        }
+        forgetTemporary(temporary);
       }
-      const progress = progressReporter(guarded.onProgress, { operation: 'downloadFile', fileName: name, totalBytes: file.contentLength });
-      try {
-        await sink.receive(file.body, progress);
-      } catch (error) {
-        throw (error as { fileFailed?: boolean }).fileFailed ? localFileError(context, path, error) : errorForThrown(context, error);
-      }
-      const size = sink.bytesReceived;
-      if (file.contentLength !== undefined && size !== file.contentLength) {
-        throw new TransientFailureError(`downloadFile ${name}: received ${size} of ${file.contentLength} bytes.`, context);
-      }
-      return { size };
+    }).finally(() => {
+      guarded.release();
+      call.release();
     });
   }
 
@@ -288,16 +359,17 @@ export class FileExchangeClient {
   /** Removes a processed file from the download list; deleting an already deleted file succeeds (204). */
   async delete(name: string, options: CallOptions = {}): Promise<void> {
     assertValidFileName(name, { operation: 'deleteFile' });
-    const context = { operation: 'deleteFile' as const, fileName: name, signal: this.calls.forCall(options.signal) };
+    const call = this.calls.open(options.signal);
+    const context = { operation: 'deleteFile' as const, fileName: name, signal: call.signal };
     await this.retrying(context, async () => {
       let outcome;
       try {
-        outcome = await this.api.DELETE(filePath, { params: { path: { fileName: name } }, parseAs: 'text', signal: context.signal });
+        outcome = await this.api.DELETE(filePath, { params: { path: { fileName: name } }, parseAs: 'text', signal: context.signal, fetch: this.fetchFor(context.signal) });
       } catch (error) {
         throw errorForThrown(context, error);
       }
       if (outcome.response.status !== deleted) throw errorForStatus(context, outcome.response.status);
-    });
+    }).finally(call.release);
   }
 
   /** Drains the download queue through `handler`, deleting each file only once it was handled; see processAll. */
@@ -311,7 +383,7 @@ export class FileExchangeClient {
    */
   async close(): Promise<void> {
     this.calls.close();
-    this.transferAgent.destroy();
+    this.transport.close();
   }
 
   private retrying<T>(context: Omit<CallContext, 'fileName'> & { fileName?: string }, attempt: () => Promise<T>): Promise<T> {
@@ -325,7 +397,7 @@ export class FileExchangeClient {
   ): Promise<IncomingMessage> {
     const url = new URL(this.base + path.replace('{fileName}', encodeURIComponent(context.fileName)));
     try {
-      return await transfer(this.transferAgent, {
+      return await this.transport.send({
         url,
         method: init.method,
         headers: { ...this.extraHeaders, ...init.headers },
@@ -341,8 +413,46 @@ export class FileExchangeClient {
   }
 }
 
+/**
+ * A 200 to a list is a list only in the media type asked for: a captive proxy's or a load balancer's HTML page
+ * otherwise passed as one (text: each line a "name"; XML: an empty queue). An answer without a type is taken as it
+ * comes (the service sends one).
+ */
+function checkListMediaType(format: FileListFormat, contentType: string | null, context: { operation: FileExchangeOperation }): void {
+  if (contentType === null) return;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const fits = format === 'text' ? type === 'text/plain' : /^(application|text)\/([a-z.+-]*\+)?xml$/.test(type);
+  if (!fits) {
+    throw new UnexpectedResponseError(
+      `listFilesForDownload: the answer is ${type}, not ${fileListMediaType[format]}: not the service's list (a proxy's login page?).`,
+      { operation: context.operation, status: 200 },
+    );
+  }
+}
+
 /** One call of a file: what its errors name, and the signal that ends it (the caller's or close()). */
 type CallContext = { operation: FileExchangeOperation; fileName: string; signal: AbortSignal };
+
+/**
+ * Where a download goes: a regular file (existing or not) is replaced by a rename at the end, through a link to the
+ * file it names; anything else that exists (a device such as /dev/null, a pipe) is written in place, as it cannot be
+ * replaced without destroying it. A folder is refused (EISDIR).
+ */
+async function downloadTarget(path: string): Promise<{ path: string; inPlace: boolean }> {
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { path, inPlace: false };
+    throw error;
+  }
+  const info = await stat(real);
+  if (info.isDirectory()) throw Object.assign(new Error(`${path} is a folder`), { code: 'EISDIR', path });
+  return { path: real, inPlace: !info.isFile() };
+}
+
+/** The longest file name (one path segment) the usual file systems take (Linux NAME_MAX). */
+const longestFileNameBytes = 255;
 
 /** At most this often (and at the first and the last byte), `onProgress` is told: progress output needs no more. */
 const progressEveryMs = 100;
@@ -353,11 +463,16 @@ const progressEveryMs = 100;
  * retried, where the throw would otherwise escape from a stream event (an uncaught exception) or pass for a network
  * failure. The callback is not called again.
  */
-function guardProgress(onProgress: TransferOptions['onProgress'], signal: AbortSignal): { signal: AbortSignal; onProgress: TransferOptions['onProgress'] } {
-  if (!onProgress) return { signal, onProgress };
+function guardProgress(
+  onProgress: TransferOptions['onProgress'],
+  signal: AbortSignal,
+): { signal: AbortSignal; onProgress: TransferOptions['onProgress']; release: () => void } {
+  if (!onProgress) return { signal, onProgress, release: () => undefined };
   const threw = new AbortController();
+  const linked = followSignals(signal, threw.signal);
   return {
-    signal: AbortSignal.any([signal, threw.signal]),
+    signal: linked.signal,
+    release: linked.release,
     onProgress: (progress) => {
       if (threw.signal.aborted) return;
       try {

@@ -53,6 +53,12 @@ export const maxListBodyBytes = fileExchangeRules.downloads.listCap * 4096;
 
 /** The names of a list body; more than the reference's maximum is a ProtocolError (the peer is not the service). */
 export function parseFileList(format: FileListFormat, body: string): string[] {
+  // An XML list is a downloadFileList document: any other (a page, an error document) is not an empty queue.
+  if (format === 'xml' && !/<(?:[\w.-]+:)?downloadFileList[\s/>]/.test(body)) {
+    throw new ProtocolError('listFilesForDownload: the XML answer holds no downloadFileList element: not the service\'s list; refused.', {
+      operation: 'listFilesForDownload',
+    });
+  }
   const names = format === 'xml' ? parseXmlFileList(body) : parsePlainFileList(body);
   const cap = fileExchangeRules.downloads.listCap;
   if (names.length > cap) {

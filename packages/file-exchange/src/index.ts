@@ -14,7 +14,7 @@ export {
 export * from './errors.js';
 export { type FileListFormat, maxListBodyBytes, parsePlainFileList, parseXmlFileList } from './file-list.js';
 export { assertValidFileName, fileNamePattern, isValidFileName } from './core/file-name.js';
-export { defaultLedgerPath, FileLedger, type ProcessedFileLedger } from './ledger.js';
+export { defaultLedgerPath, defaultLedgerPathFor, FileLedger, type FileLedgerOptions, type LocalFailure, type ProcessedFileLedger } from './ledger.js';
 export {
   processAll,
   type DownloadQueue,

@@ -5,14 +5,17 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { abortedBy, throwIfAborted } from './core/errors.js';
 import { assertValidFileName } from './core/file-name.js';
-import { AbortedError, FileExchangeError, FileNotInListError, LocalFileError } from './errors.js';
+import { AbortedError, ClientOptionsError, FileExchangeError, FileNotInListError, LocalFileError } from './errors.js';
 import type { FileListFormat } from './file-list.js';
-import { FileLedger, type ProcessedFileLedger } from './ledger.js';
+import { defaultLedgerPath, defaultLedgerPathFor, FileLedger, type ProcessedFileLedger } from './ledger.js';
+import { freeBytes } from './free-space.js';
 import { makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
 import type { CallOptions, TransferOptions } from './transfer-options.js';
 
 /** What processAll needs of a client (a FileExchangeClient is one): the download queue's three calls. */
 export interface DownloadQueue {
+  /** The service's address: the default ledger is that service's (see defaultLedgerPathFor). */
+  readonly baseUrl?: string;
   list(options: { format: FileListFormat } & CallOptions): Promise<string[]>;
   downloadToFile(name: string, path: string, options: TransferOptions): Promise<{ size: number }>;
   delete(name: string, options: CallOptions): Promise<void>;
@@ -32,7 +35,12 @@ export interface ReceivedFile {
 export type FileHandler = (file: ReceivedFile) => Promise<void> | void;
 
 export interface ProcessAllOptions extends CallOptions {
-  /** Where processed names are remembered; default a FileLedger at `.paykit/file-exchange-processed.txt`. */
+  /**
+   * Where processed names are remembered. Default: the FileLedger of the service and user,
+   * `defaultLedgerPathFor(client.baseUrl)` under `~/.local/state/paykit/file-exchange/`, whatever the working folder
+   * (a ledger of an earlier version at `.paykit/file-exchange-processed.txt` in the working folder is read too).
+   * Required for a DownloadQueue without `baseUrl`.
+   */
   ledger?: ProcessedFileLedger;
   /**
    * Folder in which a private folder (`~paykit-download-<pid>-…`) holds the copies handed to the handler (default: the
@@ -74,7 +82,7 @@ export interface ProcessAllReport {
  * folder is removed before the promise settles.
  */
 export async function processAll(client: DownloadQueue, handler: FileHandler, options: ProcessAllOptions = {}): Promise<ProcessAllReport> {
-  const ledger = options.ledger ?? new FileLedger();
+  const ledger = options.ledger ?? defaultLedger(client);
   const report: ProcessAllReport = { processed: [], alreadyProcessed: [], failed: [] };
   const settle = (outcome: FileOutcome) => {
     if (outcome.result === 'processed') report.processed.push(outcome.name);
@@ -85,7 +93,8 @@ export async function processAll(client: DownloadQueue, handler: FileHandler, op
   const signal = options.signal ?? new AbortController().signal;
   throwIfAborted(signal, { operation: 'processAll' });
   const parent = options.workDir ?? tmpdir();
-  await removeStaleTemporaries(parent);
+  // A processing command that outlived a killed run and finished has handled its file: recorded, not handed over again.
+  await removeStaleTemporaries(parent, (name) => ledger.record(name));
   const workDir = await makeTemporaryFolder(parent, 'download');
   const seen = new Set<string>();
   try {
@@ -110,6 +119,14 @@ export async function processAll(client: DownloadQueue, handler: FileHandler, op
     await removeTemporary(workDir);
   }
   return report;
+}
+
+/** The ledger of the client's service for this user, reading the former default in the working folder too. */
+function defaultLedger(client: DownloadQueue): FileLedger {
+  if (client.baseUrl === undefined) {
+    throw new ClientOptionsError('processAll needs options.ledger for a download queue without a baseUrl (the default ledger is the service\'s).');
+  }
+  return new FileLedger(defaultLedgerPathFor(client.baseUrl), { alsoRead: [defaultLedgerPath] });
 }
 
 async function deleteProcessed(client: DownloadQueue, name: string, signal: AbortSignal): Promise<void> {
@@ -145,16 +162,44 @@ async function processOne(run: Run, name: string): Promise<FileOutcome> {
   try {
     // The name comes from the service: check it before it becomes part of a local path.
     assertValidFileName(name);
+    await checkSpaceNoted(ledger, name, workDir);
     copy = await downloadWorkCopy(client, name, workDir, onProgress === undefined ? { signal } : { onProgress, signal });
   } catch (error) {
+    if (error instanceof LocalFileError && isFullDisk(error.code) && !(error as { notedBefore?: boolean }).notedBefore) {
+      await ledger.noteLocalFailure?.(name, { code: error.code!, neededBytes: error.neededBytes, at: new Date().toISOString() }).catch(() => undefined);
+    }
     return failed(name, 'download', error);
   }
+  await ledger.clearLocalFailure?.(name).catch(() => undefined);
   try {
     return await handOver(run, name, copy);
   } finally {
     // A copy that cannot be removed must not stop the run: it is in the private work folder, removed at the end.
     await rm(copy.path, { force: true }).catch(() => undefined);
   }
+}
+
+const isFullDisk = (code: string | undefined) => code === 'ENOSPC' || code === 'EDQUOT';
+
+/**
+ * A file an earlier run could not save for want of space is not downloaded again until the work folder has the room
+ * it needs: each download spends one of those the service allows per file (then 429, for good), and a job run from
+ * cron every 10 minutes on a full disk spent them all within hours.
+ */
+async function checkSpaceNoted(ledger: ProcessedFileLedger, name: string, workDir: string): Promise<void> {
+  const noted = await ledger.localFailure?.(name);
+  if (noted?.neededBytes === undefined) return;
+  const free = await freeBytes(workDir);
+  if (free === undefined || free >= noted.neededBytes) return;
+  throw Object.assign(
+    new LocalFileError(
+      `downloadFile ${name}: still not enough space in ${workDir} (${noted.neededBytes} bytes needed, ${free} free) since a download ` +
+        `of it failed for want of space at ${noted.at}; not downloaded again, to spare the downloads the service allows per file. ` +
+        'Free some space: the next run downloads it.',
+      { operation: 'downloadFile', fileName: name, code: noted.code, path: workDir, neededBytes: noted.neededBytes },
+    ),
+    { notedBefore: true },
+  );
 }
 
 /**

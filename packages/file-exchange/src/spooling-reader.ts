@@ -40,6 +40,8 @@ export class SpoolingReader {
     /** The announced length; a stream without one can only be spooled to its end, then sent. */
     private readonly length: number | undefined,
     private readonly mismatch: LengthMismatch,
+    /** The error a failed write of the spool file ends every body with (a full disk: the caller's to name). */
+    private readonly spoolFailed: (error: unknown) => unknown = (error) => error,
   ) {
     source.once('end', this.onEnd);
     source.once('error', this.fail);
@@ -156,7 +158,7 @@ export class SpoolingReader {
     try {
       for (let offset = 0; offset < piece.length; ) offset += writeSync(this.spoolFd, piece, offset, piece.length - offset, position + offset);
     } catch (error) {
-      this.fail(error);
+      this.fail(this.spoolFailed(error));
       return;
     }
     this.received += piece.length;

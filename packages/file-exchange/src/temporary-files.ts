@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { identityName, isGroupRunning, parseIdentityName, signalZero, type ProcessIdentity } from './process-liveness.js';
 
@@ -75,19 +75,34 @@ async function isHeldByGroup(folder: string): Promise<boolean> {
   });
 }
 
+/** Beside a file handed to a processing command: its exit status and the file's name, once it has ended. */
+export const handledStatusPrefix = '~handled-';
+
 /**
  * Removes the temporary entries in `parent` left by runs of this program that were killed and no longer run (their
  * process id is not in use, and no processing command they started still reads a file in them); an entry of a running
- * process is left alone. Failures are ignored: this is tidying.
+ * process is left alone. Before a folder goes, the files its processing commands finished with exit status 0 (the
+ * `~handled-` notes of commands that outlived their run) are told to `handled`, so that they are recorded as
+ * processed rather than handed over again. Failures of the tidying itself are ignored.
  */
-export async function removeStaleTemporaries(parent: string): Promise<void> {
+export async function removeStaleTemporaries(parent: string, handled?: (name: string) => Promise<void>): Promise<void> {
   const names = await readdir(parent).catch(() => [] as string[]);
   await Promise.all(
     names.map(async (name) => {
       const pid = Number(leftover.exec(name)?.[1]);
       if (!pid || pid === process.pid || signalZero(pid)) return;
-      if (await isHeldByGroup(join(parent, name))) return;
-      await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined);
+      const folder = join(parent, name);
+      if (await isHeldByGroup(folder)) return;
+      if (handled) {
+        for (const note of (await readdir(folder).catch(() => [] as string[])).filter((entry) => entry.startsWith(handledStatusPrefix))) {
+          const text = await readFile(join(folder, note), 'utf8').catch(() => '');
+          const status = text.slice(0, 3).trim();
+          const fileName = text.slice(4).trim();
+          // A ledger that cannot be written stops the run (the caller's error), the folder kept for the next one.
+          if (status === '0' && fileName) await handled(fileName);
+        }
+      }
+      await rm(folder, { recursive: true, force: true }).catch(() => undefined);
     }),
   );
 }

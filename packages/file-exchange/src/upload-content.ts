@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { fstat as fstatCallback } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { InvalidUploadContentError } from './errors.js';
+import { InvalidUploadContentError, LocalFileError } from './errors.js';
 import { SpoolingReader } from './spooling-reader.js';
 import { ReusedBufferFileReader } from './transport/reused-buffer-file-reader.js';
 import { forgetTemporary, makeTemporaryFolder, removeStaleTemporaries, removeTemporary } from './temporary-files.js';
@@ -126,11 +126,12 @@ async function spool(source: Readable, spoolDir: string): Promise<ReplayableCont
     await removeTemporary(dir);
   };
   try {
-    const length = await new SpoolingReader(source, file.fd, undefined, lengthMismatch).spooled();
+    const length = await new SpoolingReader(source, file.fd, undefined, lengthMismatch, spoolWriteFailed(spoolDir)).spooled();
     // Left open, for keep() to make the file durable: only a kept file pays for that.
     return { length, open: () => new ReusedBufferFileReader({ path }, length), dispose, keep: (fileName) => keepUnsentSpool(dir, file, fileName) };
   } catch (error) {
     await dispose();
+    if (error instanceof LocalFileError) throw error;
     throw new InvalidUploadContentError(`Reading the upload content stream failed: ${(error as Error).message}`, { cause: error });
   }
 }
@@ -143,7 +144,7 @@ async function spool(source: Readable, spoolDir: string): Promise<ReplayableCont
  */
 async function sendWhileSpooling(source: Readable, length: number, spoolDir: string): Promise<ReplayableContent> {
   const { dir, file } = await makeSpoolFile(spoolDir);
-  const reader = new SpoolingReader(source, file.fd, length, lengthMismatch);
+  const reader = new SpoolingReader(source, file.fd, length, lengthMismatch, spoolWriteFailed(spoolDir));
   let disposed: Promise<void> | undefined;
   return {
     length,
@@ -155,6 +156,22 @@ async function sendWhileSpooling(source: Readable, length: number, spoolDir: str
         await file.close().catch(() => undefined);
         await removeTemporary(dir);
       })()),
+  };
+}
+
+/**
+ * A spool file that cannot be written (a full disk, most often a small TMPDIR): final, naming the folder. A stream
+ * cannot be read twice, so nothing can be resent; retrying it as a network error once meant 4 hours of tries for a
+ * producer long gone and nothing kept.
+ */
+function spoolWriteFailed(spoolDir: string): (error: unknown) => LocalFileError {
+  return (error) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    return new LocalFileError(
+      `uploadFile: the temporary copy of the upload's stream in ${spoolDir} could not be written (${(error as Error).message}); a stream cannot be read ` +
+        `twice, so the upload stops here without a retry. Free space in ${spoolDir}, or give a folder with room (spoolDir; TMPDIR for paykit-files), and send the content again.`,
+      { operation: 'uploadFile', path: spoolDir, cause: error, ...(code === undefined ? {} : { code }) },
+    );
   };
 }
 

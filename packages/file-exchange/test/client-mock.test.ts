@@ -5,7 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   AccessRefusedError,
   DownloadLimitReachedError,
@@ -23,6 +23,7 @@ import {
   type UploadContent,
 } from '../src/index.js';
 import { startConnectProxy } from './support/connect-proxy.js';
+import { withControlledClock } from './support/fake-clock.js';
 import { quickRetry, startMock, type MockFixture } from './support/mock.js';
 
 let fx: MockFixture;
@@ -117,15 +118,24 @@ describe('upload', () => {
     { title: 'more bytes than announced, the surplus late', pieces: ['012345678', 'late:9'], length: 9 },
   ])('stops a stream that gives $title before its end, and sends nothing the service keeps', async ({ pieces, length }) => {
     const name = fresh('WRONG_LENGTH');
+    // The late piece waits until the body has sent all it may before the end (the announced length but its last
+    // byte, held back until the stream ends): then a request could have completed with the announced length.
+    let sent = 0;
+    let allButLastSent!: () => void;
+    const sentAllItMay = new Promise<void>((resolve) => (allButLastSent = resolve));
     const stream = Readable.from(
       (async function* () {
         for (const piece of pieces) {
-          if (piece.startsWith('late:')) await new Promise((resolve) => setTimeout(resolve, 300));
+          if (piece.startsWith('late:')) await sentAllItMay;
           yield Buffer.from(piece.replace('late:', ''));
         }
       })(),
     );
-    const error = await client.upload(name, stream, { contentLength: length }).catch((thrown: unknown) => thrown);
+    const onProgress = ({ bytes }: { bytes: number }) => {
+      sent = bytes;
+      if (sent >= length - 1) allButLastSent();
+    };
+    const error = await client.upload(name, stream, { contentLength: length, onProgress }).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(InvalidUploadContentError);
     expect((error as Error).message).toMatch(/were announced; the upload was stopped before its end/);
     expect(uploadsNamed(name)).toEqual([]);
@@ -321,15 +331,26 @@ describe('download and delete', () => {
 describe('retry window', () => {
   it('gives up with RetriesExhaustedError when the service stays unreachable', async () => {
     const attempts: number[] = [];
-    const unreachable = await fx.client({
-      baseUrl: `https://127.0.0.1:${await closedPort()}/services/messaging/rest`,
-      // A refused connection fails in about a millisecond; the window is wide enough for a retry on a loaded machine.
-      retry: { intervalMs: 10, maxDurationMs: 1500, allowShortIntervals: true, onRetry: (event) => attempts.push(event.attempt) },
+    // Each failed try moves the window's clock on by 1 s: the third failure falls outside a window of 1.5 s, however
+    // fast or slow the machine is (a refused connection fails in about a millisecond).
+    const error = await withControlledClock(async () => {
+      const unreachable = await fx.client({
+        baseUrl: `https://127.0.0.1:${await closedPort()}/services/messaging/rest`,
+        retry: {
+          intervalMs: 10,
+          maxDurationMs: 1500,
+          allowShortIntervals: true,
+          onRetry: (event) => {
+            attempts.push(event.attempt);
+            vi.advanceTimersByTime(1000);
+          },
+        },
+      });
+      return unreachable.list().catch((thrown: unknown) => thrown);
     });
-    const error = await unreachable.list().catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(RetriesExhaustedError);
-    expect((error as RetriesExhaustedError).attempts).toBe(attempts.length + 1);
-    expect(attempts.length).toBeGreaterThanOrEqual(1);
+    expect(attempts).toEqual([1, 2]);
+    expect((error as RetriesExhaustedError).attempts).toBe(3);
     expect((error as Error).message).toMatch(/ECONNREFUSED/);
   });
 });

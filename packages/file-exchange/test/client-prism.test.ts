@@ -1,7 +1,9 @@
+// end-to-end: a real Prism, started once for this file (the only one of the suite that needs it): a Prism process
+// takes seconds to start on a loaded 2-core machine, past vitest's 10 s for a hook.
 import { startPrismMock, type RunningMock } from '@paykit/mock-server';
 import { request } from 'undici';
 import { temporaryCertificates } from './support/certificates.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   AccessRefusedError,
   DownloadLimitReachedError,
@@ -16,6 +18,7 @@ import {
 
 // The REST contract served by the real Prism: every request the client makes must pass Prism's validation of the
 // contract, and `Prefer: code=N` (sent through the client's extra headers) makes Prism answer each documented status.
+vi.setConfig({ hookTimeout: 60_000 });
 let prism: RunningMock;
 let client: FileExchangeClient;
 const prismLog: string[] = [];

@@ -48,6 +48,14 @@ describe('FileSink', () => {
     await expect(receiving).rejects.toBe(broken);
   });
 
+  it('fails at once with the error of a source already destroyed when it is handed over (an abort that came first)', async () => {
+    const aborted = new Error('aborted meanwhile');
+    const source = new Readable({ read() {} }).on('error', () => undefined);
+    source.destroy(aborted);
+    await new Promise((resolve) => source.once('close', resolve));
+    await expect((await FileSink.open(join(dir, 'late.bin'))).receive(source)).rejects.toBe(aborted);
+  });
+
   it('fails to open, before any data, when the file cannot be created', async () => {
     await expect(FileSink.open(join(dir, 'missing', 'out.bin'))).rejects.toMatchObject({ code: 'ENOENT' });
   });

@@ -6,13 +6,14 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   AbortedError,
   AccessRefusedError,
   InvalidUploadContentError,
   RetriesExhaustedError,
 } from '../src/index.js';
+import { withControlledClock } from './support/fake-clock.js';
 import { startMock, type MockFixture } from './support/mock.js';
 import { rejectionOf } from './support/rejection.js';
 import { startMtlsServer } from './support/mtls-server.js';
@@ -80,9 +81,10 @@ describe.each([
   it('retries used up (500 each time): RetriesExhaustedError names the copy', async () => {
     const server = await startFailingServer();
     try {
-      const client = await clientOf(server.origin, {});
+      // The first failed try moves the window's clock past its end: one resend, then the window is used up.
+      const client = await clientOf(server.origin, { maxDurationMs: 30_000, onRetry: () => vi.advanceTimersByTime(30_000) });
       const name = fresh('EXHAUSTED');
-      const error = await rejectionOf(client.upload(name, pipeOf(content), { contentLength: length, keepUnsent: true }));
+      const error = await withControlledClock(() => rejectionOf(client.upload(name, pipeOf(content), { contentLength: length, keepUnsent: true })));
       expect(error).toBeInstanceOf(RetriesExhaustedError);
       await expectKept(error.unsentContentPath, name, content);
     } finally {

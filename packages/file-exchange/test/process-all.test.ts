@@ -1,12 +1,15 @@
+// end-to-end: killed processes. Besides the in-process cases, two runs of processAll in a node process of their own
+// are killed with SIGKILL (in the handler, after the ledger entry) and followed by a run that finishes the queue.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileLedger, FileNotInListError, LocalFileError, type FileExchangeClient, type ProcessedFileLedger, type ReceivedFile } from '../src/index.js';
 import { startMock, type MockFixture } from './support/mock.js';
 
+vi.setConfig({ testTimeout: 30_000 });
 const run = promisify(execFile);
 let fx: MockFixture;
 let client: FileExchangeClient;

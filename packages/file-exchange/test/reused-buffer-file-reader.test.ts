@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { classifyNetworkFailure } from '../src/core/network-failure.js';
 import { plainHttpAgent, transfer } from '../src/transport/node-transfer.js';
-import { ReusedBufferFileReader } from '../src/transport/reused-buffer-file-reader.js';
+import { ReusedBufferFileReader, uploadChunkBytes } from '../src/transport/reused-buffer-file-reader.js';
 
 const MiB = 1024 * 1024;
 
@@ -166,12 +166,9 @@ describe('a file body sent to a peer that stops reading', () => {
       const port = (peer.address() as AddressInfo).port;
       const sent = transfer(agent, { method: 'POST', url: new URL(`http://127.0.0.1:${port}/upload`), headers: { 'content-length': String(96 * MiB) }, body });
       sent.catch(() => undefined);
-      // Wait until the reads stop: no new chunk for half a second.
-      let last = -1;
-      while (emitted !== last) {
-        last = emitted;
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
+      // Wait for the reads to stop: the body paused (chunks wait for the socket) with its own buffer full, so that
+      // nothing asks the file for more until the socket takes some; the peer never reads, so it takes none.
+      await expect.poll(() => body.isPaused() && body.readableLength >= uploadChunkBytes, { timeout: 4_000 }).toBe(true);
       // The most the kernel can hold between the two sockets (the largest TCP buffers), and four chunks waiting in
       // the request plus one read ahead: the reads stopped there, far from the file's end.
       const largest = (name: string) => Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[2]);

@@ -57,12 +57,13 @@ describe('SpoolingReader', () => {
     body.on('data', (piece: Buffer) => seen.push(piece.length));
     source.write(Buffer.from('abc'));
     source.write(Buffer.from('def'));
-    // Six bytes are all that was announced, but until the end a seventh could follow them. The first five come once
-    // the spool file is read back (how soon depends on the machine's load), and the sixth still does not.
+    // Six bytes are all that was announced, but until the end a seventh could follow them. Once the spool file holds
+    // all six, the reader has handed on all it will before the end (a piece goes to the body once it is in the file,
+    // in the same turn): five bytes, delivered or waiting in the body, and not the sixth.
     const sent = () => seen.reduce((sum, n) => sum + n, 0);
-    await expect.poll(sent, { timeout: 10_000 }).toBe(5);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(sent()).toBe(5);
+    await expect.poll(() => fstatSync(fd).size, { timeout: 4_000 }).toBe(6);
+    await expect.poll(sent, { timeout: 4_000 }).toBe(5);
+    expect(sent() + body.readableLength).toBe(5);
     source.end();
     await new Promise((resolve) => body.once('end', resolve));
     expect(sent()).toBe(6);
@@ -73,7 +74,8 @@ describe('SpoolingReader', () => {
     const reader = new SpoolingReader(source, fd, 8, mismatch);
     const first = reader.body();
     source.write(Buffer.from('abcd'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The first body is given up while the stream is still arriving: after its first piece is in the spool file.
+    await expect.poll(() => fstatSync(fd).size, { timeout: 4_000 }).toBe(4);
     first.destroy();
     const second = drain(reader.body());
     source.end(Buffer.from('efgh'));
@@ -83,12 +85,16 @@ describe('SpoolingReader', () => {
   it('feeds the first body as fast as it is read: a body not read holds the stream back, it is not spooled ahead', async () => {
     const content = pieces(40, 64 * 1024);
     const whole = Buffer.concat(content);
-    const reader = new SpoolingReader(Readable.from(content), fd, whole.length, mismatch);
+    const source = Readable.from(content);
+    const reader = new SpoolingReader(source, fd, whole.length, mismatch);
     const body = reader.body();
-    // The body buffers up to 1 MiB, then the stream is paused: what reached the spool stays near that, not 2.5 MiB.
-    await expect.poll(() => fstatSync(fd).size, { timeout: 10_000 }).toBeGreaterThanOrEqual(1024 * 1024);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(fstatSync(fd).size).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
+    // The body buffers up to 1 MiB, then the stream is paused (the event this waits for): what reached the spool
+    // stays near that, not 2.5 MiB, and stays so while the stream is paused.
+    await expect.poll(() => fstatSync(fd).size >= 1024 * 1024 && source.isPaused(), { timeout: 4_000 }).toBe(true);
+    const spooled = fstatSync(fd).size;
+    expect(spooled).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fstatSync(fd).size).toBe(spooled);
     expect(body.readableLength).toBeLessThanOrEqual(1024 * 1024 + 64 * 1024);
     expect((await drain(body)).bytes.equals(whole)).toBe(true);
   });
@@ -135,7 +141,8 @@ describe('SpoolingReader', () => {
   it('reads the rest of the stream into the spool once the body is given up part-way, for the next body', async () => {
     const content = pieces(20, 64 * 1024);
     const whole = Buffer.concat(content);
-    const reader = new SpoolingReader(Readable.from(content), fd, whole.length, mismatch);
+    const source = Readable.from(content);
+    const reader = new SpoolingReader(source, fd, whole.length, mismatch);
     const body = reader.body();
     await new Promise<void>((resolve) => body.once('data', () => resolve()));
     body.destroy();

@@ -1,3 +1,5 @@
+const EQUALS = 0x3d;
+
 /**
  * Where decoded bytes go. When the response announces its length, every base64 field of the response is decoded
  * straight into one buffer of at most 3/4 of that length (base64 needs 4 characters for 3 bytes), and each field
@@ -17,11 +19,18 @@ export class DecodeArena {
     return this.offset;
   }
 
-  /** Decodes whole 4-character groups in place; false when they do not fit (the caller falls back to pieces). */
-  tryWrite(base64: string): boolean {
-    if (this.buffer.length - this.offset < (base64.length / 4) * 3) return false;
-    this.offset += this.buffer.write(base64, this.offset, 'base64');
-    return true;
+  /** Whether `length` characters of base64 (whole groups) fit in what is left. */
+  fits(length: number): boolean {
+    return this.buffer.length - this.offset >= (length / 4) * 3;
+  }
+
+  /** Decodes whole 4-character groups that fit at the position without moving it: the bytes written. */
+  decodeAt(base64: string): number {
+    return this.buffer.write(base64, this.offset, 'base64');
+  }
+
+  advance(bytes: number): void {
+    this.offset += bytes;
   }
 }
 
@@ -44,6 +53,8 @@ export class Base64Decoder {
   private carry = '';
   private readonly chunks: Buffer[] = [];
   private finished = false;
+  /** Whether every piece so far was plain base64 (no white space), so that the next one is first decoded unchecked. */
+  private clean = true;
   private scratch = Buffer.alloc(0);
   private readonly start: number;
 
@@ -55,12 +66,53 @@ export class Base64Decoder {
   }
 
   write(text: string): void {
-    // One scan in the usual case (no line breaks); white space is removed only when there is some.
-    const needsCleaning = /[^A-Za-z0-9+/=]/.test(text);
-    const compact = needsCleaning ? text.replace(/\s+/g, '') : text;
+    if (text === '') return;
+    // Most text is a run of base64 characters with no white space: decoded at once, then checked by its count
+    // (Node's decoder skips what is not base64 and stops at padding, so such text decodes to fewer bytes than its
+    // length promises), which spares a scan of every character before decoding (a regular expression over each
+    // piece took 40 % of the time of reading a download). Node also takes '-' and '_' (base64url), which XML
+    // Schema's base64Binary does not: text holding one takes the checked way. Text wrapped over lines fails the count
+    // once, and the rest of the field takes the checked way at once instead of being decoded twice.
+    if (this.clean && !this.finished && text.indexOf('-') === -1 && text.indexOf('_') === -1 && this.writeClean(this.carry + text)) return;
+    this.clean = false;
+    this.writeChecked(text);
+  }
+
+  /** Decodes `text4` (carry included) if it is clean base64; false, with nothing written, otherwise. */
+  private writeClean(text4: string): boolean {
+    const usable = text4.length - (text4.length % 4);
+    // The characters kept for the next piece are not decoded yet, so not checked by a count: checked here (at most 3).
+    const rest = text4.slice(usable);
+    if (!/^[A-Za-z0-9+/=]*$/.test(rest)) return false;
+    if (usable > 0) {
+      const whole = text4.slice(0, usable);
+      const padding = whole.charCodeAt(usable - 1) !== EQUALS ? 0 : whole.charCodeAt(usable - 2) === EQUALS ? 2 : 1;
+      const expected = (usable / 4) * 3 - padding;
+      if (this.sink) {
+        const decoded = this.decodeIntoScratch(whole);
+        if (decoded.length !== expected) return false;
+        this.sink.write(decoded);
+      } else if (this.chunks.length === 0 && this.arena?.fits(usable)) {
+        // Decoded in place at the arena's position, which moves only once the count is right.
+        if (this.arena.decodeAt(whole) !== expected) return false;
+        this.arena.advance(expected);
+      } else {
+        const decoded = Buffer.from(whole, 'base64');
+        if (decoded.length !== expected) return false;
+        this.chunks.push(decoded);
+      }
+      if (padding > 0) this.finished = true;
+    }
+    this.carry = rest;
+    return true;
+  }
+
+  /** Text with white space (or not base64 at all): cleaned, then every character checked before decoding. */
+  private writeChecked(text: string): void {
+    const compact = text.replace(/\s+/g, '');
     if (compact === '') return;
     if (this.finished) throw new Error('base64 continues after its padding');
-    if (needsCleaning && /[^A-Za-z0-9+/=]/.test(compact)) throw new Error('not base64 text');
+    if (/[^A-Za-z0-9+/=]/.test(compact)) throw new Error('not base64 text');
     const text4 = this.carry + compact;
     const usable = text4.length - (text4.length % 4);
     if (usable > 0) {
@@ -72,7 +124,8 @@ export class Base64Decoder {
       }
       if (this.sink) this.sink.write(this.decodeIntoScratch(whole));
       // Once a piece has gone to `chunks`, the rest follows it, so that the order of the bytes is kept.
-      else if (this.chunks.length > 0 || !this.arena?.tryWrite(whole)) this.chunks.push(Buffer.from(whole, 'base64'));
+      else if (this.chunks.length > 0 || !this.arena?.fits(usable)) this.chunks.push(Buffer.from(whole, 'base64'));
+      else this.arena.advance(this.arena.decodeAt(whole));
     }
     this.carry = text4.slice(usable);
   }

@@ -1,56 +1,63 @@
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
-import type { EncodedRequest } from '../codec/write-request.js';
+import type { HttpsTransport } from '@paykit/file-exchange/core';
+import { BufferPool, type EncodedRequest } from '../codec/write-request.js';
 
 export interface SoapHttpResponse {
   status: number;
   contentType: string;
   /** Content-Length of the response, when it has a valid one. */
   contentLength?: number;
-  body: AsyncIterable<Uint8Array> & { dump(): Promise<void>; text(): Promise<string> };
+  body: IncomingMessage;
+}
+
+export interface SoapExchange {
+  /** Ends the exchange in any phase, the reading of the response body included. */
+  signal: AbortSignal;
+  stallTimeoutMs: number | undefined;
+  /** The error a stall or an abort ends the exchange with (so that whoever reads the body gets the typed error). */
+  failure: (cause: unknown) => Error;
 }
 
 /**
- * One SOAP 1.1 exchange over HTTP/1.1: `text/xml; charset=utf-8`, the WSDL's SOAPAction (quoted, empty for this
- * contract) and an exact Content-Length, with the body streamed from its segments.
+ * One SOAP 1.1 exchange over HTTP/1.1, on the transport both clients share (node:https, one stall timer per request):
+ * `text/xml; charset=utf-8`, the WSDL's SOAPAction (quoted, empty for this contract) and an exact Content-Length,
+ * with the body streamed from its segments.
  */
-export async function postSoap(
-  dispatcher: Dispatcher,
-  url: string,
-  soapAction: string,
-  body: EncodedRequest,
-  signal?: AbortSignal,
-  /** Told each time a piece of the request is taken to be sent (for the stall timeout). */
-  onSent?: () => void,
-): Promise<SoapHttpResponse> {
-  const response = await request(url, {
+export async function postSoap(transport: HttpsTransport, url: string, soapAction: string, body: EncodedRequest, exchange: SoapExchange): Promise<SoapHttpResponse> {
+  const response = await transport.send({
     method: 'POST',
-    dispatcher,
+    url: new URL(url),
     headers: {
       'content-type': 'text/xml; charset=utf-8',
       'content-length': String(body.byteLength),
       soapaction: `"${soapAction}"`,
       accept: 'text/xml',
     },
-    body: Readable.from(onSent ? told(body.chunks(), onSent) : body.chunks(), { objectMode: false }),
-    ...(signal ? { signal } : {}),
+    body: pooledBody(body),
+    stallTimeoutMs: exchange.stallTimeoutMs,
+    signal: exchange.signal,
+    failure: exchange.failure,
   });
-  const header = (name: string) => {
-    const value = response.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-  };
-  const contentLength = Number(header('content-length') ?? NaN);
+  const contentLength = Number(response.headers['content-length'] ?? NaN);
   return {
-    status: response.statusCode,
-    contentType: header('content-type') ?? '',
+    status: response.statusCode ?? 0,
+    contentType: response.headers['content-type'] ?? '',
     ...(Number.isSafeInteger(contentLength) && contentLength >= 0 ? { contentLength } : {}),
-    body: response.body,
+    body: response,
   };
 }
 
-async function* told<T>(pieces: AsyncIterable<T>, onPiece: () => void): AsyncGenerator<T> {
-  for await (const piece of pieces) {
-    onPiece();
-    yield piece;
-  }
+/** The request's bytes as a stream whose base64 buffers go back to their pool once the socket has taken them. */
+function pooledBody(body: EncodedRequest): Readable {
+  const pool = new BufferPool();
+  return Object.assign(Readable.from(body.chunks(pool), { objectMode: false }), { releaseChunk: (chunk: Buffer) => pool.release(chunk) });
+}
+
+/** Reads the rest of a response without keeping it, so that its connection can be used again. */
+export function discard(response: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    response.once('end', resolve).once('error', () => resolve()).once('close', resolve);
+    response.resume();
+  });
 }

@@ -1,4 +1,4 @@
-// Run by abort-and-close.test.ts in a process of its own: every call below ends in an abort or close() while a
+// Run by process-exit.test.ts in a process of its own: every call below ends in an abort or close() while a
 // 5-minute retry wait or a stalled body is pending, then this script simply returns. The process must then exit by
 // itself: no timer, socket or listener of either client may keep it alive.
 import { FileExchangeClient } from '@paykit/file-exchange';
@@ -24,7 +24,11 @@ await soapWaiting.downloadFiles('Q1', { signal: soapAbort.signal }).catch(note('
 // A body that stalls (the default two-minute stall timeout pending), ended by close().
 const restDownload = rest.download('A.csv').then((file) => file.body.toArray()).catch(note('REST download, close() mid-body'));
 const soapDownload = soap.downloadFiles('Q1').catch(note('SOAP downloadFiles, close() mid-body'));
-setTimeout(() => void Promise.all([rest.close(), soap.close()]), 300);
+// Closed once both bodies are coming in: the test, which serves them, says so on standard input.
+process.stdin.once('data', () => {
+  process.stdin.destroy();
+  void Promise.all([rest.close(), soap.close()]);
+});
 await restDownload;
 await soapDownload;
 process.stdout.write(`${JSON.stringify(outcomes)}\n`);

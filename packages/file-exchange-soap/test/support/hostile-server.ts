@@ -87,19 +87,42 @@ export async function startHostileServer(certificates: TestCertificates, fallbac
   };
 }
 
-/** Answers with a head and the first bytes of a body announced much longer, then sends nothing more (and never ends). */
+/**
+ * Answers with a head and the first bytes of a body announced much longer, then sends nothing more (and never ends).
+ * `onSent` is told once those bytes have left for the client (the client then reads its body: see `bodySent`).
+ */
 export const stallMidBody =
-  (headers: Record<string, string>, first: string | Buffer): Behaviour =>
+  (headers: Record<string, string>, first: string | Buffer, onSent?: () => void): Behaviour =>
   (req, res) => {
     req.resume();
     res.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(first) + 1_000_000) });
-    res.write(first);
+    res.write(first, () => onSent?.());
   };
 
-/** Never reads the request body and never answers: an upload stalls once the socket buffers are full. */
+/**
+ * Never reads the request body and never answers: an upload stalls once the socket buffers are full. With `onReached`,
+ * told when the request's head arrived (its body is being sent).
+ */
 export const stopReading: Behaviour = (req) => {
   req.pause();
 };
+export const stopReadingThen =
+  (onReached: () => void): Behaviour =>
+  (req, res) => {
+    stopReading(req, res);
+    onReached();
+  };
+
+/**
+ * A promise of the moment the client reads the body `stallMidBody` began: resolved two turns of the event loop after
+ * its first bytes were sent (the server and the clients of these tests share one event loop: the first turn ends the
+ * server's write, the next polls the client's socket, which then holds the bytes).
+ */
+export function bodySent(): { onSent: () => void; reached: Promise<void> } {
+  let resolve!: () => void;
+  const reached = new Promise<void>((done) => (resolve = done));
+  return { onSent: () => setImmediate(() => setImmediate(resolve)), reached };
+}
 
 /** Reads the request, then answers `status` with `body`. */
 export const answer =
@@ -164,22 +187,70 @@ export async function startAlertingServer(certificates: TestCertificates) {
 }
 
 /**
- * Reads the request body slowly but never silent for as long as `pauseMs`: `stepBytes` at a time with a pause of
- * `pauseMs` after each, for the first `slowBytes` (all of it when unset); the rest at full speed. Then answers
- * `status` with `body`.
+ * Reads the request body in steps: `stepBytes`, then a pause until the test calls `resume()` (told by `paused`, the
+ * number of pauses so far), for the first `slowBytes`; the rest at full speed. Then answers `status` with `body`. A
+ * test moves the stall timeout's clock on during each pause (fake timers): a slow transfer whose bytes keep moving,
+ * without a real delay anywhere.
  */
-export const readSlowly =
-  (pace: { stepBytes: number; pauseMs: number; slowBytes?: number }, status: number, headers: Record<string, string> = {}, body = ''): Behaviour =>
-  (req, res) => {
+export function readInSteps(pace: { stepBytes: number; slowBytes: number }, status: number, headers: Record<string, string> = {}, body = '') {
+  const steps = { paused: 0, done: false, resume: () => undefined as void };
+  const behaviour: Behaviour = (req, res) => {
     let read = 0;
     let pauseAt = pace.stepBytes;
-    const slowBytes = pace.slowBytes ?? Number.POSITIVE_INFINITY;
     req.on('data', (chunk: Buffer) => {
       read += chunk.length;
-      if (read < pauseAt || read > slowBytes) return;
+      if (read < pauseAt || read > pace.slowBytes) return;
       pauseAt = read + pace.stepBytes;
       req.pause();
-      setTimeout(() => req.resume(), pace.pauseMs);
+      steps.resume = () => void req.resume();
+      steps.paused++;
     });
-    req.once('end', () => res.writeHead(status, headers).end(body));
+    req.once('end', () => {
+      steps.done = true;
+      res.writeHead(status, headers).end(body);
+    });
+  };
+  return { behaviour, steps };
+}
+
+/**
+ * A TCP server that accepts connections and never says a word: a TLS handshake with it never completes. `accepted`
+ * resolves at its next accepted connection (the client is then waiting in its handshake).
+ */
+export async function startSilentServer() {
+  const { createServer: createTcpServer } = await import('node:net');
+  const sockets = new Set<Socket>();
+  let accept: (() => void) | undefined;
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined).once('close', () => sockets.delete(socket));
+    accept?.();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    restUrl: `https://127.0.0.1:${port}/services/messaging/rest`,
+    soapUrl: `https://127.0.0.1:${port}/services/messaging`,
+    /** A promise of the next accepted connection. */
+    nextConnection: () => new Promise<void>((resolve) => (accept = resolve)),
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * Reads an upload to its end without keeping it (its length checked against Content-Length, the bytes hashed), then
+ * answers `status` with `body`: for uploads larger than the contract's mock can hold.
+ */
+export const discardUpload =
+  (status: number, headers: Record<string, string>, body: string, received: { bytes: number; complete: boolean }): Behaviour =>
+  (req, res) => {
+    req.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
+    req.once('end', () => {
+      received.complete = received.bytes === Number(req.headers['content-length']);
+      res.writeHead(status, headers).end(body);
+    });
   };

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import {
-  generateTestCertificates,
   startFileExchangeMock,
   type FileExchangeMock,
   type FileExchangeMockOptions,
@@ -20,10 +20,10 @@ export interface MockFixture {
   close(): Promise<void>;
 }
 
-/** The stateful mock over client-certificate TLS, with certificates generated for this test file only. */
+/** The stateful mock over client-certificate TLS, with the suite's certificates (support/global-certificates.ts). */
 export async function startMock(options: FileExchangeMockOptions = {}): Promise<MockFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'paykit-soap-test-'));
-  const certificates = await generateTestCertificates(join(dir, 'certs'));
+  const certificates = inject('certificates');
   const mock = await startFileExchangeMock({ certificates, ...options });
   const clients: FileExchangeSoapClient[] = [];
   return {

@@ -47,7 +47,7 @@ export async function warmUp(call: () => Promise<unknown>): Promise<void> {
   for (let tries = 1; ; tries++) {
     try {
       await call();
-      // undici gives a connection back to its pool on a turn of the event loop after the one its response ended
+      // The agent gives a connection back to its pool on a turn of the event loop after the one its response ended
       // on: a call made before then would open another.
       await new Promise((resolve) => setImmediate(resolve));
       return;

@@ -7,8 +7,8 @@ import type { FileExchangeClient } from '../client.js';
 import type { TransferProgress } from '../transfer-options.js';
 import type { UploadContent } from '../upload-content.js';
 import { abortedBy } from '../core/errors.js';
-import { isValidFileName } from '../core/file-name.js';
-import { defaultLedgerPath, FileLedger, type ProcessedFileLedger } from '../ledger.js';
+import { assertValidFileName, isValidFileName } from '../core/file-name.js';
+import { defaultLedgerPath, defaultLedgerPathFor, FileLedger, type ProcessedFileLedger } from '../ledger.js';
 import type { FileOutcome, ProcessAllReport } from '../process-all.js';
 import { holdTemporaryFolder } from '../temporary-files.js';
 import { ReusedBufferPipeReader } from '../transport/reused-buffer-pipe-reader.js';
@@ -31,13 +31,25 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Aborts the run (paykit-files aborts it on SIGINT, SIGTERM and SIGHUP): every call and processAll end with it. */
   signal?: AbortSignal | undefined;
+  /** The clock of the log's times and the certificate's expiry (default Date.now). */
+  now?: () => number;
 }
 
 /** The options of the command line that the commands read (connection options are the client's). */
+/**
+ * The temporary folder of the environment the CLI was given (`TMPDIR`), for its spool and its downloads without
+ * --out; undefined means the system's (`os.tmpdir()`, which reads the process's own environment).
+ */
+export function temporaryFolder(io: CliIo): string | undefined {
+  const folder = io.env.TMPDIR;
+  return folder === undefined || folder === '' ? undefined : folder;
+}
+
 export interface CommandOptions {
   'content-type'?: string | undefined;
   size?: string | undefined;
   'allow-empty'?: boolean | undefined;
+  'allow-unknown-size'?: boolean | undefined;
   xml?: boolean | undefined;
   exec?: string | undefined;
   out?: string | undefined;
@@ -97,7 +109,12 @@ function isEmptyStream(stream: Readable, signal: AbortSignal | undefined): Promi
  * --size gives its length, read to its end first (into a temporary file) otherwise. A directory is refused, and so
  * is empty input unless --allow-empty: both are far more often a mistake than a file meant to be empty.
  */
-async function standardInput(io: CliIo, reporter: Reporter, name: string, allowEmpty: boolean, announced: number | undefined): Promise<UploadContent> {
+const unknownSizeRefused =
+  'Standard input is a pipe and --size was not given: if the program writing it dies half way, what it wrote so far ' +
+  'would be uploaded as the whole file, with exit status 0. Give --size BYTES (a pipe of another length is then refused), ' +
+  'redirect a file (upload NAME < FILE), or give --allow-unknown-size to send whatever the pipe gives.';
+
+async function standardInput(io: CliIo, reporter: Reporter, name: string, allowEmpty: boolean, announced: number | undefined, allowUnknownSize: boolean): Promise<UploadContent> {
   const signal = io.signal;
   if (announced === 0 && !allowEmpty) throw new UsageError(emptyRefused);
   let interactive: boolean;
@@ -116,13 +133,23 @@ async function standardInput(io: CliIo, reporter: Reporter, name: string, allowE
   // A pipe is read into buffers used again (process.stdin would allocate one per read), and never also by process.stdin.
   const stream = pipe ? new ReusedBufferPipeReader(io.stdinFd!) : (io.stdin() as Readable);
   // Only a stream of unknown length is looked at first: with --size, a wrong length already stops the upload.
-  if (announced === undefined && !allowEmpty && (await isEmptyStream(stream, signal))) throw new UsageError(emptyRefused);
+  if (announced === undefined && (!allowEmpty || !interactive)) {
+    const empty = await isEmptyStream(stream, signal);
+    if (empty && !allowEmpty) throw new UsageError(emptyRefused);
+    // An empty pipe given --allow-empty has a known length; any other pipe's end may be its writer's death.
+    if (!empty && !interactive && !allowUnknownSize) {
+      stream.destroy();
+      throw new UsageError(unknownSizeRefused);
+    }
+  }
   return stream;
 }
 
 export async function uploadCommand({ client, options, io, reporter, signal }: CommandContext, name: string): Promise<number> {
+  // Checked before standard input is looked at: a wrong name is the first thing to say.
+  assertValidFileName(name, { operation: 'uploadFile' });
   const contentLength = parseSize(options.size);
-  const content = await standardInput(io, reporter, name, options['allow-empty'] === true, contentLength);
+  const content = await standardInput(io, reporter, name, options['allow-empty'] === true, contentLength, options['allow-unknown-size'] === true);
   const started = Date.now();
   let size = 0;
   await client.upload(name, content, {
@@ -148,7 +175,7 @@ export async function listCommand({ client, options, io, reporter, signal }: Com
     const are = invalid === 1 ? 'name from the service is not a valid file name' : 'names from the service are not valid file names';
     reporter.error(`${invalid} ${are} (printed with escapes); they cannot be downloaded.`);
   }
-  if (reporter.logs) reporter.info(`${names.length} file(s) waiting for download`);
+  if (reporter.logs && names.length > 0) reporter.info(`${names.length} file(s) waiting for download`);
   return exitStatus.ok;
 }
 
@@ -174,7 +201,13 @@ function ledgerWithExceptions(ledger: FileLedger, reprocess: string[]): Processe
     if (!isValidFileName(name)) throw new UsageError(`--reprocess takes a file name, not ${JSON.stringify(name)}.`);
   }
   const again = new Set(reprocess);
-  return { has: async (name) => !again.has(name) && (await ledger.has(name)), record: (name) => ledger.record(name) };
+  return {
+    has: async (name) => !again.has(name) && (await ledger.has(name)),
+    record: (name) => ledger.record(name),
+    noteLocalFailure: (name, failure) => ledger.noteLocalFailure(name, failure),
+    localFailure: (name) => ledger.localFailure(name),
+    clearLocalFailure: (name) => ledger.clearLocalFailure(name),
+  };
 }
 
 /** 0 when every file was done; 3 when a processing command failed (it comes first: the operator's to fix), else 1. */
@@ -185,8 +218,10 @@ function downloadExitStatus(report: ProcessAllReport): number {
 }
 
 export async function downloadCommand({ client, options, io, reporter, signal }: CommandContext): Promise<number> {
-  const ledgerPath = options.ledger ?? io.env[envVars.ledger] ?? defaultLedgerPath;
-  const fileLedger = new FileLedger(ledgerPath);
+  const given = options.ledger ?? io.env[envVars.ledger];
+  // The default is the service's for this user, whatever the working folder: one ledger, one lock for every run.
+  const ledgerPath = given || defaultLedgerPathFor(client.baseUrl, io.env);
+  const fileLedger = new FileLedger(ledgerPath, given ? {} : { alsoRead: [defaultLedgerPath] });
   const ledger = ledgerWithExceptions(fileLedger, options.reprocess ?? []);
   const waitMs = seconds(options['wait-lock'], '--wait-lock') ?? 0;
   const lock = await RunLock.acquire(ledgerPath, {
@@ -200,6 +235,7 @@ export async function downloadCommand({ client, options, io, reporter, signal }:
     // Downloads saved with --out are made in that folder, so that putting them in place is a rename, not a copy.
     if (out !== undefined) await mkdir(out, { recursive: true });
     const exec = options.exec;
+    const workDir = out ?? temporaryFolder(io);
     const report = await client.processAll(
       async (file) => {
         if (out !== undefined) await saveToFolder(out, file, { link: exec === undefined });
@@ -208,6 +244,7 @@ export async function downloadCommand({ client, options, io, reporter, signal }:
         try {
           await runProcessingCommand(exec, file, {
             env: io.env,
+            output: { stdout: io.stdout, stderr: io.stderr },
             hold: async (leader) => {
               const forgetGroup = lock.holdForGroup(leader);
               const forgetFolder = await holdTemporaryFolder(dirname(file.path), leader);
@@ -224,7 +261,7 @@ export async function downloadCommand({ client, options, io, reporter, signal }:
       {
         ledger,
         signal,
-        ...(out === undefined ? {} : { workDir: out }),
+        ...(workDir === undefined ? {} : { workDir }),
         ...(reporter.wantsProgress ? { onProgress: (progress: TransferProgress) => reporter.progress(progress) } : {}),
         onFile: (outcome) => {
           reporter.doing(undefined);
@@ -233,9 +270,11 @@ export async function downloadCommand({ client, options, io, reporter, signal }:
         },
       },
     );
-    const summary = `${report.processed.length + report.alreadyProcessed.length} file(s) done, ${report.failed.length} failed`;
-    if (report.failed.length === 0) reporter.info(summary);
-    else reporter.error(summary);
+    const done = report.processed.length + report.alreadyProcessed.length;
+    const summary = `${done} file(s) done, ${report.failed.length} failed`;
+    // A run with nothing to do says nothing: cron mails whatever a job writes.
+    if (report.failed.length > 0) reporter.error(summary);
+    else if (done > 0) reporter.info(summary);
     return downloadExitStatus(report);
   } finally {
     lock.release();

@@ -34,6 +34,7 @@ export const environmentVariables = {
   'retry-for': 'PAYKIT_FILES_RETRY_FOR',
   'stall-timeout': 'PAYKIT_FILES_STALL_TIMEOUT',
   'log-interval': 'PAYKIT_FILES_LOG_INTERVAL',
+  'log-format': 'PAYKIT_FILES_LOG_FORMAT',
   ledger: 'PAYKIT_FILES_LEDGER',
 } as const;
 

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FileExchangeClient } from '../client.js';
 import { referenceRetryPolicy } from '../core/rules.js';
 import { TlsConfigurationError } from '../core/tls/errors.js';
-import { AbortedError, ClientOptionsError, FileExchangeError, InvalidFileNameError, InvalidUploadContentError } from '../errors.js';
-import { defaultLedgerPath } from '../ledger.js';
+import { AbortedError, AccessRefusedError, ClientOptionsError, FileExchangeError, InvalidFileNameError, InvalidUploadContentError } from '../errors.js';
 import type { RetryEvent } from '../retry-policy.js';
-import { downloadCommand, listCommand, uploadCommand, type CliIo } from './commands.js';
+import { downloadCommand, listCommand, temporaryFolder, uploadCommand, type CliIo } from './commands.js';
 import { clientOptionsFrom, environmentVariables as envVars, pick, seconds, UsageError, type ConnectionFlags } from './config.js';
 import { describeLocalFailure } from './describe-failure.js';
 import { exitStatus } from './exit-status.js';
@@ -46,17 +46,23 @@ Options:
   --size BYTES               upload: length of standard input when it is a pipe: sent as it is read
                              (without it, a pipe is read to its end first); a redirected file needs none
   --allow-empty              upload: send empty input (refused without it: usually a mistake upstream)
+  --allow-unknown-size       upload: send a pipe without --size (refused without it: if the program writing
+                             the pipe dies half way, what it wrote would be sent as the whole file)
   --xml                      list: ask for the XML list instead of plain text
   --exec CMD                 download: processing command, run through the shell
   --out DIR                  download: folder to save files into
-  --ledger FILE              download: processed-files record (${envVars.ledger}, default ${defaultLedgerPath});
+  --ledger FILE              download: processed-files record (${envVars.ledger}; default the service's for this
+                             user, ~/.local/state/paykit/file-exchange/<host>_<port>-<hash>/processed.txt);
                              one download at a time per ledger (lock: FILE.lock)
   --wait-lock SECONDS        download: wait that long for another run on the same ledger (default: refuse)
   --reprocess NAME           download: process NAME although the ledger has it (an operator's resend under
                              the same name; without it, such a file is deleted unprocessed); repeatable
   --log-interval SECONDS     ${envVars['log-interval']}  without a terminal, say what is going on at least this
                              often (default ${defaultLogIntervalMs / 1000})
+  --log-format text|json     ${envVars['log-format']}  without a terminal: lines with their UTC time (text,
+                             the default) or one JSON object a line ({ time, level, message })
   -q, --quiet                say nothing but errors: no progress, no retry lines, no summary
+  -V, --version              print the version of paykit-files
 
 Standard output carries only list's names and the processing command's output. Standard error says what happens:
 a line per retry (what failed, when the next try is) and, on a terminal, the progress of each transfer; without a
@@ -93,6 +99,9 @@ function parse(argv: string[]) {
         reprocess: { type: 'string', multiple: true },
         'log-interval': { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
+        'log-format': { type: 'string' },
+        'allow-unknown-size': { type: 'boolean' },
+        version: { type: 'boolean', short: 'V' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -138,6 +147,22 @@ function unsentContentKept(path: string, fileName: string | undefined): string {
 
 const shellQuote = (text: string) => (/^[\w./@%+=:,-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
 
+/** The day the client certificate expired, when it has: a 403 is then most likely that (see warnOfExpiry). */
+let expiredOn: string | undefined;
+
+/**
+ * A client certificate that expires within 30 days gets a warning on every run (cron mails it), even with --quiet;
+ * an expired one is named in the failure it causes (the service's 403 does not say why).
+ */
+function warnOfExpiry(expiresAt: Date | undefined, reporter: Reporter, now: number): void {
+  expiredOn = undefined;
+  if (expiresAt === undefined) return;
+  const days = Math.floor((expiresAt.getTime() - now) / 86_400_000);
+  const day = expiresAt.toISOString().slice(0, 10);
+  if (expiresAt.getTime() <= now) expiredOn = day;
+  else if (days < 30) reporter.warn(`the client certificate expires on ${day} (in ${days} day(s)): ask the operator for a new one before then.`);
+}
+
 function reportFailure(error: unknown, command: string | undefined, reporter: Reporter): number {
   if (error instanceof AbortedError && error.cause instanceof StoppedBySignal) {
     reporter.error(`${command ?? 'paykit-files'} stopped by ${error.cause.signal}: ${error.message} Nothing in hand was deleted from the service.`);
@@ -156,7 +181,8 @@ function reportFailure(error: unknown, command: string | undefined, reporter: Re
     reporter.error((error as Error).message);
     return exitStatus.usage;
   }
-  if (error instanceof FileExchangeError) reporter.error(`${error.name}: ${error.message}`);
+  if (error instanceof AccessRefusedError && expiredOn !== undefined) reporter.error(`${error.name}: ${error.message} The client certificate expired on ${expiredOn}: ask the operator for a new one.`);
+  else if (error instanceof FileExchangeError) reporter.error(`${error.name}: ${error.message}`);
   else reporter.error(`${command ?? 'paykit-files'} stopped: ${describeLocalFailure(error)}`);
   return exitStatus.failed;
 }
@@ -169,7 +195,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     const { values, positionals } = parse(argv);
     const logIntervalMs = seconds(pick(values, io.env, 'log-interval'), '--log-interval', true) ?? defaultLogIntervalMs;
-    reporter = new Reporter(io.stderr, values.quiet === true, logIntervalMs);
+    const logFormat = pick(values, io.env, 'log-format') ?? 'text';
+    if (logFormat !== 'text' && logFormat !== 'json') throw new UsageError(`--log-format must be text or json, not ${JSON.stringify(logFormat)}.`);
+    reporter = new Reporter(io.stderr, values.quiet === true, logIntervalMs, io.now, logFormat);
+    if (values.version) {
+      io.stdout.write(`paykit-files ${packageVersion()}\n`);
+      return exitStatus.ok;
+    }
     if (values.help || positionals.length === 0) {
       (values.help ? io.stdout : io.stderr).write(`${usage}\n`);
       return values.help ? exitStatus.ok : exitStatus.usage;
@@ -179,7 +211,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const clientOptions = await clientOptionsFrom(values as ConnectionFlags, io.env);
     reporter.start(`${command}${checked.name === undefined ? '' : ` ${checked.name}`} started (pid ${process.pid})`);
     const onRetry = (event: RetryEvent) => reporter.retry(event);
-    client = await FileExchangeClient.create({ ...clientOptions, retry: { ...clientOptions.retry, onRetry } });
+    const spoolDir = temporaryFolder(io);
+    client = await FileExchangeClient.create({ ...clientOptions, retry: { ...clientOptions.retry, onRetry }, ...(spoolDir === undefined ? {} : { spoolDir }) });
+    warnOfExpiry(client.certificateExpiresAt, reporter, io.now?.() ?? Date.now());
     const context = { client, options: values, io, reporter, signal: io.signal };
     if (command === 'upload') return await uploadCommand(context, checked.name!);
     if (command === 'list') return await listCommand(context);
@@ -200,7 +234,18 @@ function isEntryPoint(): boolean {
   }
 }
 
+/** The version of the package this file was built from. */
+function packageVersion(): string {
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+}
+
 if (isEntryPoint()) {
+  // A reader that stops reading (`paykit-files list | head -1`) closes the pipe: what it wanted was written; the
+  // rest is not an error worth a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
   const stop = new AbortController();
   const io = { stdin: () => process.stdin, stdinFd: 0, stdout: process.stdout, stderr: process.stderr, env: process.env, signal: stop.signal };
   const run = runCli(process.argv.slice(2), io);

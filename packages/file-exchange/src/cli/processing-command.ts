@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import { basename, dirname, join } from 'node:path';
 import { identify, type ProcessIdentity } from '../process-liveness.js';
+import { handledStatusPrefix } from '../temporary-files.js';
 import type { ReceivedFile } from '../process-all.js';
 
 /** The processing command exited with a failure, was killed or could not start; the file stays in the queue. */
@@ -14,6 +15,12 @@ export class ProcessingCommandError extends Error {
 
 export interface ProcessingCommandOptions {
   env: NodeJS.ProcessEnv;
+  /**
+   * Where the command's output goes: this process's own standard output and error are handed to it (inherited, so
+   * that a command that outlives a killed paykit-files keeps writing where it did); other streams (paykit-files run
+   * inside another program) are given what it writes.
+   */
+  output?: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
   /**
    * Called once the command's process group exists and before the command runs: records it where the next run looks
    * (the run lock, the folder of the file), so that a run after this one was killed leaves its file alone while it
@@ -49,9 +56,26 @@ export async function processingCommandsEnded(): Promise<void> {
 /**
  * The shell that starts the command waits until told on descriptor 3: its process group is recorded (hold) before
  * the command runs, and if this process dies before telling it (SIGKILL), the descriptor reads end-of-file and the
- * command never starts.
+ * command never starts. Once the command has ended, the shell writes its exit status over the first bytes of the note
+ * beside the file (`~handled-…`, made before the command starts with `---` there and the file's name after: written in
+ * place, the status needs no room a full disk could refuse). A command that outlives a paykit-files killed with
+ * SIGKILL and exits 0 has handled its file, and the next run records it instead of handing it over again. The shell
+ * waits for the command through a signal (a trap that does nothing), so that the status is the command's own, and
+ * then ends the way the command did.
  */
-const startWhenTold = 'IFS= read -r go <&3 || exit 125; exec 3<&-; exec /bin/sh -c "$1"';
+const startWhenTold =
+  'IFS= read -r go <&3 || exit 125; exec 3<&-; trap : TERM INT HUP; /bin/sh -c "$1"; status=$?; ' +
+  'printf \'%-3s\' "$status" 1<> "$2"; ' +
+  // A command ended by a signal ends its shell by the same signal, so that paykit-files sees what ended it.
+  'if [ "$status" -gt 128 ]; then trap - TERM INT HUP; kill -$((status - 128)) $$; fi; exit $status';
+
+/** The note's content before the command has ended: the status's three bytes, then the file's name. */
+const unfinished = (name: string) => `--- ${name}\n`;
+
+/** The status file of the command handed `file`: in the file's private folder, named by the file's copy. */
+export function handledStatusPath(file: ReceivedFile): string {
+  return join(dirname(file.path), `${handledStatusPrefix}${basename(file.path)}`);
+}
 
 /** The size on disk is the size received (a copy is never handed over short), and its SHA-256 for the command. */
 async function checkedCopy(file: ReceivedFile): Promise<string> {
@@ -77,18 +101,27 @@ async function checkedCopy(file: ReceivedFile): Promise<string> {
 export async function runProcessingCommand(command: string, file: ReceivedFile, options: ProcessingCommandOptions): Promise<void> {
   if (stopping) throw new ProcessingCommandError(`processing command not started: paykit-files is stopping (${stopping})`);
   const sha256 = await checkedCopy(file);
+  // Made before the command starts (a full disk then stops it here, unstarted): the shell only writes over it.
+  await writeFile(handledStatusPath(file), unfinished(file.name), { mode: 0o600 }).catch((error: unknown) => {
+    throw new ProcessingCommandError(`processing command not started: its note ${handledStatusPath(file)} could not be written (${(error as Error).message})`);
+  });
   const input = await open(file.path, 'r');
+  const stdout = options.output?.stdout ?? process.stdout;
+  const stderr = options.output?.stderr ?? process.stderr;
+  const pass = (stream: NodeJS.WritableStream, own: NodeJS.WritableStream) => (stream === own ? 'inherit' : 'pipe');
   let child;
   try {
-    child = spawn('/bin/sh', ['-c', startWhenTold, 'paykit-files', command], {
+    child = spawn('/bin/sh', ['-c', startWhenTold, 'paykit-files', command, handledStatusPath(file)], {
       detached: true,
-      stdio: [input.fd, 'inherit', 'inherit', 'pipe'],
+      stdio: [input.fd, pass(stdout, process.stdout), pass(stderr, process.stderr), 'pipe'],
       env: { ...options.env, PAYKIT_FILE_NAME: file.name, PAYKIT_FILE_PATH: file.path, PAYKIT_FILE_SIZE: String(file.size), PAYKIT_FILE_SHA256: sha256 },
     });
   } finally {
     // The child has its own copy of the descriptor (spawn duplicates it before returning).
     await input.close();
   }
+  child.stdout?.on('data', (chunk: Buffer) => stdout.write(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.write(chunk));
   const closed = once(child, 'close') as Promise<[number | null, NodeJS.Signals | null]>;
   const failedToStart = once(child, 'error').then(([error]: Error[]) => {
     throw new ProcessingCommandError(`processing command could not start: ${error!.message}`);

@@ -44,6 +44,9 @@ function duration(ms: number): string {
  * what is going on (a transfer's progress, a retry wait, a processing command) is written as a line whenever nothing
  * was written for `logIntervalMs`. `quiet` keeps errors only.
  */
+/** How a log (standard error not a terminal) is written: lines of text with their time, or one JSON object a line. */
+export type LogFormat = 'text' | 'json';
+
 export class Reporter {
   private progressShown = false;
   private lastDraw = 0;
@@ -51,12 +54,15 @@ export class Reporter {
   private transfer: { key: string; started: number } | undefined;
   private activity: { text: string; since: number } | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
+  /** The start line of a log, written only before the first other line: a run with nothing to do writes nothing. */
+  private startLine: string | undefined;
 
   constructor(
     private readonly stderr: ReporterStream,
     private readonly quiet: boolean,
     private readonly logIntervalMs: number = defaultLogIntervalMs,
     private readonly now: () => number = Date.now,
+    private readonly format: LogFormat = 'text',
   ) {
     this.lastLine = now();
   }
@@ -66,11 +72,19 @@ export class Reporter {
     return !this.quiet && this.stderr.isTTY !== true;
   }
 
-  /** Says that a run starts and, in a log, keeps it from going silent until stop(). */
+  /**
+   * Says that a run starts (in a log, with the first line the run writes: cron mails whatever a job writes, and a run
+   * with nothing to do should write nothing) and keeps the log from going silent until stop().
+   */
   start(text: string): void {
     if (!this.logs) return;
-    this.line(text);
+    this.startLine = text;
     this.scheduleHeartbeat();
+  }
+
+  /** A warning the user must see (a certificate about to expire), even with --quiet. */
+  warn(text: string): void {
+    this.line(text, 'warning');
   }
 
   stop(): void {
@@ -90,7 +104,7 @@ export class Reporter {
 
   /** A failure the user must see, always. */
   error(text: string): void {
-    this.line(text);
+    this.line(text, 'error');
   }
 
   /** What failed and when the next try is: a retry wait can last minutes, so this is said even without a terminal. */
@@ -99,6 +113,7 @@ export class Reporter {
     this.line(
       `${event.failure.message} Try ${event.attempt} failed; next try at ${clockTime(event.nextAttemptAt)} ` +
         `(in ${duration(event.waitMs)}), retrying until ${clockTime(event.giveUpAt)}.`,
+      'retry',
     );
     const subject = event.fileName === undefined ? event.operation : `${event.operation} ${printableName(event.fileName)}`;
     this.doing(`waiting to try ${subject} again at ${clockTime(event.nextAttemptAt)} (try ${event.attempt + 1})`);
@@ -148,10 +163,24 @@ export class Reporter {
     return `${this.activity.text} (${duration(this.now() - this.activity.since)} so far)`;
   }
 
-  private line(text: string): void {
-    // A line replaces the progress line being drawn; the next progress update draws it again below.
-    this.stderr.write(`${this.progressShown ? '\r\x1b[K' : ''}paykit-files: ${printableText(text)}\n`);
+  private line(text: string, level: 'info' | 'warning' | 'error' | 'retry' = 'info'): void {
+    if (this.startLine !== undefined) {
+      const start = this.startLine;
+      this.startLine = undefined;
+      this.line(start);
+    }
+    const now = this.now();
+    const log = this.stderr.isTTY !== true;
+    if (log && this.format === 'json') {
+      // One object a line, for log collectors: the text as it would be printed (escaped), with its time and level.
+      this.stderr.write(`${JSON.stringify({ time: new Date(now).toISOString(), level, message: printableText(text) })}\n`);
+    } else {
+      // A log line starts with its date and time (UTC, ISO 8601); a terminal's does not need it.
+      const stamp = log ? `${new Date(now).toISOString().replace(/\.\d+Z$/, 'Z')} ` : '';
+      // A line replaces the progress line being drawn; the next progress update draws it again below.
+      this.stderr.write(`${this.progressShown ? '\r\x1b[K' : ''}${stamp}paykit-files: ${printableText(text)}\n`);
+    }
     this.progressShown = false;
-    this.lastLine = this.now();
+    this.lastLine = now;
   }
 }

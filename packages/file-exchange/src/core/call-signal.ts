@@ -49,9 +49,41 @@ export class StallGuard {
   }
 }
 
+/** A call's signal, and the function that unlinks it from the signals it follows once the call is over. */
+export interface CallAbort {
+  signal: AbortSignal;
+  /** Stops following the caller's signal and close(): call it when the call (its body included) is over. */
+  release(): void;
+}
+
 /**
- * What ends the calls of one client: the caller's per-call signal, or `close()`. `forCall` gives the signal a
- * request is made with; `close` aborts every call in flight, and every wait before a retry, with the reason
+ * Links a signal to others with ordinary listeners (not `AbortSignal.any`): it aborts when the first of them does, with
+ * its reason. Why not `AbortSignal.any`: its sources hold their dependants only weakly, and on Node 20 a dependent
+ * signal of `AbortSignal.timeout(ms)` that nobody else references stopped following it after a garbage collection, so
+ * that the call never aborted. An ordinary 'abort' listener also keeps a timeout signal alive until it fires (Node
+ * holds a timeout signal with listeners strongly): the caller's deadline holds for the whole call.
+ */
+export function followSignals(...sources: AbortSignal[]): CallAbort {
+  const controller = new AbortController();
+  const fired = sources.find((source) => source.aborted);
+  if (fired) {
+    controller.abort(fired.reason);
+    return { signal: controller.signal, release: () => undefined };
+  }
+  const onAbort = (event: Event) => {
+    release();
+    controller.abort((event.target as AbortSignal).reason);
+  };
+  const release = () => {
+    for (const source of sources) source.removeEventListener('abort', onAbort);
+  };
+  for (const source of sources) source.addEventListener('abort', onAbort);
+  return { signal: controller.signal, release };
+}
+
+/**
+ * What ends the calls of one client: the caller's per-call signal, or `close()`. `open` gives the signal a call is
+ * made with (and its release); `close` aborts every call in flight, and every wait before a retry, with the reason
  * "the client was closed".
  */
 export class CallSignal {
@@ -61,8 +93,17 @@ export class CallSignal {
     return this.closing.signal.aborted;
   }
 
+  /** The signal of a call that follows `signal` (the caller's, held for the call) and close(); release it when done. */
+  open(signal: AbortSignal | undefined): CallAbort {
+    return signal === undefined ? { signal: this.closing.signal, release: () => undefined } : followSignals(this.closing.signal, signal);
+  }
+
+  /**
+   * @deprecated Use `open`, whose `release` unlinks the call's signal once the call is over. This one follows the
+   * caller's signal until either fires.
+   */
   forCall(signal: AbortSignal | undefined): AbortSignal {
-    return signal === undefined ? this.closing.signal : AbortSignal.any([this.closing.signal, signal]);
+    return this.open(signal).signal;
   }
 
   close(): void {

@@ -99,9 +99,16 @@ export class TransientFailureError extends FileExchangeError {
   override name = 'TransientFailureError';
   /** For a network error: the most specific code found (`ECONNRESET`, `ETIMEDOUT` for a stall...). */
   readonly code: string | undefined;
-  constructor(message: string, details: Omit<FileExchangeErrorDetails, 'retryable'> & { code?: string | undefined } = {}) {
+  /**
+   * The request went out on a connection kept open since an earlier one, and that connection was closed before a
+   * byte of the answer came (the server closed it while idle): the retry loop tries again at once, on a new
+   * connection, instead of after the retry wait.
+   */
+  readonly staleConnection: boolean;
+  constructor(message: string, details: Omit<FileExchangeErrorDetails, 'retryable'> & { code?: string | undefined; staleConnection?: boolean } = {}) {
     super(message, { ...details, retryable: true });
     this.code = details.code;
+    this.staleConnection = details.staleConnection ?? false;
   }
 }
 
@@ -127,10 +134,16 @@ export class LocalFileError extends FileExchangeError {
   /** The system's code, e.g. `ENOSPC`, `ENAMETOOLONG`, `EACCES`. */
   readonly code: string | undefined;
   readonly path: string | undefined;
-  constructor(message: string, details: FileExchangeErrorDetails & { code?: string; path?: string }) {
+  /**
+   * For a full disk (`ENOSPC`, `EDQUOT`): the bytes the file needs, when known (its announced length, or at least
+   * what had arrived when the disk filled). A later run checks the free space against it before spending a download.
+   */
+  readonly neededBytes: number | undefined;
+  constructor(message: string, details: FileExchangeErrorDetails & { code?: string; path?: string; neededBytes?: number | undefined }) {
     super(message, details);
     this.code = details.code;
     this.path = details.path;
+    this.neededBytes = details.neededBytes;
   }
 }
 

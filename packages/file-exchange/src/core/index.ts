@@ -15,4 +15,7 @@ export { resolveRetryPolicy, withRetries, type RetryContext, type RetryEvent, ty
 export { fileExchangeRules, fileNamePattern, isRetriedStatus, referenceRetryPolicy } from './rules.js';
 export { SerialQueue } from './serial-queue.js';
 export { errorForThrown, localFileError, type FailureContext } from './thrown-error.js';
-export { CallSignal, defaultStallTimeoutMs, resolveStallTimeout, StallGuard } from './call-signal.js';
+export { CallSignal, defaultStallTimeoutMs, followSignals, resolveStallTimeout, StallGuard, type CallAbort } from './call-signal.js';
+export { HttpsTransport, type TransferRequest } from '../transport/https-transport.js';
+export { toReplayableContent, type ContentOptions, type ReplayableContent, type UploadContent } from '../upload-content.js';
+export { freeBytes } from '../free-space.js';

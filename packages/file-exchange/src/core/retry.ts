@@ -1,4 +1,4 @@
-import { AbortedError, ClientOptionsError, FileExchangeError, RetriesExhaustedError, abortedBy, callbackThrew, type FileExchangeOperation } from './errors.js';
+import { AbortedError, ClientOptionsError, FileExchangeError, RetriesExhaustedError, TransientFailureError, abortedBy, callbackThrew, type FileExchangeOperation } from './errors.js';
 import { referenceRetryPolicy } from './rules.js';
 
 /** One retry option shape for both clients; every field falls back to the reference's rule. */
@@ -76,7 +76,10 @@ export async function withRetries<T>(
   attempt: () => Promise<T>,
   signal?: AbortSignal,
 ): Promise<T> {
-  const started = Date.now();
+  // The window is measured on the monotonic clock: a step of the wall clock (a correction of a day, a daylight-saving
+  // error) must neither stretch nor cut the reference's 4 hours. Dates told to onRetry are wall-clock times.
+  const started = performance.now();
+  let freshConnectionTried = false;
   for (let attempts = 1; ; attempts++) {
     if (signal?.aborted) throw abortedBy(signal, context);
     try {
@@ -85,7 +88,14 @@ export async function withRetries<T>(
       // Whatever an aborted attempt threw (a reset socket, a half-read body), the abort is what happened.
       if (signal?.aborted) throw error instanceof AbortedError ? error : abortedBy(signal, context);
       if (policy === false || !(error instanceof FileExchangeError) || !error.retryable) throw error;
-      const elapsedMs = Date.now() - started;
+      // A connection the server closed while it sat idle in the pool: once per call, try again at once on a new one
+      // (a retry wait of minutes for it is what an unattended job would otherwise pay, every time it sat idle). Not
+      // with the policy false: a caller who asked for one try (a SOAP upload without fileID) decides itself.
+      if (error instanceof TransientFailureError && error.staleConnection && !freshConnectionTried) {
+        freshConnectionTried = true;
+        continue;
+      }
+      const elapsedMs = performance.now() - started;
       if (elapsedMs + policy.intervalMs > policy.maxDurationMs) {
         const minutes = Math.round(elapsedMs / 6_000) / 10;
         throw new RetriesExhaustedError(
@@ -101,7 +111,7 @@ export async function withRetries<T>(
           attempt: attempts,
           waitMs: policy.intervalMs,
           nextAttemptAt: new Date(Date.now() + policy.intervalMs),
-          giveUpAt: new Date(started + policy.maxDurationMs),
+          giveUpAt: new Date(Date.now() - elapsedMs + policy.maxDurationMs),
           failure: error,
         });
       } catch (thrown) {

@@ -43,6 +43,12 @@ export function errorForThrown(context: FailureContext, error: unknown): FileExc
       });
     default: {
       const code = failure.code === undefined ? '' : `${failure.code}: `;
+      if ((error as { reusedConnection?: boolean }).reusedConnection === true) {
+        return new TransientFailureError(
+          `${what}: the connection kept open since an earlier request was closed before the answer came (${code}${failure.reason}); tried again at once on a new connection.`,
+          { ...details, code: failure.code, cause: error, staleConnection: true },
+        );
+      }
       const hint = failure.closedWithoutAnswer ? ` ${refusedCertificateHint}` : '';
       return new TransientFailureError(`${what}: network error (${code}${failure.reason}).${hint}`, { ...details, code: failure.code, cause: error });
     }
@@ -50,15 +56,18 @@ export function errorForThrown(context: FailureContext, error: unknown): FileExc
 }
 
 /** A failure of a file of this machine: final, whatever the operation (see LocalFileError). */
-export function localFileError(context: FailureContext, path: string | undefined, error: unknown): LocalFileError {
+export function localFileError(context: FailureContext, path: string | undefined, error: unknown, neededBytes?: number): LocalFileError {
   const failure = error as NodeJS.ErrnoException;
   const file = path ?? failure.path;
   const code = typeof failure.code === 'string' ? failure.code : undefined;
-  return new LocalFileError(`${describeCall(context)}: the local file${file === undefined ? '' : ` ${file}`} failed (${failure.message ?? String(error)}); the request is not retried.`, {
+  const full = code === 'ENOSPC' || code === 'EDQUOT';
+  const needs = full && neededBytes !== undefined ? ` (the file needs ${neededBytes} bytes)` : '';
+  return new LocalFileError(`${describeCall(context)}: the local file${file === undefined ? '' : ` ${file}`} failed (${failure.message ?? String(error)})${needs}; the request is not retried.`, {
     operation: context.operation,
     fileName: context.fileName,
     ...(code === undefined ? {} : { code }),
     ...(file === undefined ? {} : { path: file }),
+    ...(full && neededBytes !== undefined ? { neededBytes } : {}),
     cause: error,
   });
 }

@@ -58,6 +58,12 @@ export class FileSink {
         if (fromFile) source.destroy();
         reject(fromFile ? Object.assign(error instanceof Error ? error : new Error(String(error)), { path: this.path, fileFailed: true }) : error);
       };
+      // A body ended before it was handed over (an abort or a stall while the caller was between the answer's head
+      // and this call): its events are over, so the outcome is told now, or the call would wait for ever.
+      if (source.destroyed) {
+        fail(source.errored ?? Object.assign(new Error('the connection closed before the end of the body'), { code: 'ECONNRESET' }), false);
+        return;
+      }
       source.on('data', (chunk: Buffer) => {
         try {
           this.fill(chunk);

@@ -1,6 +1,5 @@
-import type { Agent as HttpAgent, IncomingHttpHeaders } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
-import { transfer } from './node-transfer.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { HttpsTransport } from './https-transport.js';
 
 /** Statuses whose response has no body: a Response cannot be built with one. */
 const withoutBody = new Set([101, 103, 204, 205, 304]);
@@ -23,6 +22,8 @@ export class BodyTooLargeError extends Error {
 
 export interface FetchThroughOptions {
   stallTimeoutMs: number | undefined;
+  /** Ends the exchange; the Request's own signal is not read (see the client's fetchFor). */
+  signal: AbortSignal;
   /** Larger bodies are refused as they arrive (BodyTooLargeError), never held whole. */
   maxBodyBytes: number;
 }
@@ -33,16 +34,16 @@ export interface FetchThroughOptions {
  * 19 MiB of code and a WebAssembly parser of 37 MiB, see the README). Meant for the list and delete exchanges, whose
  * bodies are small: the response body is read whole, up to `maxBodyBytes`.
  */
-export function fetchThrough(agent: HttpsAgent | HttpAgent, options: FetchThroughOptions): (request: Request) => Promise<Response> {
+export function fetchThrough(transport: HttpsTransport, options: FetchThroughOptions): (request: Request) => Promise<Response> {
   return async (request) => {
     const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
-    const response = await transfer(agent, {
+    const response = await transport.send({
       method: request.method,
       url: new URL(request.url),
       headers: Object.fromEntries(request.headers),
       ...(body === undefined ? {} : { body }),
       stallTimeoutMs: options.stallTimeoutMs,
-      signal: request.signal,
+      signal: options.signal,
     });
     const status = response.statusCode ?? 0;
     const declared = Number(response.headers['content-length']);

@@ -1,10 +1,10 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type Agent as HttpsAgent } from 'node:https';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { ClientRequest } from 'node:http';
-import { stallError } from '../core/call-signal.js';
-import { isReleasingBody, uploadBytesInFlight, uploadChunkBytes, type ReleasingBody } from './reused-buffer-file-reader.js';
+import { StallGuard } from '../core/call-signal.js';
+import { isReleasingBody, uploadBytesInFlight, uploadChunkBytes } from './reused-buffer-file-reader.js';
 
 export interface TransferRequest {
   method: string;
@@ -37,6 +37,12 @@ function* slices(bytes: Buffer): Generator<Buffer> {
  * Every request of the client travels over node:http(s): its built-in HTTP parser keeps a transfer's memory to the
  * data in flight, where undici's WebAssembly parser adds about 37 MiB to the process on first use (measured, see the
  * README). Resolves with the response once its head arrived; the caller reads or discards the body.
+ *
+ * The stall timeout is one timer (StallGuard, on the global clock, so that tests drive it with fake timers), touched
+ * when the connection is made and its TLS handshake done, when the socket has taken each piece of the body (the
+ * write's callback: the kernel has the bytes), and at each piece of the response read from the socket. Node's socket
+ * idle timer is not used: it lets a write still queued count as progress once more, so a server that stops reading
+ * an upload took twice the timeout to be caught.
  */
 export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -46,38 +52,50 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
       response = incoming;
       resolve(incoming);
     });
-    outgoing.once('error', reject);
+    // A connection kept open since an earlier request that fails before a byte of the answer came was most likely
+    // closed by the server meanwhile (an idle keep-alive connection): said so, the try is made again at once on a new
+    // connection (see withRetries) rather than after the retry wait, and without blaming the certificate.
+    let answered = false;
+    outgoing.once('error', (error) => reject(outgoing.reusedSocket && !answered ? Object.assign(error, { reusedConnection: true }) : error));
     // The body's reader is given the stall or the abort itself, not the reset that destroying the request shows it.
     const end = (cause: unknown) => {
       const error = request.failure?.(cause) ?? (cause instanceof Error ? cause : new Error(String(cause)));
       response?.destroy(error);
       outgoing.destroy(error);
     };
-    const stallTimeoutMs = request.stallTimeoutMs;
-    if (stallTimeoutMs !== undefined) {
-      // The socket's idle timer: it counts writes and reads alike, and stays armed while the response body is read,
-      // so a server that stops reading the upload or stops sending the download is caught the same way.
-      outgoing.setTimeout(stallTimeoutMs, () => end(stallError(stallTimeoutMs)));
-    }
+    const guard = new StallGuard(request.stallTimeoutMs, end);
+    const touch = () => guard.touch();
+    const read = () => {
+      answered = true;
+      guard.touch();
+    };
+    let socket: Socket | undefined;
+    outgoing.once('socket', (assigned: Socket) => {
+      socket = assigned;
+      // A connection of the agent's pool was used before: its handshake is long done.
+      if (assigned.connecting) assigned.once('connect', touch).once('secureConnect', touch);
+      assigned.on('data', read);
+    });
     const signal = request.signal;
-    if (signal) {
-      const onAbort = () => end(signal.reason);
-      if (signal.aborted) onAbort();
-      else {
-        signal.addEventListener('abort', onAbort, { once: true });
-        // Until the exchange is over (the response read or the connection gone): no listener is left behind.
-        outgoing.once('close', () => signal.removeEventListener('abort', onAbort));
-      }
-    }
-    const body = request.body === undefined || !Buffer.isBuffer(request.body) || request.body.length <= uploadChunkBytes ? request.body : Readable.from(slices(request.body), { objectMode: false });
+    const onAbort = () => end(signal!.reason);
+    // Until the exchange is over (the response read or the connection gone): no timer or listener is left behind.
+    outgoing.once('close', () => {
+      guard.stop();
+      socket?.off('data', read);
+      signal?.removeEventListener('abort', onAbort);
+    });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    const body = request.body;
     if (body === undefined) outgoing.end();
-    else if (Buffer.isBuffer(body)) outgoing.end(body);
+    else if (Buffer.isBuffer(body) && body.length <= uploadChunkBytes) outgoing.end(body, touch);
     else {
-      (isReleasingBody(body) ? sendReleasing(body, outgoing) : pipeline(body, outgoing)).catch((error: unknown) => {
+      const stream = Buffer.isBuffer(body) ? Readable.from(slices(body), { objectMode: false }) : body;
+      sendBody(stream, outgoing, touch).catch((error: unknown) => {
         // A body that failed (a file that cannot be read, a stream of the wrong length) is the cause, not the
         // connection reset that follows. Otherwise the server may have answered (and closed) before it read
         // everything, e.g. 503: the answer is what counts then.
-        if (body.errored) reject(body.errored);
+        if (stream.errored) reject(stream.errored);
         else if (!outgoing.destroyed) reject(error);
       });
     }
@@ -86,15 +104,16 @@ export function transfer(agent: HttpsAgent | HttpAgent, request: TransferRequest
 }
 
 /**
- * `pipeline(body, outgoing)` for a body whose chunks are read into again once sent: each chunk is written with a
- * callback, which releases it once the socket took it. The flow pauses at `uploadBytesInFlight` bytes not yet taken
- * (four file chunks, or 64 pieces of a pipe), not at the request's 16 KiB high-water mark: waiting for 'drain' after
- * each 1 MiB chunk left the socket idle while the next chunk was read (in the package's transfer bench: 2.25 s for
- * 1 GiB against 1.73 s for its node:https upload with four chunks in flight). Fails as pipeline does: with the body's
- * error (the request is destroyed with it); a request that closes first ends the body (its answer, or the abort, is
- * what counts then).
+ * Sends a stream body: each chunk is written with a callback, which tells `onTaken` (the stall timeout's progress)
+ * and releases the chunk, when the body reads into buffers it uses again, once the socket took it. The flow pauses at
+ * `uploadBytesInFlight` bytes not yet taken (four file chunks, or 64 pieces of a pipe), not at the request's 16 KiB
+ * high-water mark: waiting for 'drain' after each 1 MiB chunk left the socket idle while the next chunk was read (in
+ * the package's transfer bench: 2.25 s for 1 GiB against 1.73 s for its node:https upload with four chunks in
+ * flight). Fails as pipeline does: with the body's error (the request is destroyed with it); a request that closes
+ * first ends the body (its answer, or the abort, is what counts then).
  */
-function sendReleasing(body: ReleasingBody, outgoing: ClientRequest): Promise<void> {
+function sendBody(body: Readable, outgoing: ClientRequest, onTaken: () => void): Promise<void> {
+  const release = isReleasingBody(body) ? (chunk: Buffer) => body.releaseChunk(chunk) : undefined;
   return new Promise((resolve, reject) => {
     let inFlight = 0;
     const onData = (chunk: Buffer) => {
@@ -102,7 +121,10 @@ function sendReleasing(body: ReleasingBody, outgoing: ClientRequest): Promise<vo
       inFlight += size;
       outgoing.write(chunk, (error) => {
         inFlight -= size;
-        if (!error) body.releaseChunk(chunk);
+        if (!error) {
+          onTaken();
+          release?.(chunk);
+        }
         if (inFlight < uploadBytesInFlight && body.isPaused()) body.resume();
       });
       if (inFlight >= uploadBytesInFlight) body.pause();

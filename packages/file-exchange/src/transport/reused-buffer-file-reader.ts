@@ -4,14 +4,15 @@ import { Readable } from 'node:stream';
 /** The size of each read, and of each write of an upload into the socket: large writes into TLS, for 1 MiB each. */
 export const uploadChunkBytes = 1024 * 1024;
 /**
- * Chunks of an upload written but not yet taken by the socket, at most (see `sendReleasing`); as many buffers are
- * kept for the next reads, so that a released one is there for each. More are made afresh, left to the collector.
+ * Chunks of an upload written but not yet taken by the socket, at most (see `sendBody` in node-transfer.ts); as many
+ * buffers are kept for the next reads, so that a released one is there for each. More are made afresh, left to the
+ * collector.
  */
 export const uploadChunksInFlight = 4;
 /** The same bound in bytes, for bodies of smaller chunks (a pipe's). */
 export const uploadBytesInFlight = uploadChunksInFlight * uploadChunkBytes;
 
-/** A body whose chunks may be read into again once the socket has taken them (see `sendReleasing`). */
+/** A body whose chunks may be read into again once the socket has taken them (see `sendBody` in node-transfer.ts). */
 export interface ReleasingBody extends Readable {
   /** The socket took `chunk`: its memory may be used for a later read. */
   releaseChunk(chunk: Buffer): void;

@@ -62,8 +62,8 @@ describe('CallSignal', () => {
       },
       calls.forCall(caller.signal),
     );
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(tries).toBe(1);
+    // The call is in its wait before a retry once its first try has failed.
+    await expect.poll(() => tries, { timeout: 4_000 }).toBe(1);
     calls.close();
     const error = await waiting.catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(AbortedError);

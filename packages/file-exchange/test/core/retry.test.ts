@@ -61,6 +61,30 @@ describe('the default retry policy is the reference rule', () => {
   });
 });
 
+describe('the retry window is measured on the monotonic clock', () => {
+  // A wall clock stepped back a day once meant 28 hours of retries, and one stepped forward would end the window at
+  // once: the 4 hours are the machine's elapsed time, whatever Date says.
+  it.each([
+    { step: 'back a day', by: -24 * 60 * minute },
+    { step: 'forward a day', by: 24 * 60 * minute },
+  ])('a wall clock stepped $step during the waits neither stretches nor cuts the window', async ({ by }) => {
+    const tries = attempts();
+    let stepped = false;
+    const onRetry = () => {
+      if (!stepped) vi.setSystemTime(Date.now() + by);
+      stepped = true;
+    };
+    const policy = resolveRetryPolicy({ intervalMs: minute, maxDurationMs: 10 * minute, allowShortIntervals: true, onRetry });
+    let outcome: unknown;
+    void withRetries(policy, context, tries.run).catch((error: unknown) => (outcome = error));
+    await vi.advanceTimersByTimeAsync(10 * minute);
+    expect(stepped).toBe(true);
+    // Tries at 0, 1, ..., 10 minutes of elapsed time, then the window is over.
+    expect(tries.startedAt).toHaveLength(11);
+    expect(outcome).toBeInstanceOf(RetriesExhaustedError);
+  });
+});
+
 describe('resolveRetryPolicy', () => {
   it.each<{ options: RetryOptions; error: RegExp }>([
     { options: { intervalMs: 1000 }, error: /shorter than the service's minimum of 5 minutes/ },

@@ -1,13 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { generateTestCertificates, type TestCertificates } from '@paykit/mock-server';
+import { inject } from 'vitest';
+import type { TestCertificates } from '@paykit/mock-server';
 
 export type { TestCertificates };
 
-/** Fresh certificates in a temporary folder; `cleanup` removes the folder. */
+/**
+ * The certificates made once for the whole run (support/global-certificates.ts), read-only; `cleanup` is kept for the
+ * callers' symmetry and removes nothing (the run's global teardown does).
+ */
 export async function temporaryCertificates(): Promise<TestCertificates & { cleanup(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'paykit-fx-certs-'));
-  const certificates = await generateTestCertificates(dir);
-  return { ...certificates, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return { ...inject('certificates'), cleanup: async () => undefined };
 }

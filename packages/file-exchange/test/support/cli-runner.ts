@@ -2,6 +2,7 @@ import { spawn, type SpawnOptions } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { runCli, type CliIo } from '../../src/cli/main.js';
 import type { MockFixture } from './mock.js';
 
 /**
@@ -23,7 +24,24 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Runs paykit-files against the fixture's mock, in `dir()` (the test's folder, which also holds the ledger). */
+/** A run of the CLI under way: its result, and what it wrote to standard error so far. */
+export interface CliRun {
+  result: Promise<CliResult>;
+  stderr(): string;
+}
+
+/**
+ * Runs paykit-files against the fixture's mock, in `dir()` (the test's folder, which also holds the ledger).
+ *
+ * `cli` and `run` drive it in this process, through `runCli(args, io)` with standard input, output, error, the
+ * environment and the abort signal given as `io` (the seam `main.ts` fills from the process): no process start per
+ * test. `start` runs the built bin in a process of its own, for the tests of what only a process has: signals, exit
+ * statuses, SIGKILL, a second process holding the run lock.
+ *
+ * Retries wait 20 ms. The window they have is no deadline a test races: 30 s by default (a test that needs a retry
+ * gets it, whatever the machine's load; one that should not need one fails on vitest's timeout long before), and a
+ * test about giving up sets `PAYKIT_FILES_RETRY_FOR` to 0, which gives up at the first failure.
+ */
 export function cliRunner(fx: () => MockFixture, dir: () => string) {
   function environment(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     return {
@@ -33,13 +51,13 @@ export function cliRunner(fx: () => MockFixture, dir: () => string) {
       PAYKIT_FILES_CERT_PASSWORD: fx().certificates.clientPfxPassword,
       PAYKIT_FILES_CA_FILE: fx().certificates.caCertPath,
       PAYKIT_FILES_RETRY_INTERVAL: '0.02',
-      PAYKIT_FILES_RETRY_FOR: '0.1',
+      PAYKIT_FILES_RETRY_FOR: '30',
       PAYKIT_FILES_LEDGER: join(dir(), 'ledger.txt'),
       ...extra,
     };
   }
 
-  /** Starts the CLI without waiting for it (for signals); its output is collected into the result. */
+  /** Starts the built CLI in its own process without waiting for it (for signals); its output is collected. */
   function start(args: string[], options: CliOptions & { spawn?: SpawnOptions } = {}) {
     const stdinFd = options.stdinFile === undefined ? undefined : openSync(options.stdinFile, 'r');
     const child = spawn(process.execPath, [bin, ...args], {
@@ -63,10 +81,37 @@ export function cliRunner(fx: () => MockFixture, dir: () => string) {
     return { child, result, stderr: () => Buffer.concat(err).toString() };
   }
 
-  /** Runs the CLI to its end; `stdin` is piped to it, or `stdinFile` is its standard input. */
-  const cli = (args: string[], options: CliOptions = {}): Promise<CliResult> => start(args, options).result;
+  /**
+   * Runs the CLI in this process: standard input is `stdin` (a stream, as from a pipe) or the file `stdinFile` by its
+   * descriptor (as `< file` gives it), standard error is not a terminal. `signal` stands for the signals the bin turns
+   * into an abort of the run.
+   */
+  function run(args: string[], options: CliOptions & { signal?: AbortSignal; now?: () => number } = {}): CliRun {
+    const stdinFd = options.stdinFile === undefined ? undefined : openSync(options.stdinFile, 'r');
+    let stdout = '';
+    let stderr = '';
+    const input = options.stdin ?? '';
+    const io: CliIo = {
+      stdin: () => (typeof input === 'string' || Buffer.isBuffer(input) ? Readable.from([Buffer.from(input)]) : Readable.from(input)),
+      ...(stdinFd === undefined ? {} : { stdinFd }),
+      stdout: { write: (text: string | Uint8Array) => ((stdout += text.toString()), true) } as unknown as NodeJS.WritableStream,
+      stderr: { write: (text: string | Uint8Array) => ((stderr += text.toString()), true), isTTY: false } as unknown as CliIo['stderr'],
+      env: options.env ?? environment(),
+      signal: options.signal,
+      ...(options.now ? { now: options.now } : {}),
+    };
+    const result = runCli(args, io)
+      .then((code): CliResult => ({ code, stdout, stderr }))
+      .finally(() => {
+        if (stdinFd !== undefined) closeSync(stdinFd);
+      });
+    return { result, stderr: () => stderr };
+  }
 
-  return { environment, start, cli };
+  /** Runs the CLI to its end in this process; `stdin` is its standard input, or `stdinFile` redirected to it. */
+  const cli = (args: string[], options: CliOptions = {}): Promise<CliResult> => run(args, options).result;
+
+  return { environment, start, run, cli };
 }
 
 /** Whether a process of that id exists. */

@@ -12,8 +12,11 @@ export interface TlsAgentTuning {
 
 /**
  * An undici dispatcher that presents the client certificate (TLS 1.2 or newer), trusts `ca` when given and tunnels
- * through `proxy` when given: the SOAP client's transport. The certificate is opened here, so a wrong password fails
- * now, not at the first call. undici is imported here, on first use: the REST client (node:https only) never loads it.
+ * through `proxy` when given. The certificate is opened here, so a wrong password fails now, not at the first call.
+ * undici is imported here, on first use: neither client loads it.
+ *
+ * @deprecated Both clients share `HttpsTransport` (node:https, one stall timer per request); this was the SOAP
+ * client's transport until then, and stays for code built on it.
  */
 export async function createTlsAgent(options: ClientTlsOptions, tuning: TlsAgentTuning = {}): Promise<Agent | ProxyAgent> {
   const material = await loadTlsMaterial(options);
