@@ -1,3 +1,4 @@
+// end-to-end: a real Prism on the payments contract, the stateful file exchange over client-certificate TLS (certificates made for the run) and the payments sandbox, driven by the guides' runnable samples.
 // Samples marked ```ts runnable are run against the real mocks: Prism on the payments contract and the stateful file
 // exchange (REST and SOAP over client-certificate TLS with certificates made for this run). The samples read their
 // addresses and credentials from the environment variables a merchant would set, which point at the mocks here.
@@ -6,11 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateTestCertificates, startFileExchangeMock, startPrismMock, type FileExchangeMock, type RunningMock } from '@paykit/mock-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { extractCodeSamples, sampleFileName } from '../scripts/code-samples.mjs';
 import { readGuides } from '../scripts/guides.mjs';
 import { paths } from '../scripts/site-paths.mjs';
 import { writeSamples } from './support/type-check.js';
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const runnable = extractCodeSamples(readGuides()).filter((sample) => sample.flags.includes('runnable'));
 const dir = join(paths.docsRoot, 'test-results', 'runnable-samples');
