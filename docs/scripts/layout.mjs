@@ -40,7 +40,7 @@ export const siteBarStyle = `
 
 // Dark colours: used when the reader chose dark, or chose nothing and the system prefers dark.
 const darkColours = `--ink: #e6edf3; --muted: #9198a1; --line: #30363d; --accent: #4493f8; --code: #161b22; --bg: #0d1117;
-  --bar: #151b23; --quote-bg: #2a2415; --quote-line: #9e6a03; --th: #151b23; --mark: #6e5a00;`;
+  --bar: #151b23; --quote-bg: #2a2415; --quote-line: #9e6a03; --th: #151b23; --mark: #6e5a00; --shadow: rgba(0,0,0,.8);`;
 const darkRules = (/** @type {string} */ root) => `
 ${root} { ${darkColours} color-scheme: dark; }
 ${root} .shiki, ${root} .shiki span { color: var(--shiki-dark) !important; background-color: var(--shiki-dark-bg) !important; }
@@ -56,7 +56,7 @@ ${root} .diagram svg { filter: invert(.92) hue-rotate(180deg); }
 
 const stylesheet = `${siteBarStyle}
 :root { --ink: #1b1f24; --muted: #57606a; --line: #d8dee4; --accent: #0a58ca; --code: #f3f4f6; --bg: #fff; --bar: #f6f8fa;
-  --quote-bg: #fff8e1; --quote-line: #e3b341; --th: #f6f8fa; --mark: #fff3b0; color-scheme: light; }
+  --quote-bg: #fff8e1; --quote-line: #e3b341; --th: #f6f8fa; --mark: #fff3b0; --shadow: rgba(0,0,0,.28); color-scheme: light; }
 ${darkRules(':root[data-theme="dark"]')}
 @media (prefers-color-scheme: dark) { ${darkRules(':root:not([data-theme="light"])')} }
 * { box-sizing: border-box; }
@@ -91,13 +91,20 @@ pre code { padding: 0; background: none; }
 .sample .copy:hover, .sample .copy:focus-visible { opacity: 1; color: var(--ink); }
 .sample-operations { margin-top: -.4rem; font-size: .9rem; color: var(--muted); }
 table { border-collapse: collapse; margin: 1rem 0; display: block; overflow-x: auto; }
+/* A table or diagram wider than the column scrolls sideways; a shadow on an edge says that more is hidden there (the
+   covers scroll with the content and hide the shadow once an edge is reached). */
+table, .diagram { background:
+  linear-gradient(to right, var(--bg) 30%, transparent) left / 2.5rem 100% no-repeat local,
+  linear-gradient(to left, var(--bg) 30%, transparent) right / 2.5rem 100% no-repeat local,
+  radial-gradient(farthest-side at 0 50%, var(--shadow), transparent) left / .8rem 100% no-repeat scroll,
+  radial-gradient(farthest-side at 100% 50%, var(--shadow), transparent) right / .8rem 100% no-repeat scroll; }
 th, td { border: 1px solid var(--line); padding: .35rem .6rem; text-align: left; vertical-align: top; }
 th { background: var(--th); }
 td:first-child code { white-space: nowrap; }
 blockquote { margin: 1rem 0; padding: .5rem 1rem; border-left: 4px solid var(--quote-line); background: var(--quote-bg); }
 .note { color: var(--muted); }
 .diagram { margin: 1.5rem 0; overflow-x: auto; }
-.diagram svg { max-width: 100%; height: auto; }
+.diagram svg { max-width: none; height: auto; } /* never shrunk below its labels' size: the figure scrolls instead */
 .diagram figcaption { font-size: .9rem; color: var(--muted); margin-top: .25rem; }
 @media (min-width: 80rem) {
   .frame:has(> .toc) { grid-template-columns: 15rem minmax(0, 1fr) 15rem; grid-template-areas: "guides main toc"; max-width: 92rem; }
