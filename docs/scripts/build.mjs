@@ -54,8 +54,9 @@ await buildChangelogPage(site);
 addConfirmPage(site);
 
 await buildReferencePages([...rest, ...controls], site);
-await buildConfirmPage(site, rest);
+const confirmRecords = await buildConfirmPage(site, rest, soap);
 
+const highlight = await loadHighlighter();
 for (const contract of soap) {
   const related = site.references.find((p) => p.page === contract.related);
   const model = await readSoapContract(fromRoot(contract.wsdl));
@@ -63,14 +64,14 @@ for (const contract of soap) {
     title: contract.title,
     source: contract.wsdl,
     ...(related ? { related } : {}),
-    samples: { packageName: contract.clientPackage, byOperation: soapSamples(model, { packageName: contract.clientPackage }) },
+    samples: { packageName: contract.clientPackage, byOperation: soapSamples(model, { packageName: contract.clientPackage }), highlight },
   });
   writeFileSync(join(paths.dist, contract.page), renderPage({ site, current: contract.page, title: contract.title, body }));
 }
 
 const operations = await loadReferenceOperations({ rest, soap });
 const markdown = createMarkdownRenderer(new Map(guides.map((g) => [g.source, g.page])), await loadDiagrams(), {
-  highlight: await loadHighlighter(),
+  highlight,
   operations,
 });
 for (const guide of guides) {
@@ -94,9 +95,10 @@ const search = await buildSearchIndex({
   dist: paths.dist,
   pages: [...taken.keys(), changelogPage.page].filter((page) => !redocPages.has(page)),
   operations,
+  records: confirmRecords,
 });
 
 // Last: the gzip copies the server sends must be of the files as finally written.
 const gzipped = precompress(paths.dist);
 
-console.log(`docs: ${site.references.length} reference pages, ${guides.length} guides and the landing page in ${paths.dist}; search index of ${search.pages} pages and ${search.records} operations; ${gzipped} gzip copies`);
+console.log(`docs: ${site.references.length} reference pages, ${guides.length} guides and the landing page in ${paths.dist}; search index of ${search.pages} pages and ${search.records} records (operations, questions); ${gzipped} gzip copies`);

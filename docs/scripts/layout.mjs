@@ -40,7 +40,7 @@ export const siteBarStyle = `
 
 // Dark colours: used when the reader chose dark, or chose nothing and the system prefers dark.
 const darkColours = `--ink: #e6edf3; --muted: #9198a1; --line: #30363d; --accent: #4493f8; --code: #161b22; --bg: #0d1117;
-  --bar: #151b23; --quote-bg: #2a2415; --quote-line: #9e6a03; --th: #151b23; --mark: #6e5a00; --shadow: rgba(0,0,0,.8);`;
+  --bar: #151b23; --quote-bg: #2a2415; --quote-line: #9e6a03; --th: #151b23; --mark: #6e5a00; --shadow: rgba(0,0,0,.8); --assume-bg: #121d2f;`;
 const darkRules = (/** @type {string} */ root) => `
 ${root} { ${darkColours} color-scheme: dark; }
 ${root} .shiki, ${root} .shiki span { color: var(--shiki-dark) !important; background-color: var(--shiki-dark-bg) !important; }
@@ -56,7 +56,7 @@ ${root} .diagram svg { filter: invert(.92) hue-rotate(180deg); }
 
 const stylesheet = `${siteBarStyle}
 :root { --ink: #1b1f24; --muted: #57606a; --line: #d8dee4; --accent: #0a58ca; --code: #f3f4f6; --bg: #fff; --bar: #f6f8fa;
-  --quote-bg: #fff8e1; --quote-line: #e3b341; --th: #f6f8fa; --mark: #fff3b0; --shadow: rgba(0,0,0,.28); color-scheme: light; }
+  --quote-bg: #fff8e1; --quote-line: #e3b341; --th: #f6f8fa; --mark: #fff3b0; --shadow: rgba(0,0,0,.28); --assume-bg: #eef4ff; color-scheme: light; }
 ${darkRules(':root[data-theme="dark"]')}
 @media (prefers-color-scheme: dark) { ${darkRules(':root:not([data-theme="light"])')} }
 * { box-sizing: border-box; }
@@ -86,10 +86,13 @@ a.operation code { color: var(--accent); }
 pre { background: var(--code); padding: .9rem 1rem; overflow-x: auto; border-radius: 6px; border: 1px solid var(--line); }
 pre code { padding: 0; background: none; }
 .sample { position: relative; }
-.sample .copy { position: absolute; top: .4rem; right: .4rem; font: .8rem system-ui, sans-serif; padding: .15rem .5rem; border: 1px solid var(--line);
+.sample .copy { position: absolute; z-index: 1; top: .4rem; right: .4rem; font: .8rem system-ui, sans-serif; padding: .15rem .5rem; border: 1px solid var(--line);
   border-radius: 5px; background: var(--bg); color: var(--muted); cursor: pointer; opacity: .85; }
 .sample .copy:hover, .sample .copy:focus-visible { opacity: 1; color: var(--ink); }
 .sample-operations { margin-top: -.4rem; font-size: .9rem; color: var(--muted); }
+.side-by-side { display: grid; gap: 0 1rem; }
+.side-label { margin: .75rem 0 -.6rem; font-size: .8rem; font-weight: 600; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
+@media (min-width: 100rem) { .side-by-side { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
 table { border-collapse: collapse; margin: 1rem 0; display: block; overflow-x: auto; }
 /* A table or diagram wider than the column scrolls sideways; a shadow on an edge says that more is hidden there (the
    covers scroll with the content and hide the shadow once an edge is reached). */
@@ -102,6 +105,12 @@ th, td { border: 1px solid var(--line); padding: .35rem .6rem; text-align: left;
 th { background: var(--th); }
 td:first-child code { white-space: nowrap; }
 blockquote { margin: 1rem 0; padding: .5rem 1rem; border-left: 4px solid var(--quote-line); background: var(--quote-bg); }
+/* The reference's own words (a «…» marker in the source): a quotation, with a faint underline. */
+q.reference { font-style: italic; text-decoration: underline dotted var(--muted); text-underline-offset: .2em; }
+/* "Our assumption" callouts: ours, not the reference's, and to confirm with the operator. */
+blockquote.assumption { border-left-color: var(--accent); background: var(--assume-bg); }
+blockquote.assumption::before { content: "To confirm with the operator"; display: block; font-size: .75rem; font-weight: 700; letter-spacing: .05em;
+  text-transform: uppercase; color: var(--accent); }
 .note { color: var(--muted); }
 .diagram { margin: 1.5rem 0; overflow-x: auto; }
 .diagram svg { max-width: none; height: auto; } /* never shrunk below its labels' size: the figure scrolls instead */
