@@ -116,7 +116,7 @@ describe(`the "${confirmPage.title}" page`, () => {
     try {
       const wsdl = join(dir, 'x.wsdl');
       const xml = (assumption: string) =>
-        `<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:paykit="urn:paykit:contract-extensions" name="X" targetNamespace="urn:x" paykit:assumption="${assumption}"/>`;
+        `<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:paykit="urn:paykit:contract-extensions:v1" name="X" targetNamespace="urn:x" paykit:assumption="${assumption}"/>`;
       writeFileSync(join(dir, 'assumptions.yaml'), 'soap-namespace:\n  title: T\n  assume: A\n  confirm: C\n  keywords: [k]\n');
       writeFileSync(wsdl, xml('no-such-key'));
       expect(() => soapContractAssumptions({ title: 'X', page: 'x.html', wsdl })).toThrow(/"no-such-key", which assumptions.yaml does not hold/);

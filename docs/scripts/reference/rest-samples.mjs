@@ -24,6 +24,35 @@ export function restOperations(doc) {
   return openApiModel(doc).operations.map(({ operationId, method, path, operation, parameters }) => ({ operationId, method, path, operation, parameters: parameters.map((p) => p.node) }));
 }
 
+/** A card number: 13 to 19 digits whose Luhn sum is right (the contract's example cards are real test numbers). */
+export function isCardNumber(/** @type {unknown} */ value) {
+  if (typeof value !== 'string' || !/^\d{13,19}$/.test(value)) return false;
+  let sum = 0;
+  [...value].reverse().forEach((c, i) => {
+    const d = Number(c) * (i % 2 ? 2 : 1);
+    sum += d > 9 ? d - 9 : d;
+  });
+  return sum % 10 === 0;
+}
+
+/**
+ * A sample's body with the card data left out: a full card number or a security code is never shown in a sample
+ * (the payer types them into the app or the hosted frame), so the sample says where each comes from instead.
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+export function withoutCardData(value) {
+  if (Array.isArray(value)) return value.map(withoutCardData);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => {
+      if (key === 'cvn') return [key, 'SECURITY_CODE_FROM_THE_PAYER'];
+      if (isCardNumber(v)) return [key, 'CARD_NUMBER_FROM_THE_PAYER'];
+      return [key, withoutCardData(v)];
+    }),
+  );
+}
+
 /**
  * The values a sample sends: every path parameter, the required query parameters, the header parameters, the body.
  * @param {Json} doc
@@ -44,7 +73,7 @@ function requestValues(doc, op, byName) {
     query: values('query', true),
     headers: values('header', false),
     ...(mediaType && content
-      ? { body: { mediaType: binary ? (schema?.contentMediaType ?? 'application/octet-stream') : mediaType, value: binary ? undefined : bodyValue(doc, content, byName), binary } }
+      ? { body: { mediaType: binary ? (schema?.contentMediaType ?? 'application/octet-stream') : mediaType, value: binary ? undefined : withoutCardData(bodyValue(doc, content, byName)), binary } }
       : {}),
   };
 }

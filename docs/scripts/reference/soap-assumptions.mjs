@@ -1,6 +1,6 @@
 // The assumptions of a SOAP contract: the catalogue beside its WSDL (`assumptions.yaml`, in the format of the REST
 // contracts' `x-paykit-assumptions`) and the marks in the WSDL and the XSD it imports, the attribute
-// `paykit:assumption="<key>"` (namespace urn:paykit:contract-extensions) on the element concerned. Read for the
+// `paykit:assumption="<key>"` (namespace urn:paykit:contract-extensions:v1) on the element concerned. Read for the
 // "Confirm with the operator" page, where each place links to the SOAP reference page's entry for it.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -8,7 +8,7 @@ import { parseXml, WSDL_NS, XSD_NS } from '@paykit/contracts';
 import { parse } from 'yaml';
 import { anchors } from '../soap-page.mjs';
 
-export const extensionNamespace = 'urn:paykit:contract-extensions';
+export const extensionNamespace = 'urn:paykit:contract-extensions:v1';
 
 /**
  * @typedef {import('./assumptions.mjs').Assumption} Assumption
