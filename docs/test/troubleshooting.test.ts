@@ -214,7 +214,7 @@ async function provokeFileExchange(): Promise<void> {
 beforeAll(async () => {
   for (const module of [payments, webhooks, fileExchange, fileExchangeSoap]) for (const name of errorClasses(module)) known.classes.add(name);
   await Promise.all([provokePayments(), provokeWebhooks(), provokeFileExchange()]);
-}, 180_000);
+}, 60_000);
 
 afterAll(async () => {
   await Promise.all([sandbox?.close(), mock?.close()]);
