@@ -1,11 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+// vitest's default timeouts: the unit tests answer in seconds. test/release.test.ts, end to end, sets its own.
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The set-up (copy, install, build, publish, npm and pnpm installs and their type checks, one Yarn install per
-    // package and flavour) runs once, in beforeAll.
-    hookTimeout: 75 * 60_000,
-    testTimeout: 120_000,
   },
 });

@@ -4,6 +4,7 @@ import postsTakeIdempotencyKey from './rules/posts-take-idempotency-key.js';
 import oneSecurityRequirement from './rules/one-security-requirement.js';
 import clientRulesPresent from './rules/client-rules-present.js';
 import assumptionsDeclared from './rules/assumptions-declared.js';
+import sensitiveMarked from './rules/sensitive-marked.js';
 
 export default function paykitRules() {
   return {
@@ -15,6 +16,7 @@ export default function paykitRules() {
         'one-security-requirement': oneSecurityRequirement,
         'client-rules-present': clientRulesPresent,
         'assumptions-declared': assumptionsDeclared,
+        'sensitive-marked': sensitiveMarked,
       },
     },
   };

@@ -1,7 +1,9 @@
 import {
+  contractProxyPackage,
   fileExchangeContract,
   fileExchangeMockControlContract,
   fileExchangeMockPackage,
+  fileExchangeSoapContract,
   mockServerPackage,
   paymentsContract,
   paymentsSandboxControlContract,
@@ -9,6 +11,7 @@ import {
   type ControlContract,
   type OpenApiContract,
   type PackageRef,
+  type SoapContract,
 } from '@paykit/contracts';
 import type { Generator } from './generator.js';
 import { bundledSpecGenerator } from './generators/bundled-spec.js';
@@ -26,13 +29,27 @@ export interface Source {
   generators: Generator[];
 }
 
+/** A contract whose sensitive marks a package reads. */
+export type MarkedContract = OpenApiContract | ControlContract | SoapContract;
+
 /** What one package generates: the package's `generate` script names its target, and nothing is written outside it. */
 export interface Target {
   package: PackageRef;
   /** Folders of the package owned entirely by this target: any file in them that no generator writes is drift. */
   generatedDirs: string[];
   sources: Source[];
+  /**
+   * The contracts whose marks of what is secret the package masks by: one table each in `src/generated/sensitive.ts`
+   * (`paymentsSensitive`...). A SOAP contract's marks are read from its XSD.
+   */
+  sensitive?: MarkedContract[];
 }
+
+/** Where every package's tables of what is secret are written. */
+export const sensitivePath = 'src/generated/sensitive.ts';
+
+/** Every REST contract, the mocks' control interfaces included: what the contract proxy and the launcher can see. */
+const everyRestContract: MarkedContract[] = [paymentsContract, fileExchangeContract, paymentsSandboxControlContract, fileExchangeMockControlContract];
 
 /** Where the mocks of a contract listen and under which path, in a mock package's folder for that contract. */
 const mockSettings = (contract: OpenApiContract) => mockSettingsGenerator(contract, `src/generated/${contract.name}/mock-settings.ts`);
@@ -48,11 +65,13 @@ export const targets: Record<string, Target> = {
         generators: [bundledSpecGenerator, typesGenerator, ...paymentsClientGenerators, paymentsRulesGenerator('src/generated/rules.ts')],
       },
     ],
+    sensitive: [paymentsContract],
   },
   'file-exchange': {
     package: fileExchangeContract.clientPackage,
     generatedDirs: ['src/generated', 'spec'],
     sources: [{ contract: fileExchangeContract, generators: [bundledSpecGenerator, typesGenerator, fileExchangeRulesGenerator('src/generated/rules.ts')] }],
+    sensitive: [fileExchangeContract],
   },
   // The sandbox enforces the reference's state tables; the rules it reads from @paykit/payments, which ships them.
   'payments-sandbox': {
@@ -66,6 +85,7 @@ export const targets: Record<string, Target> = {
       // Its control interface: the client it ships and the contract its server routes by.
       { contract: paymentsSandboxControlContract, generators: [controlClientGenerator('src/generated/control')] },
     ],
+    sensitive: [paymentsContract, paymentsSandboxControlContract],
   },
   // The REST half of the stateful file exchange; soap-codegen writes the SOAP half into src/generated/file-exchange-soap.
   'file-exchange-mock': {
@@ -79,6 +99,8 @@ export const targets: Record<string, Target> = {
       // Its control interface (fault injection): the client it ships and the contract its server routes by.
       { contract: fileExchangeMockControlContract, generators: [controlClientGenerator('src/generated/control')] },
     ],
+    // One file for the REST and SOAP halves (soap-codegen owns src/generated/file-exchange-soap only).
+    sensitive: [fileExchangeContract, fileExchangeMockControlContract, fileExchangeSoapContract],
   },
   // The launcher: the default ports of the payments mocks it prints. The file exchange's settings have one owner,
   // the package that serves them, and reach the launcher through @paykit/file-exchange-mock/mock-settings.
@@ -86,5 +108,13 @@ export const targets: Record<string, Target> = {
     package: mockServerPackage,
     generatedDirs: [`src/generated/${paymentsContract.name}`],
     sources: [{ contract: paymentsContract, generators: [mockSettings(paymentsContract)] }],
+    sensitive: everyRestContract,
+  },
+  // The validating proxy and recorder: its recordings and reports mask what every REST contract marks.
+  'contract-proxy': {
+    package: contractProxyPackage,
+    generatedDirs: ['src/generated'],
+    sources: [],
+    sensitive: everyRestContract,
   },
 };

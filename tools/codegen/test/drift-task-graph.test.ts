@@ -49,9 +49,12 @@ describe('the check:generated task graph', () => {
         '@paykit/payments-sandbox#check:generated',
         '@paykit/file-exchange-mock#check:generated',
         '@paykit/mock-server#check:generated',
+        '@paykit/contract-proxy#check:generated',
       ]),
     );
-    const writers = ids.filter((id) => id.endsWith('#generate') || /^@paykit\/(payments|file-exchange|file-exchange-soap|payments-sandbox|file-exchange-mock|mock-server)#build$/.test(id));
+    const writers = ids.filter(
+      (id) => id.endsWith('#generate') || /^@paykit\/(payments|file-exchange|file-exchange-soap|payments-sandbox|file-exchange-mock|mock-server|contract-proxy)#build$/.test(id),
+    );
     expect(writers).toEqual([]);
   });
 });
@@ -82,6 +85,7 @@ describe('each package generates only into itself', async () => {
 
   it('covers every package that generates code, the mock packages included', () => {
     expect(generators.map((task) => task.taskId).sort()).toEqual([
+      '@paykit/contract-proxy#generate',
       '@paykit/file-exchange#generate',
       '@paykit/file-exchange-mock#generate',
       '@paykit/file-exchange-soap#generate',

@@ -105,6 +105,18 @@ const cases: { case: string; edit: Edit; expected: [rule: string, location: stri
     },
     expected: [['reworded-documentation', `${PUT} summary`]],
   },
+  {
+    // What the contract marks secret is for our tools: a client sends the same requests.
+    case: 'x-paykit-sensitive marks on a security scheme, a parameter, a request property and a whole answer body',
+    edit: (d) => {
+      d.components.securitySchemes.key['x-paykit-sensitive'] = 'secret';
+      const put = d.paths['/items/{itemId}'].put;
+      put.parameters[1]['x-paykit-sensitive'] = 'secret';
+      put.requestBody.content['application/json'].schema.properties.id['x-paykit-sensitive'] = 'card-number';
+      put.responses['200'].content = { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } }, 'x-paykit-sensitive': 'secret' } } };
+    },
+    expected: [],
+  },
 ];
 
 describe('operations, parameters, responses and security', () => {

@@ -15,3 +15,17 @@ export { ContractError, parseXml, WSDL_NS, WSDL_SOAP11_NS, WSDL_SOAP12_NS, XSD_N
 export * from './state-machines.js';
 export * from './flows.js';
 export { findDrift, writeGenerated, type GeneratedFile, type GeneratedFolders, type WriteSummary } from './generated-files.js';
+export {
+  isSensitiveKind,
+  PAYKIT_XSD_NS,
+  readMarkValue,
+  SENSITIVE_KINDS,
+  sensitiveExtension,
+  sensitiveFromExtension,
+  SensitiveMarksError,
+  type MarkState,
+  type SensitiveKind,
+} from './sensitive/kinds.js';
+export { PARAMETER_LOCATIONS, readSensitiveMarks, type ParameterLocation, type SensitiveBody, type SensitiveMarks, type SensitiveScheme } from './sensitive/openapi-marks.js';
+export { readSoapSensitiveMarks } from './sensitive/soap-marks.js';
+export { sensitiveModule, sensitiveTableName, type SensitiveTableSource } from './sensitive/module.js';

@@ -140,6 +140,9 @@ export const fileExchangeMockPackage: PackageRef = { name: '@paykit/file-exchang
  */
 export const mockServerPackage: PackageRef = { name: '@paykit/mock-server', dir: 'packages/mock-server' };
 
+/** The validating proxy and recorder: what every REST contract marks secret is generated into its `src/generated/`. */
+export const contractProxyPackage: PackageRef = { name: '@paykit/contract-proxy', dir: 'packages/contract-proxy' };
+
 /** Every mock package, in the order they depend on each other (the launcher last). */
 export const mockPackages: readonly PackageRef[] = [paymentsSandboxPackage, fileExchangeMockPackage, mockServerPackage];
 

@@ -1,6 +1,6 @@
 // Copied into a merchant project and run there: imports each entry point given as JSON ([{ specifier, kind }]) the
-// way an ES module of the merchant would, and prints one JSON line of results. An entry that loads but exports
-// nothing is reported too: it would be an empty shell.
+// way an ES module of the merchant would, and prints one JSON line of results, with the names each module exports.
+// An entry that loads but exports nothing is reported too: it would be an empty shell.
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -11,7 +11,7 @@ for (const { specifier, kind } of entries) {
     if (kind === 'module') {
       const namespace = await import(specifier);
       const names = Object.keys(namespace);
-      results.push({ specifier, ok: names.length > 0, detail: names.length > 0 ? `${names.length} exports` : 'exports nothing' });
+      results.push({ specifier, ok: names.length > 0, detail: names.length > 0 ? `${names.length} exports` : 'exports nothing', names: names.sort() });
     } else if (kind === 'json') {
       const { default: value } = await import(specifier, { with: { type: 'json' } });
       const ok = value !== null && typeof value === 'object';

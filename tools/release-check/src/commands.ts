@@ -77,16 +77,37 @@ export function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.Pro
   return { ...env, ...extra };
 }
 
-/** Runs `work` over `items`, at most `limit` at a time, keeping the order of the results. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
+/**
+ * A gate that lets at most `slots` pieces of work run at once, in the order they asked: the installs and type checks
+ * of the merchant projects share two (the machine's cores, which the other suites of `pnpm test` share too).
+ */
+export function limiter(slots: number): <T>(work: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (work) => {
+    if (running < slots) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve)); // a finishing piece hands its slot over
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+}
+
+/**
+ * Polls `condition` until it holds: the wait for an event that announces itself only by a state (a port that
+ * answers, a process group that is gone). `timeoutMs` bounds a failure, never decides a success: the condition does.
+ */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  { what, timeoutMs, intervalMs = 100 }: { what: string; timeoutMs: number; intervalMs?: number },
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() >= deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
 }

@@ -1,45 +1,28 @@
+import { createRequire } from 'node:module';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { cleanEnvironment, run, type CommandResult } from './commands.js';
 import type { PublishedPackage } from './release.js';
 import { scope } from './registry.js';
 
-export type PackageManager = 'npm' | 'pnpm' | YarnFlavour;
-/** The package managers every check runs under (the layouts the type checks and file checks read). */
-export const packageManagers: PackageManager[] = ['npm', 'pnpm'];
-
-/** Yarn 1, and Yarn 4 with each linker: each installs every package and runs it (imports, the bins, a mock). */
-export type YarnFlavour = 'yarn1' | 'yarn4-pnp' | 'yarn4-node-modules';
-export const yarnFlavours: YarnFlavour[] = ['yarn1', 'yarn4-pnp', 'yarn4-node-modules'];
-
-/** The pinned Yarn releases, as npm packages (Yarn 4 is published as @yarnpkg/cli-dist). */
-const yarnReleases = { yarn1: { name: 'yarn', version: '1.22.22' }, yarn4: { name: '@yarnpkg/cli-dist', version: '4.18.1' } } as const;
-
-/** Where `installYarns` put each release (the path of its `bin/yarn.js`), and the registry Yarn 4 is sent to. */
-export interface YarnBins extends Record<keyof typeof yarnReleases, string> {
-  upstream: PublicRegistry;
-}
-
 /**
- * Installs the pinned Yarn releases under `dir` with npm (one folder each: both name their bin `yarn`) and reads
- * npm's registry configuration for Yarn 4's projects.
+ * The package managers a merchant may use, one project each: npm; pnpm in its strictest layout; Yarn 1; Yarn 4
+ * with Plug'n'Play and with `node_modules`.
  */
-export async function installYarns(dir: string): Promise<YarnBins> {
-  await mkdir(dir, { recursive: true });
-  const bins = { upstream: await publicRegistry(dir) } as YarnBins;
-  for (const [key, { name, version }] of Object.entries(yarnReleases) as [keyof typeof yarnReleases, (typeof yarnReleases)[keyof typeof yarnReleases]][]) {
-    const prefix = join(dir, key);
-    await mkdir(prefix, { recursive: true });
-    const result = await run('npm', ['install', '--prefix', prefix, `${name}@${version}`, '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: prefix,
-      env: cleanEnvironment(),
-      timeoutMs: 300_000,
-    });
-    if (result.code !== 0) throw new Error(`npm install ${name}@${version} exited ${result.code}: ${result.stderr.slice(-2000)}`);
-    bins[key] = join(prefix, 'node_modules', ...name.split('/'), 'bin', 'yarn.js');
-  }
-  return bins;
-}
+export const packageManagers = ['npm', 'pnpm', 'yarn1', 'yarn4-pnp', 'yarn4-node-modules'] as const;
+export type PackageManager = (typeof packageManagers)[number];
+
+/** The projects whose `node_modules` the type checks and the browser bundle read (tsc and esbuild know no PnP). */
+export const nodeModulesCheckedManagers: PackageManager[] = ['npm', 'pnpm'];
+
+const isYarn = (pm: PackageManager) => pm.startsWith('yarn');
+
+/** The pinned Yarn releases, dev dependencies of this package (Yarn 4 is published as @yarnpkg/cli-dist). */
+const require = createRequire(import.meta.url);
+const yarnBins = {
+  yarn1: join(dirname(require.resolve('yarn/package.json')), 'bin', 'yarn.js'),
+  yarn4: join(dirname(require.resolve('@yarnpkg/cli-dist/package.json')), 'bin', 'yarn.js'),
+};
 
 /** Where third-party packages come from on this machine, as npm is configured to fetch them. */
 export interface PublicRegistry {
@@ -49,32 +32,52 @@ export interface PublicRegistry {
 }
 
 /**
- * Reads the registry and certificate file npm uses (`npm config get`), for Yarn 4, which reads neither npm's
- * configuration nor, under turbo (which passes only the variables it is told to), NODE_EXTRA_CA_CERTS: left to its
- * defaults it asks registry.yarnpkg.com with Node's built-in authorities, and fails TLS on a machine whose traffic
- * goes through a proxy with its own authority ("self-signed certificate in certificate chain").
+ * Reads, once, the registry and certificate file npm uses (`npm config get`, from `cwd`, a folder with no project
+ * configuration of its own), so that every install is given them explicitly. Nothing else can be trusted to find
+ * them: `npm --prefix` moves npm's global configuration (where this machine keeps `cafile`), turbo passes the test no
+ * NODE_EXTRA_CA_CERTS, and Yarn 4 reads neither; each then asks the registry through a TLS-intercepting proxy with
+ * Node's built-in authorities and fails ("self-signed certificate in certificate chain").
  */
 export async function publicRegistry(cwd: string, env: NodeJS.ProcessEnv = cleanEnvironment()): Promise<PublicRegistry> {
-  const get = async (key: string) => {
-    const result = await run('npm', ['config', 'get', key], { cwd, env, timeoutMs: 60_000 });
-    if (result.code !== 0) throw new Error(`npm config get ${key} exited ${result.code}: ${result.stderr.slice(-2000)}`);
-    const value = result.stdout.trim();
-    return value === '' || value === 'null' || value === 'undefined' ? undefined : value;
-  };
-  const url = await get('registry');
-  if (url === undefined) throw new Error('npm config get registry printed nothing');
-  const caFile = (await get('cafile')) ?? (env.NODE_EXTRA_CA_CERTS || undefined);
+  const result = await run('npm', ['config', 'get', 'registry', 'cafile'], { cwd, env, timeoutMs: 60_000 });
+  if (result.code !== 0) throw new Error(`npm config get exited ${result.code}: ${result.stderr.slice(-2000)}`);
+  const values = new Map(
+    result.stdout
+      .split('\n')
+      .map((line) => /^(\w+)=(.*)$/.exec(line.trim()))
+      .filter((match) => match !== null)
+      .map(([, key, value]) => [key!, value!.trim()]),
+  );
+  const given = (value: string | undefined) => (value === undefined || value === '' || value === 'null' || value === 'undefined' ? undefined : value);
+  const url = given(values.get('registry'));
+  if (url === undefined) throw new Error(`npm config get registry printed nothing:\n${result.stdout}`);
+  const caFile = given(values.get('cafile')) ?? given(env.NODE_EXTRA_CA_CERTS);
   return caFile === undefined ? { url } : { url, caFile };
+}
+
+/**
+ * The `.npmrc` of a merchant project, read by npm, pnpm and Yarn 1: our scope from the local registry, everything
+ * else from the registry npm uses, trusting the authorities npm trusts.
+ */
+export function projectNpmrc(localRegistryUrl: string, upstream: PublicRegistry): string {
+  return [
+    `${scope}:registry=${localRegistryUrl}`,
+    `registry=${upstream.url}`,
+    ...(upstream.caFile === undefined ? [] : [`cafile=${upstream.caFile}`]),
+    '',
+  ].join('\n');
 }
 
 /**
  * The `.yarnrc.yml` of a Yarn 4 project: the linker; third-party packages from the registry npm uses, trusting the
  * authorities npm trusts; our scope from the local registry, over plain HTTP (allowed for its host only), and
- * pre-approved (Yarn 4 otherwise refuses a version published minutes ago as quarantined).
+ * pre-approved (Yarn 4 otherwise refuses a version published minutes ago as quarantined). Under Plug'n'Play no
+ * fallback: a package reaches only what it declares, not the project's own dependencies (our other packages).
  */
-export function yarnrc(flavour: Exclude<YarnFlavour, 'yarn1'>, localRegistryUrl: string, upstream: PublicRegistry): string {
+export function yarnrc(pm: 'yarn4-pnp' | 'yarn4-node-modules', localRegistryUrl: string, upstream: PublicRegistry): string {
   return [
-    `nodeLinker: ${flavour === 'yarn4-pnp' ? 'pnp' : 'node-modules'}`,
+    `nodeLinker: ${pm === 'yarn4-pnp' ? 'pnp' : 'node-modules'}`,
+    ...(pm === 'yarn4-pnp' ? ['pnpFallbackMode: none'] : []),
     'enableTelemetry: false',
     `npmRegistryServer: ${JSON.stringify(upstream.url)}`,
     ...(upstream.caFile === undefined ? [] : [`httpsCaFilePath: ${JSON.stringify(upstream.caFile)}`]),
@@ -87,68 +90,89 @@ export function yarnrc(flavour: Exclude<YarnFlavour, 'yarn1'>, localRegistryUrl:
   ].join('\n');
 }
 
-/** The command that runs `args` with the project's own package manager (`yarn node`, `yarn paykit-mock`...). */
-export function yarnCommand(bins: YarnBins, flavour: YarnFlavour, args: string[]): [string, string[]] {
-  return [process.execPath, [flavour === 'yarn1' ? bins.yarn1 : bins.yarn4, ...args]];
+/**
+ * pnpm's strictest layout (its `pnpm-workspace.yaml` settings), where a package reaches only what it declares:
+ * isolated `node_modules`, nothing hoisted (by default pnpm hoists every package into `.pnpm/node_modules`, where any
+ * package finds it), and the virtual store outside the project: inside, Node and TypeScript, walking up from a
+ * package in `node_modules/.pnpm`, would reach the project's own `node_modules` and so every package the merchant
+ * installed. Installed together, our packages thus cannot hide each other's undeclared dependencies.
+ */
+export function strictPnpmSettings(virtualStoreDir: string): string {
+  return [
+    'nodeLinker: isolated',
+    'hoist: false',
+    'publicHoistPattern: []',
+    `virtualStoreDir: ${JSON.stringify(virtualStoreDir)}`,
+    // Third-party packages whose declarations reference Node's types (`/// <reference types="node" />`) without
+    // declaring @types/node, which pnpm's default hoisting hides: declared here for them, so that the type check
+    // finds what they need and our packages stay checked as strictly.
+    'packageExtensions:',
+    ...thirdPartyNeedingNodeTypes.flatMap((name) => [`  ${name}:`, '    peerDependencies:', '      "@types/node": "*"']),
+    '',
+  ].join('\n');
+}
+
+/** See `strictPnpmSettings`: undici's declarations and undici-types (which @types/node itself depends on). */
+const thirdPartyNeedingNodeTypes = ['undici', 'undici-types'];
+
+/** The command that runs a bin or `node <script>` the way a merchant of that package manager does. */
+export function projectCommand(pm: PackageManager, kind: 'bin' | 'node', args: string[]): [string, string[]] {
+  if (isYarn(pm)) return [process.execPath, [pm === 'yarn1' ? yarnBins.yarn1 : yarnBins.yarn4, ...(kind === 'node' ? ['node'] : []), ...args]];
+  // --no: never download a package of that name; `--` so that the bin's flags go to the bin, not to npx.
+  return kind === 'bin' ? ['npx', ['--no', '--', ...args]] : [process.execPath, args];
 }
 
 export interface MerchantProject {
   packageManager: PackageManager;
-  /** The one package of ours this project installed (its own dependencies come with it). */
-  package: PublishedPackage;
   dir: string;
+  /** pnpm's virtual store, outside the project (see `strictPnpmSettings`). */
+  virtualStoreDir?: string;
+  /** The lockfile the install wrote. */
+  lockfile: string;
   install: CommandResult;
 }
 
 /**
- * A fresh project outside the workspace that installs one of our packages as a merchant would (`npm install` or
- * `pnpm add`). Only our scope comes from the local registry (`.npmrc`); everything else from the machine's usual
- * registry configuration. One package per project: installed together, one package's dependencies would hide what
- * another forgot to declare (npm hoists them, pnpm hoists them into `.pnpm/node_modules`).
+ * A fresh project outside the workspace, `<root>/<package manager>`, that installs every package given at once as
+ * a merchant would: `npm install`, `pnpm add`, `yarn add`, without flags beyond npm's usual ones.
  */
-export async function installInNewProject(
+export async function installProject(
   root: string,
-  packageManager: PackageManager,
-  pkg: PublishedPackage,
-  registryUrl: string,
-  yarnBins?: YarnBins,
+  pm: PackageManager,
+  packages: PublishedPackage[],
+  localRegistryUrl: string,
+  upstream: PublicRegistry,
 ): Promise<MerchantProject> {
-  const dir = join(root, `${packageManager}-${pkg.name.replace(/^@[^/]+\//, '')}`);
+  const dir = join(root, pm);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'merchant-app', private: true, type: 'module' }, null, 2)}\n`);
-  await writeFile(join(dir, '.npmrc'), `${scope}:registry=${registryUrl}\n`);
-  const spec = `${pkg.name}@${pkg.version}`;
-  let install: CommandResult;
-  if (packageManager === 'yarn1' || packageManager === 'yarn4-pnp' || packageManager === 'yarn4-node-modules') {
-    if (!yarnBins) throw new Error('installYarns first');
-    install = await yarnAdd(dir, packageManager, spec, registryUrl, yarnBins);
-  } else if (packageManager === 'npm') {
+  await writeFile(join(dir, '.npmrc'), projectNpmrc(localRegistryUrl, upstream));
+  const specs = packages.map((p) => `${p.name}@${p.version}`);
+  const env = cleanEnvironment({ YARN_ENABLE_TELEMETRY: '0' });
+  const options = { cwd: dir, env, timeoutMs: 300_000 };
+  if (pm === 'npm') {
     // No install scripts: ours have none, and a third-party one could reach the network.
     // --prefer-offline: npm otherwise asks the registry again about every cached package.
-    install = await run('npm', ['install', spec, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: dir,
-      env: cleanEnvironment(),
-      timeoutMs: 300_000,
-    });
-  } else {
-    // No configuration: none of our dependencies has a build script for pnpm to ask about (Prism, whose analytics
-    // dependency had one, is bundled into @paykit/mock-server).
-    install = await run('pnpm', ['add', spec], { cwd: dir, env: cleanEnvironment(), timeoutMs: 300_000 });
+    const install = await run('npm', ['install', ...specs, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], options);
+    return { packageManager: pm, dir, lockfile: join(dir, 'package-lock.json'), install };
   }
-  return { packageManager, package: pkg, dir, install };
-}
-
-/**
- * `yarn add` as a merchant runs it, with no flag: Yarn 1 reads our scope's registry from `.npmrc`; Yarn 4 from
- * `.yarnrc.yml` (see `yarnrc`). An empty yarn.lock makes the folder a project of its own.
- */
-async function yarnAdd(dir: string, flavour: YarnFlavour, spec: string, registryUrl: string, bins: YarnBins): Promise<CommandResult> {
+  if (pm === 'pnpm') {
+    const virtualStoreDir = join(root, 'pnpm-virtual-store');
+    await writeFile(join(dir, 'pnpm-workspace.yaml'), strictPnpmSettings(virtualStoreDir));
+    // No build scripts to approve: none of our dependencies has one (Prism, whose analytics dependency had one, is
+    // bundled into @paykit/mock-server).
+    const install = await run('pnpm', ['add', ...specs, '--prefer-offline'], options);
+    return { packageManager: pm, dir, virtualStoreDir, lockfile: join(dir, 'pnpm-lock.yaml'), install };
+  }
+  // An empty yarn.lock makes the folder a project of its own. Yarn 1 reads our scope's registry from `.npmrc`, Yarn 4
+  // from `.yarnrc.yml`.
   await writeFile(join(dir, 'yarn.lock'), '');
-  if (flavour !== 'yarn1') await writeFile(join(dir, '.yarnrc.yml'), yarnrc(flavour, registryUrl, bins.upstream));
-  const [command, args] = yarnCommand(bins, flavour, ['add', spec]);
+  if (pm !== 'yarn1') await writeFile(join(dir, '.yarnrc.yml'), yarnrc(pm, localRegistryUrl, upstream));
   // Yarn 1's machine-wide cache is not safe for two installs at once (CI saw one read a package another was still
-  // unpacking: ENOENT under .cache/yarn/v6); each project gets a cache of its own. Yarn 4 moves finished files into
-  // its cache atomically and keeps the shared one.
-  const cache: Record<string, string> = flavour === 'yarn1' ? { YARN_CACHE_FOLDER: join(dir, '.yarn1-cache') } : {};
-  return run(command, args, { cwd: dir, env: cleanEnvironment({ YARN_ENABLE_TELEMETRY: '0', ...cache }), timeoutMs: 300_000 });
+  // unpacking: ENOENT under .cache/yarn/v6), and another run of this check may be installing beside this one: the
+  // project has a cache of its own. Yarn 4 moves finished files into its cache atomically and keeps the shared one.
+  const cache: Record<string, string> = pm === 'yarn1' ? { YARN_CACHE_FOLDER: join(dir, '.yarn1-cache') } : {};
+  const [command, args] = projectCommand(pm, 'bin', ['add', ...specs]); // `yarn add ...`
+  const install = await run(command, args, { ...options, env: { ...env, ...cache } });
+  return { packageManager: pm, dir, lockfile: join(dir, 'yarn.lock'), install };
 }

@@ -1,6 +1,7 @@
 // Checks of one installed package, each returning the problems it found as short sentences (empty: none), so that a
 // test can compare them with the known problems of that check.
 import { existsSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { lstat, readdir, readFile, readlink, realpath } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { PackageManifest } from './entry-points.js';
@@ -134,8 +135,11 @@ export async function buildPathProblems(dir: string, files: string[], buildPaths
   return problems;
 }
 
-/** Symbolic links anywhere in a project's node_modules that lead into one of `forbiddenRoots`. */
-export async function symlinkProblems(projectDir: string, forbiddenRoots: string[]): Promise<string[]> {
+/**
+ * Symbolic links anywhere in a project's node_modules (and in `otherFolders`, such as a pnpm virtual store kept
+ * outside the project) that lead into one of `forbiddenRoots`. Paths are reported relative to the project.
+ */
+export async function symlinkProblems(projectDir: string, forbiddenRoots: string[], otherFolders: string[] = []): Promise<string[]> {
   const problems: string[] = [];
   const inside = (path: string, root: string) => path === root || path.startsWith(root + sep);
   const walk = async (current: string) => {
@@ -149,9 +153,47 @@ export async function symlinkProblems(projectDir: string, forbiddenRoots: string
       }
     }
   };
-  const nodeModules = join(projectDir, 'node_modules');
-  if ((await lstat(nodeModules).catch(() => undefined))?.isDirectory()) await walk(nodeModules);
+  for (const folder of [join(projectDir, 'node_modules'), ...otherFolders]) {
+    if ((await lstat(folder).catch(() => undefined))?.isDirectory()) await walk(folder);
+  }
   return problems;
+}
+
+// Bare specifiers: what follows `from`, `import`, `import(` or `require(` when it is not a relative or absolute path.
+const bareSpecifier = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"./][^'"\s]*)['"]/g;
+const nodeBuiltins = new Set(builtinModules);
+
+/** `@scope/name/sub/path` -> `@scope/name`, `name/sub` -> `name`. */
+export function packageNameOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/**
+ * Packages that the modules we compiled import without declaring them in `dependencies`, `peerDependencies` or
+ * `optionalDependencies`: installed beside a package that declares them, they load, and alone they do not. Our
+ * compiled modules are the declaration files and the JavaScript files that have one (`x.js` beside `x.d.ts`); a
+ * bundle of third-party code (Prism's, in @paykit/mock-server) carries its dependencies inside, and its optional
+ * `require`s of what it does not are not ours to declare. Node's built-ins and the package itself need no
+ * declaration; a type-only import of `x` is declared by `x` or `@types/x`.
+ */
+export async function undeclaredImportProblems(dir: string, files: string[], manifest: PackageManifest): Promise<string[]> {
+  const shipped = new Set(files);
+  const declared = new Set(
+    ['dependencies', 'peerDependencies', 'optionalDependencies'].flatMap((field) => Object.keys((manifest[field] as Record<string, string> | undefined) ?? {})),
+  );
+  const compiled = files.filter((f) => /\.d\.[cm]?ts$/.test(f) || (/\.[cm]?js$/.test(f) && shipped.has(f.replace(/\.([cm]?)js$/, '.d.$1ts'))));
+  const problems = new Map<string, string>();
+  for (const file of compiled) {
+    const declaration = /\.d\.[cm]?ts$/.test(file);
+    for (const [, specifier] of (await readFile(join(dir, file), 'utf8')).matchAll(bareSpecifier)) {
+      const name = packageNameOf(specifier!);
+      if (specifier!.startsWith('node:') || nodeBuiltins.has(name) || name === manifest.name || declared.has(name)) continue;
+      if (declaration && declared.has(`@types/${name.replace(/^@/, '').replace('/', '__')}`)) continue;
+      if (!problems.has(name)) problems.set(name, `${file} imports ${specifier}, but ${name} is not in its dependencies`);
+    }
+  }
+  return [...problems.values()];
 }
 
 /** Total size of the package's files as installed, in bytes. */

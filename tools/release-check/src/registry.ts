@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanEnvironment, killGroup } from './commands.js';
+import { cleanEnvironment, killGroup, waitFor } from './commands.js';
 
 export interface LocalRegistry {
   /** `http://127.0.0.1:<port>/`, with the trailing slash npm and pnpm write in `.npmrc`. */
@@ -67,25 +67,16 @@ export async function startRegistry(dir: string): Promise<LocalRegistry> {
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`Verdaccio exited (code ${code}) before answering:\n${output}`))),
+    child.once('exit', (code) => reject(new Error(`Verdaccio exited (code ${code}) before answering`))),
   );
-  const answering = (async () => {
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      try {
-        if ((await fetch(new URL('-/ping', url))).ok) return;
-      } catch {
-        // Not listening yet.
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`Verdaccio did not answer on ${url} within 60 s:\n${output}`);
-  })();
+  const answers = () => fetch(new URL('-/ping', url)).then((response) => response.ok, () => false); // not listening yet
+  // Polling stops when the registry exits too (`exited` has then already said why).
+  const answering = waitFor(async () => child.exitCode !== null || (await answers()), { what: `Verdaccio answering on ${url}`, timeoutMs: 60_000 });
   try {
     await Promise.race([answering, exited]);
   } catch (error) {
     killGroup(child.pid);
-    throw error;
+    throw new Error(`${(error as Error).message}; its output:\n${output}`);
   }
   exited.catch(() => undefined); // its exit after close() is expected
   return {

@@ -1,11 +1,12 @@
-// How a Yarn 4 merchant project is configured: third-party packages from the registry npm uses here, with the
-// authorities npm trusts (Yarn 4 reads neither npm's configuration nor, under turbo, NODE_EXTRA_CA_CERTS).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// How a merchant project is configured: third-party packages from the registry npm uses here, with the authorities
+// npm trusts, given to every package manager explicitly (npm --prefix loses npm's global configuration, turbo passes
+// no NODE_EXTRA_CA_CERTS, Yarn 4 reads neither).
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnvironment } from '../src/commands.js';
-import { publicRegistry, yarnrc, type PublicRegistry } from '../src/merchant-project.js';
+import { cleanEnvironment, run } from '../src/commands.js';
+import { projectNpmrc, publicRegistry, yarnrc, type PublicRegistry } from '../src/merchant-project.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -46,6 +47,38 @@ describe('publicRegistry', () => {
   });
 });
 
+describe('projectNpmrc', () => {
+  const upstream: PublicRegistry = { url: 'https://registry.example.invalid/', caFile: '/etc/npm-proxy-ca.pem' };
+
+  it('sends our scope to the local registry and the rest to npm\'s, trusting npm\'s authorities', () => {
+    expect(projectNpmrc('http://127.0.0.1:4873/', upstream).split('\n')).toEqual([
+      '@paykit:registry=http://127.0.0.1:4873/',
+      'registry=https://registry.example.invalid/',
+      'cafile=/etc/npm-proxy-ca.pem',
+      '',
+    ]);
+  });
+
+  it('gives npm the certificate file even when its global configuration is gone, as `npm --prefix` makes it', async () => {
+    const project = join(dir, 'project');
+    await mkdir(project, { recursive: true });
+    await writeFile(join(project, '.npmrc'), projectNpmrc('http://127.0.0.1:4873/', upstream));
+    // The global configuration that held `cafile` is gone (npm looks for it under --prefix) and there is no
+    // NODE_EXTRA_CA_CERTS: only the project's .npmrc can say it.
+    const environment = await npmEnvironment('prefix-moved', '');
+    const result = await run('npm', ['config', 'get', 'cafile', 'registry', '@paykit:registry'], { cwd: project, env: environment, timeoutMs: 4_000 });
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'cafile=/etc/npm-proxy-ca.pem',
+      'registry=https://registry.example.invalid/',
+      '@paykit:registry=http://127.0.0.1:4873/',
+    ]);
+  });
+
+  it('leaves npm its own authorities when it has no certificate file', () => {
+    expect(projectNpmrc('http://127.0.0.1:4873/', { url: upstream.url })).not.toContain('cafile');
+  });
+});
+
 describe('yarnrc', () => {
   const upstream: PublicRegistry = { url: 'https://registry.example.invalid/', caFile: '/etc/npm-proxy-ca.pem' };
   const lines = (text: string) => text.split('\n');
@@ -66,6 +99,11 @@ describe('yarnrc', () => {
         '    npmRegistryServer: "http://127.0.0.1:4873/"',
       ]),
     );
+  });
+
+  it('lets a package under Plug\'n\'Play reach only what it declares (no fallback to the project\'s dependencies)', () => {
+    expect(lines(yarnrc('yarn4-pnp', 'http://127.0.0.1:4873/', upstream))).toContain('pnpFallbackMode: none');
+    expect(yarnrc('yarn4-node-modules', 'http://127.0.0.1:4873/', upstream)).not.toContain('pnpFallbackMode');
   });
 
   it('leaves Yarn its own authorities when npm has no certificate file', () => {

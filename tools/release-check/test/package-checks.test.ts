@@ -14,6 +14,7 @@ import {
   packageFiles,
   sourceMapProblems,
   symlinkProblems,
+  undeclaredImportProblems,
   unresolvedImportProblems,
 } from '../src/package-checks.js';
 
@@ -35,11 +36,13 @@ const cleanFiles: Record<string, string> = {
   'CHANGELOG.md': '# @paykit/example\n\n## 1.0.0-snap\n\n- Change.\n',
   'dist/index.js': "export * from './lib.js';\nexport const load = () => import('./lazy.js');\n",
   'dist/index.d.ts': "export * from './lib.js';\n",
-  'dist/lib.js': 'export const a = 1;\n',
+  'dist/lib.js': "import { readFile } from 'node:fs/promises';\nimport { join } from 'path';\nimport { o } from 'other/sub';\nexport const a = 1;\n",
   'dist/lib.d.ts': 'export declare const a = 1;\n',
   'dist/lazy.js': 'export {};\n',
   'dist/cli.js': "#!/usr/bin/env node\nimport './lib.js';\n",
   'dist/lib.js.map': JSON.stringify({ version: 3, sources: ['lib.js'], mappings: '' }),
+  // A bundle of third-party code (no declarations of its own): its optional requires are not the package's to declare.
+  'dist/vendor/bundle.cjs': "try { require('fsevents'); } catch {}\n",
 };
 
 let root: string;
@@ -72,6 +75,7 @@ async function allProblems(dir: string, manifest: PackageManifest, buildPaths: s
     ...(await unresolvedImportProblems(dir, files)),
     ...(await sourceMapProblems(dir, files)),
     ...(await buildPathProblems(dir, files, buildPaths)),
+    ...(await undeclaredImportProblems(dir, files, manifest)),
   ];
 }
 
@@ -95,7 +99,7 @@ describe('checks of an installed package', () => {
     ['a changelog without this version', { files: { ...cleanFiles, 'CHANGELOG.md': '# x\n\n## 0.9.0\n' } }, 'CHANGELOG.md has no section for 1.0.0-snap'],
     [
       'a workspace: dependency',
-      { manifest: { ...cleanManifest, dependencies: { '@paykit/other': 'workspace:*' } } },
+      { manifest: { ...cleanManifest, dependencies: { other: '1.2.3', '@paykit/other': 'workspace:*' } } },
       'dependencies.@paykit/other is "workspace:*"',
     ],
     [
@@ -112,6 +116,21 @@ describe('checks of an installed package', () => {
       'source maps into an unshipped src/',
       { files: { ...cleanFiles, 'dist/lib.js.map': JSON.stringify({ version: 3, sources: ['../src/lib.ts'], mappings: '' }) } },
       'source maps point at src/, which is not shipped',
+    ],
+    [
+      'an import of a package it does not declare',
+      { files: { ...cleanFiles, 'dist/lib.js': "export { x } from 'undeclared-lib/sub';\n" } },
+      'dist/lib.js imports undeclared-lib/sub, but undeclared-lib is not in its dependencies',
+    ],
+    [
+      'a lazy import of a package it does not declare',
+      { files: { ...cleanFiles, 'dist/index.js': "export const load = () => import('@other/lazy');\n" } },
+      'dist/index.js imports @other/lazy, but @other/lazy is not in its dependencies',
+    ],
+    [
+      'a type import of a package it does not declare',
+      { files: { ...cleanFiles, 'dist/index.d.ts': "import type { Pool } from 'pg';\nexport declare const pool: Pool;\n" } },
+      'dist/index.d.ts imports pg, but pg is not in its dependencies',
     ],
     [
       'the build machine path in a shipped file',
@@ -135,6 +154,25 @@ describe('checks of an installed package', () => {
     expect(await symlinkProblems(project, [forbidden])).toEqual([
       `node_modules/@paykit/example -> ${join(forbidden, 'packages', 'example')}`,
     ]);
+  });
+
+  it('find such a link in a folder outside node_modules too (pnpm\'s virtual store, kept outside the project)', async () => {
+    const project = join(root, 'project-with-store');
+    const store = join(root, 'virtual-store');
+    const forbidden = join(root, 'workspace-2');
+    await mkdir(join(project, 'node_modules'), { recursive: true });
+    await mkdir(join(store, 'x@1.0.0', 'node_modules'), { recursive: true });
+    await mkdir(forbidden, { recursive: true });
+    await symlink(forbidden, join(store, 'x@1.0.0', 'node_modules', 'dep'));
+    expect(await symlinkProblems(project, [forbidden])).toEqual([]);
+    expect(await symlinkProblems(project, [forbidden], [store])).toEqual([`../virtual-store/x@1.0.0/node_modules/dep -> ${forbidden}`]);
+  });
+
+  it('accept a type import whose types come from a declared @types package', async () => {
+    const manifest = { ...cleanManifest, peerDependencies: { '@types/pg': '*', '@types/scope__name': '*' } };
+    const files = { ...cleanFiles, 'dist/index.d.ts': "import type { Pool } from 'pg';\nimport type { N } from '@scope/name';\nexport declare const p: Pool;\n" };
+    const dir = await makePackage(files, manifest);
+    expect(await undeclaredImportProblems(dir, await packageFiles(dir), manifest)).toEqual([]);
   });
 });
 

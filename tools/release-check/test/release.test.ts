@@ -1,24 +1,34 @@
-import { spawn } from 'node:child_process';
+// end-to-end: releases every package to a real local registry (Verdaccio) through the release flow, then installs
+// them all with npm, pnpm, Yarn 1 and Yarn 4 (both linkers), type-checks, imports, runs the bins and the mock: about
+// one to three minutes of installs, type checks and processes on two busy cores. Its own timeouts are below.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// The file's own time bounds, first so that they are read with its reason (the imports below are hoisted anyway).
+/** The release, from the copy to the last publish: seconds from the workspace's build cache, minutes without it. */
+const releaseTimeoutMs = 900_000;
+/** Waiting for one merchant project's install (and, for npm and pnpm, its type checks), which share two slots. */
+const projectTimeoutMs = 600_000;
+// A test runs one command, or starts and stops the mock, in a project already installed.
+vi.setConfig({ testTimeout: 60_000 });
+
 import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleForBrowser } from '../src/browser-bundle.js';
-import { cleanEnvironment, describeResult, killGroup, mapLimit, run } from '../src/commands.js';
-import { entryPoints, shortName, type PackageManifest } from '../src/entry-points.js';
+import { cleanEnvironment, describeResult, limiter, run } from '../src/commands.js';
+import { entryPoints, shortName, type EntryPoint, type PackageManifest } from '../src/entry-points.js';
 import { expectedProblems } from '../src/known-problems.js';
 import {
-  installInNewProject,
-  installYarns,
+  installProject,
+  nodeModulesCheckedManagers,
   packageManagers,
-  yarnCommand,
-  yarnFlavours,
+  projectCommand,
+  publicRegistry,
   type MerchantProject,
   type PackageManager,
-  type YarnBins,
-  type YarnFlavour,
+  type PublicRegistry,
 } from '../src/merchant-project.js';
 import {
   buildPathProblems,
@@ -30,6 +40,7 @@ import {
   packageFiles,
   sourceMapProblems,
   symlinkProblems,
+  undeclaredImportProblems,
   unpackedBytes,
   unresolvedImportProblems,
 } from '../src/package-checks.js';
@@ -41,11 +52,13 @@ import {
   repositoryRoot,
   snapshotTag,
   versionsIn,
+  workspaceTurboCache,
   type PublicPackage,
   type PublishedPackage,
   type ReleaseSteps,
 } from '../src/release.js';
-import { addSamples, moduleModes, sampleNames, typeCheck, type ModuleMode, type TypeCheck } from '../src/type-check.js';
+import { contractExamples, withRunningMock } from '../src/running-mock.js';
+import { addSamples, moduleModes, sampleNames, typeCheck, typeCheckGroups, type TypeCheck } from '../src/type-check.js';
 
 /** Entries merchants load in browsers (by sample name): bundled for the browser, where a Node built-in is an error. */
 const browserEntries: Record<string, string[]> = { '@paykit/payments': ['publishable'] };
@@ -56,89 +69,120 @@ const budgets = JSON.parse(readFileSync(fileURLToPath(new URL('../size-budgets.j
 >;
 const importScript = fileURLToPath(new URL('../scripts/import-entries.mjs', import.meta.url));
 
-// Known when the file is collected, so that every package and bin gets its own named tests.
+// Known when the file is collected, so that every package, project and bin gets its own named tests.
 const packages = publicPackages(repositoryRoot);
 const workspaceManifest = (pkg: PublicPackage) =>
   JSON.parse(readFileSync(join(repositoryRoot, pkg.directory, 'package.json'), 'utf8')) as PackageManifest;
+const bins = packages.flatMap((pkg) => Object.keys(workspaceManifest(pkg).bin ?? {}));
+const groups = typeCheckGroups(packages.map(workspaceManifest));
+/** One type check per module setting and group of packages (see typeCheckGroups). */
+const typeChecksToRun = moduleModes.flatMap((mode) => groups.map((group) => ({ mode, group, key: `${mode} ${group.name}` })));
+
+interface ImportResult {
+  specifier: string;
+  ok: boolean;
+  detail: string;
+  /** The names a module exports, sorted. */
+  names?: string[];
+}
+
+/** A merchant project once its install finished, with what runs in it once for all packages. */
+interface ProjectSetup {
+  project: MerchantProject;
+  /** `tsc` per module setting and group (by `typeChecksToRun`'s key), for the projects whose node_modules tsc reads. */
+  typeChecks?: Promise<Map<string, TypeCheck>>;
+}
 
 let work: string;
 let copyRoot: string;
 let registry: LocalRegistry | undefined;
+let upstream: PublicRegistry;
 let steps: ReleaseSteps;
 let published: PublishedPackage[];
-let projects: MerchantProject[];
-let yarnProjects: MerchantProject[];
-let yarnBins: YarnBins;
-const typeChecks = new Map<string, TypeCheck>();
+/** Every entry point of every package, from the manifests as released. */
+let entries: (EntryPoint & { packageName: string })[];
+const setups = new Map<PackageManager, Promise<ProjectSetup>>();
 const report: string[] = [];
 const started = Date.now();
 
 const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const publishedOf = (name: string) => published.find((p) => p.name === name)!;
-const projectOf = (pm: PackageManager, name: string) =>
-  [...projects, ...yarnProjects].find((p) => p.packageManager === pm && p.package.name === name)!;
 
 /** Compares what a check found with what known-problems.ts expects of it (usually nothing). */
 function expectKnown(check: string, problems: string[]): void {
   expect(problems, check).toEqual(expectedProblems(check));
 }
 
+/** The project of `pm`, failing with its install's output when the install failed. */
+async function installedProject(pm: PackageManager): Promise<ProjectSetup> {
+  const setup = await setups.get(pm)!;
+  if (setup.project.install.code !== 0) throw new Error(describeResult(`${pm} install`, setup.project.install));
+  return setup;
+}
+
 beforeAll(async () => {
-  // A few minutes of builds, installs and type checks, run beside the other packages' tests in `pnpm test`: at a
-  // lower priority (inherited by everything started from here) it takes the CPU they leave instead of pushing their
+  // A few minutes of installs and type checks, run beside the other packages' tests in `pnpm test`: at a lower
+  // priority (inherited by everything started from here) it takes the CPU they leave instead of pushing their
   // servers past their start-up timeouts.
   setPriority(10);
   work = await realpath(await mkdtemp(join(tmpdir(), 'paykit-release-check-')));
   copyRoot = join(work, 'workspace');
+  // Read once, from a folder with no project configuration, and given to every install (see publicRegistry).
+  upstream = await publicRegistry(work);
+  let at = Date.now();
   const copied = await copyWorkingTree(copyRoot);
+  report.push(`workspace copied (${copied} files) to ${copyRoot} in ${seconds(Date.now() - at)}; third-party packages from ${upstream.url} (cafile ${upstream.caFile ?? 'none'})`);
   registry = await startRegistry(work);
-  steps = await releaseSnapshot(copyRoot, registry.url, packages);
+  steps = await releaseSnapshot(copyRoot, registry.url, packages, { turboCache: workspaceTurboCache(repositoryRoot), caFile: upstream.caFile });
   published = await versionsIn(copyRoot, packages);
   report.push(
-    `workspace copied (${copied} files) to ${copyRoot}; install ${seconds(steps.install.ms)}, ` +
-      `changeset version ${seconds(steps.version.ms)}, pnpm release ${seconds(steps.release.ms)} to ${registry.url}`,
+    `release to ${registry.url}: install ${seconds(steps.install.ms)}, build ${seconds(steps.build.ms)} ` +
+      `(${steps.buildCache.cached} of ${steps.buildCache.total} turbo tasks from the workspace's cache), ` +
+      `changeset version ${seconds(steps.version.ms)}, turbo run release ${seconds(steps.release.ms)}, pnpm publish ${seconds(steps.publish.ms)}`,
   );
-
-  const pairs = published.flatMap((pkg) => packageManagers.map((pm) => [pm, pkg] as const));
-  projects = await mapLimit(pairs, 2, ([pm, pkg]) => installInNewProject(join(work, 'projects'), pm, pkg, registry!.url));
-  for (const project of projects) {
-    if (project.install.code !== 0) {
-      throw new Error(describeResult(`${project.packageManager} install ${project.package.name}`, project.install));
-    }
-    await addSamples(project.dir, shortName(project.package.name));
-    await copyFile(importScript, join(project.dir, 'import-entries.mjs'));
-  }
-  report.push(
-    `projects installed: ${projects.map((p) => `${p.packageManager} ${p.package.name} ${seconds(p.install.ms)}`).join(', ')}`,
-  );
-
-  // Yarn 1 and Yarn 4 (both linkers): each installs every package as a merchant would, without a flag. An install
-  // that fails is a test's finding (below), not the end of the run.
-  yarnBins = await installYarns(join(work, 'yarn'));
-  const yarnPairs = published.flatMap((pkg) => yarnFlavours.map((flavour) => [flavour, pkg] as const));
-  yarnProjects = await mapLimit(yarnPairs, 2, ([flavour, pkg]) => installInNewProject(join(work, 'projects'), flavour, pkg, registry!.url, yarnBins));
-  for (const project of yarnProjects) await copyFile(importScript, join(project.dir, 'import-entries.mjs'));
-  report.push(`yarn projects installed: ${yarnProjects.map((p) => `${p.packageManager} ${p.package.name} ${seconds(p.install.ms)} (exit ${p.install.code})`).join(', ')}`);
-
-  const checks = projects.flatMap((project) => moduleModes.map((mode) => [project, mode] as const));
-  const typeCheckStart = Date.now();
-  await mapLimit(checks, 2, async ([project, mode]) => {
-    typeChecks.set(`${project.dir} ${mode}`, await typeCheck(project.dir, mode));
+  entries = packages.flatMap((pkg) => {
+    const manifest = JSON.parse(readFileSync(join(copyRoot, pkg.directory, 'package.json'), 'utf8')) as PackageManifest;
+    return entryPoints(manifest).map((entry) => ({ ...entry, packageName: pkg.name }));
   });
-  report.push(`type checks: ${checks.length} tsc runs in ${seconds(Date.now() - typeCheckStart)}`);
-});
+
+  // Every project installs every package at once; two installs or type checks run at a time (two cores). Each
+  // project's tests wait for their own project only, and an install that fails is that project's finding.
+  at = Date.now();
+  const slot = limiter(2);
+  for (const pm of packageManagers) {
+    const setup = slot(() => installProject(join(work, 'projects'), pm, published, registry!.url, upstream)).then(async (project): Promise<ProjectSetup> => {
+      report.push(`${pm} project installed every package in ${seconds(project.install.ms)} (exit ${project.install.code}, ${seconds(Date.now() - at)} after the release)`);
+      if (project.install.code !== 0) return { project };
+      await copyFile(importScript, join(project.dir, 'import-entries.mjs'));
+      if (!nodeModulesCheckedManagers.includes(pm)) return { project };
+      await addSamples(project.dir, packages.map((p) => shortName(p.name)));
+      const typeChecks = Promise.all(
+        typeChecksToRun.map(async ({ mode, group, key }) => [key, await slot(() => typeCheck(project.dir, mode, group))] as const),
+      ).then((checks) => {
+        report.push(`${pm} type checks: ${checks.map(([key, check]) => `${key} ${seconds(check.result.ms)}`).join(', ')}`);
+        return new Map(checks);
+      });
+      typeChecks.catch(() => undefined); // awaited by the type-check tests, which report the failure
+      return { project, typeChecks };
+    });
+    setup.catch(() => undefined); // awaited by that project's tests, which report the failure
+    setups.set(pm, setup);
+  }
+}, releaseTimeoutMs);
 
 afterAll(async () => {
+  // Nothing may still be writing into the folder it removes.
+  await Promise.allSettled([...setups.values()].map((setup) => setup.then((s) => s.typeChecks)));
   await registry?.close();
   report.push(`release check finished in ${seconds(Date.now() - started)}`);
   console.log(report.join('\n'));
   if (work !== undefined && process.env.PAYKIT_RELEASE_CHECK_KEEP === undefined) await rm(work, { recursive: true, force: true });
-});
+}, projectTimeoutMs);
 
 describe('the release flow', () => {
   it('publishes every public package at its snapshot version, to the given registry only', async () => {
-    const destinations = [...steps.release.stdout.matchAll(/📦 (\S+) → (\S+)/g)].map(([, spec, url]) => `${spec} ${url}`);
+    const destinations = [...steps.publish.stdout.matchAll(/📦 (\S+) → (\S+)/g)].map(([, spec, url]) => `${spec} ${url}`);
     expect(destinations.sort()).toEqual(published.map((p) => `${p.name}@${p.version} ${registry!.url}`).sort());
     for (const pkg of published) {
       expect(pkg.version).toMatch(new RegExp(`^\\d+\\.\\d+\\.\\d+-${snapshotTag}-\\d{14}$`));
@@ -153,26 +197,23 @@ describe('the release flow', () => {
   });
 });
 
-describe.each(packages.map((pkg) => [pkg.name, pkg] as const))('%s', (_, pkg) => {
-  const manifest = workspaceManifest(pkg);
-  const bins = Object.keys(manifest.bin ?? {});
-  const installed = async (pm: PackageManager = 'npm') => {
-    const dir = await installedPackageDir(projectOf(pm, pkg.name).dir, pkg.name);
-    const files = await packageFiles(dir);
-    const shipped = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageManifest;
-    return { dir, files, shipped };
-  };
+// What a package ships is the same tarball in every project: read from the npm project.
+describe.each(packages.map((pkg) => [pkg.name, pkg] as const))('%s as shipped', (_, pkg) => {
+  let dir: string;
+  let files: string[];
+  let shipped: PackageManifest;
+  beforeAll(async () => {
+    const { project } = await installedProject('npm');
+    dir = await installedPackageDir(project.dir, pkg.name);
+    files = await packageFiles(dir);
+    shipped = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageManifest;
+  }, projectTimeoutMs);
 
   it('ships README, LICENSE, CHANGELOG and the metadata merchants read', async () => {
-    const { dir, shipped } = await installed();
-    expectKnown(`metadata ${pkg.name}`, [
-      ...manifestProblems(shipped, pkg.directory),
-      ...(await documentProblems(dir, publishedOf(pkg.name).version)),
-    ]);
+    expectKnown(`metadata ${pkg.name}`, [...manifestProblems(shipped, pkg.directory), ...(await documentProblems(dir, publishedOf(pkg.name).version))]);
   });
 
   it('ships every file its package.json, its imports and its source maps refer to', async () => {
-    const { dir, files, shipped } = await installed();
     expectKnown(`files ${pkg.name}`, [
       ...missingManifestFileProblems(shipped, files),
       ...(await unresolvedImportProblems(dir, files)),
@@ -180,8 +221,21 @@ describe.each(packages.map((pkg) => [pkg.name, pkg] as const))('%s', (_, pkg) =>
     ]);
   });
 
+  it('declares every package its modules import', async () => {
+    expectKnown(`dependencies ${pkg.name}`, await undeclaredImportProblems(dir, files, shipped));
+  });
+
+  it('has a type-checked sample for every JavaScript entry point, and no sample of an entry it lacks', async () => {
+    const modules = entryPoints(shipped).filter((e) => e.kind === 'module');
+    const folder = `samples/${shortName(pkg.name)}`;
+    const samples = await sampleNames(shortName(pkg.name));
+    expect([
+      ...modules.filter((e) => !samples.includes(e.sampleName)).map((e) => `no sample for ${e.specifier}: add ${folder}/${e.sampleName}.ts`),
+      ...samples.filter((s) => !modules.some((e) => e.sampleName === s)).map((s) => `${folder}/${s}.ts matches no entry point`),
+    ]).toEqual([]);
+  });
+
   it('stays within its size budget', async () => {
-    const { dir, files } = await installed();
     const { version } = publishedOf(pkg.name);
     const short = shortName(pkg.name);
     const tarball = join(registry!.storage, '@paykit', short, `${short}-${version}.tgz`);
@@ -196,192 +250,113 @@ describe.each(packages.map((pkg) => [pkg.name, pkg] as const))('%s', (_, pkg) =>
     expect(packed).toBeLessThanOrEqual(budget!.packedKiB);
     expect(unpacked).toBeLessThanOrEqual(budget!.unpackedKiB);
   });
-
-  describe.each(packageManagers)('installed with %s', (pm) => {
-    it('installs from the registry, with nothing pointing back into the workspace', async () => {
-      const project = projectOf(pm, pkg.name);
-      const { dir, files, shipped } = await installed(pm);
-      const problems = [...localDependencyProblems(shipped), ...(await symlinkProblems(project.dir, [repositoryRoot, copyRoot]))];
-      problems.push(...(await buildPathProblems(dir, files, [repositoryRoot, copyRoot])));
-      const lock = await readFile(join(project.dir, pm === 'npm' ? 'package-lock.json' : 'pnpm-lock.yaml'), 'utf8');
-      if (/(?<![\w-])(workspace|link|file):(?!\s)/.test(lock)) problems.push('the lockfile has a workspace:, link: or file: dependency');
-      expectKnown(`install ${pkg.name}`, problems);
-    });
-
-    it('imports every entry point as an ES module', async () => {
-      const project = projectOf(pm, pkg.name);
-      const entries = entryPoints((await installed(pm)).shipped);
-      const result = await run(process.execPath, ['import-entries.mjs', JSON.stringify(entries)], {
-        cwd: project.dir,
-        env: cleanEnvironment(),
-        timeoutMs: 60_000,
-      });
-      expect(result.code, describeResult('import-entries.mjs', result)).toBe(0);
-      const results = JSON.parse(result.stdout.trim().split('\n').pop()!) as { specifier: string; ok: boolean; detail: string }[];
-      expect(results.map((r) => r.specifier)).toEqual(entries.map((e) => e.specifier));
-      report.push(`${pm} ${pkg.name} entries: ${results.map((r) => `${r.specifier} (${r.detail})`).join(', ')}`);
-      expectKnown(`imports ${pkg.name}`, results.filter((r) => !r.ok).map((r) => `${r.specifier}: ${r.detail}`));
-    });
-
-    it.each(moduleModes)('type-checks a sample of every entry under %s, strict, without @types of its own', async (mode: ModuleMode) => {
-      const project = projectOf(pm, pkg.name);
-      const modules = entryPoints((await installed(pm)).shipped).filter((e) => e.kind === 'module');
-      const folder = `samples/${shortName(pkg.name)}`;
-      const samples = await sampleNames(shortName(pkg.name));
-      const coverage = [
-        ...modules
-          .filter((e) => !samples.includes(e.sampleName))
-          .map((e) => `no sample for ${e.specifier}: add ${folder}/${e.sampleName}.ts`),
-        ...samples.filter((s) => !modules.some((e) => e.sampleName === s)).map((s) => `${folder}/${s}.ts matches no entry point`),
-      ];
-      expect(coverage).toEqual([]);
-      const check = typeChecks.get(`${project.dir} ${mode}`)!;
-      if (check.result.code !== 0 && check.diagnostics.length === 0) throw new Error(describeResult('tsc', check.result));
-      expectKnown(`types ${pkg.name}`, check.diagnostics);
-    });
-
-    for (const sample of browserEntries[pkg.name] ?? []) {
-      it(`bundles ${sample} for the browser without Node built-ins`, async () => {
-        const project = projectOf(pm, pkg.name);
-        const bundle = await bundleForBrowser(project.dir, `samples/${sample}.ts`);
-        report.push(`${pm} ${pkg.name} ${sample} browser bundle: ${kib(bundle.bytes)} KiB minified, ${kib(bundle.gzipBytes)} KiB gzip`);
-        expectKnown(`browser ${pkg.name}/${sample}`, bundle.problems);
-        // Bundled from the installed package, not from anything nearer.
-        expect(bundle.inputs.some((input) => /node_modules\/(\.pnpm\/.*\/)?@paykit\//.test(input))).toBe(true);
-      });
-    }
-
-    for (const bin of bins) {
-      it(`runs ${bin} --help through npx`, async () => {
-        const project = projectOf(pm, pkg.name);
-        // --no: never download a package of that name; `--` so that --help goes to the bin, not to npx.
-        const result = await run('npx', ['--no', '--', bin, '--help'], { cwd: project.dir, env: cleanEnvironment(), timeoutMs: 60_000 });
-        expect(result.code, describeResult(`npx ${bin} --help`, result)).toBe(0);
-        expect(result.stdout).toMatch(new RegExp(`^usage: ${bin}\\b`));
-      });
-    }
-
-    if (bins.includes('paykit-mock')) {
-      it('starts paykit-mock, whose payments mock answers with an example of its contract, and stops it', async () => {
-        const project = projectOf(pm, pkg.name);
-        const mockDir = await installedPackageDir(project.dir, pkg.name);
-        const answer = await withRunningMock(project.dir, ['npx', ['--no', '--', 'paykit-mock', 'payments', '--port-payments', '0']], async (baseUrl) => {
-          const response = await fetch(`${baseUrl}/transactions/1`, {
-            headers: { authorization: `Basic ${Buffer.from('release-check:').toString('base64')}` },
-          });
-          return { status: response.status, type: response.headers.get('content-type'), body: await response.json() };
-        });
-        expect(answer.status).toBe(200);
-        expect(answer.type).toMatch(/^application\/json/);
-        expect(contractExamples(join(mockDir, 'dist', 'specs', 'payments.json'), '/rest/v1/transactions/1')).toContainEqual(answer.body);
-      });
-    }
-  });
-
-  describe.each(yarnFlavours)('installed with %s', (flavour: YarnFlavour) => {
-    const yarn = (args: string[]) => yarnCommand(yarnBins, flavour, args);
-
-    it('installs from the registry without flags', () => {
-      const project = projectOf(flavour, pkg.name);
-      expect(project.install.code, describeResult(`${flavour} add ${pkg.name}`, project.install)).toBe(0);
-    });
-
-    it('imports every entry point as an ES module (yarn node)', async () => {
-      const project = projectOf(flavour, pkg.name);
-      const entries = entryPoints(manifest);
-      const [command, args] = yarn(['node', 'import-entries.mjs', JSON.stringify(entries)]);
-      const result = await run(command, args, { cwd: project.dir, env: cleanEnvironment(), timeoutMs: 120_000 });
-      expect(result.code, describeResult(`${flavour} node import-entries.mjs`, result)).toBe(0);
-      // Yarn 1 wraps the script's output in its own lines (`yarn node v1.22.22`, `Done in 0.25s.`).
-      const line = result.stdout.split('\n').findLast((text) => text.startsWith('['));
-      expect(line, describeResult(`${flavour} node import-entries.mjs`, result)).toBeDefined();
-      const results = JSON.parse(line!) as { specifier: string; ok: boolean; detail: string }[];
-      expect(results.map((r) => r.specifier)).toEqual(entries.map((e) => e.specifier));
-      report.push(`${flavour} ${pkg.name} entries: ${results.map((r) => `${r.specifier} (${r.detail})`).join(', ')}`);
-      expectKnown(`imports ${pkg.name}`, results.filter((r) => !r.ok).map((r) => `${r.specifier}: ${r.detail}`));
-    });
-
-    for (const bin of bins) {
-      it(`runs ${bin} --help through yarn`, async () => {
-        const [command, args] = yarn([bin, '--help']);
-        const result = await run(command, args, { cwd: projectOf(flavour, pkg.name).dir, env: cleanEnvironment(), timeoutMs: 60_000 });
-        expect(result.code, describeResult(`${flavour} ${bin} --help`, result)).toBe(0);
-        expect(result.stdout).toMatch(new RegExp(`usage: ${bin}\\b`));
-      });
-    }
-
-    if (bins.includes('paykit-mock')) {
-      it('starts paykit-mock, whose Prism answers with an example of its contract, and stops it', async () => {
-        const project = projectOf(flavour, pkg.name);
-        const answer = await withRunningMock(project.dir, yarn(['paykit-mock', 'payments', '--port-payments', '0']), async (baseUrl) => {
-          const response = await fetch(`${baseUrl}/transactions/1`, {
-            headers: { authorization: `Basic ${Buffer.from('release-check:').toString('base64')}` },
-          });
-          return { status: response.status, type: response.headers.get('content-type') };
-        });
-        expect(answer.status).toBe(200);
-        expect(answer.type).toMatch(/^application\/json/);
-      });
-    }
-  });
 });
 
-/** Runs `paykit-mock payments` on a free port in `cwd` (by `command`), hands `use` its base address, then stops the whole group. */
-async function withRunningMock<T>(cwd: string, [command, args]: [string, string[]], use: (baseUrl: string) => Promise<T>): Promise<T> {
-  const child = spawn(command, args, {
-    cwd,
-    env: cleanEnvironment(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+describe.each(packageManagers)('a %s project with every package', (pm) => {
+  const usesNodeModules = nodeModulesCheckedManagers.includes(pm);
+  let setup: ProjectSetup;
+  let imports: Promise<ImportResult[]> | undefined;
+  beforeAll(async () => {
+    setup = await setups.get(pm)!;
+  }, projectTimeoutMs);
+  const project = () => installedProject(pm).then((s) => s.project);
+
+  /** import-entries.mjs, run once in the project for every entry point of every package. */
+  const importResults = () =>
+    (imports ??= project().then(async ({ dir }) => {
+      const [command, args] = projectCommand(pm, 'node', ['import-entries.mjs', JSON.stringify(entries.map(({ specifier, kind }) => ({ specifier, kind })))]);
+      const result = await run(command, args, { cwd: dir, env: cleanEnvironment(), timeoutMs: 120_000 });
+      if (result.code !== 0) throw new Error(describeResult(`${pm} node import-entries.mjs`, result));
+      // Yarn 1 wraps the script's output in its own lines (`yarn node v1.22.22`, `Done in 0.25s.`).
+      const line = result.stdout.split('\n').findLast((text) => text.startsWith('['));
+      if (line === undefined) throw new Error(describeResult(`${pm} node import-entries.mjs printed no results`, result));
+      report.push(`${pm} imported ${entries.length} entry points in ${seconds(result.ms)}`);
+      return JSON.parse(line) as ImportResult[];
+    }));
+
+  it(`installs every package from the registry${pm.startsWith('yarn') ? ', without flags' : ''}`, () => {
+    expect(setup.project.install.code, describeResult(`${pm} install`, setup.project.install)).toBe(0);
   });
-  let output = '';
-  try {
-    const baseUrl = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`paykit-mock not ready after 60 s:\n${output}`)), 60_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        const url = /payments mock: (\S+)/.exec(output)?.[1];
-        if (url !== undefined && output.includes('mocks ready')) {
-          clearTimeout(timer);
-          resolve(url);
-        }
-      };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-      child.once('exit', (code) => reject(new Error(`paykit-mock exited (code ${code}):\n${output}`)));
+
+  it.each(packages.map((pkg) => [pkg.name, pkg] as const))('imports every entry point of %s as an ES module', async (name) => {
+    const results = await importResults();
+    const expected = entries.filter((e) => e.packageName === name);
+    const own = results.filter((r) => expected.some((e) => e.specifier === r.specifier));
+    expect(own.map((r) => r.specifier)).toEqual(expected.map((e) => e.specifier));
+    report.push(`${pm} ${name} entries: ${own.map((r) => `${r.specifier} (${r.detail})`).join(', ')}`);
+    expectKnown(`imports ${name}`, own.filter((r) => !r.ok).map((r) => `${r.specifier}: ${r.detail}`));
+  });
+
+  it.each(bins)('runs %s --help', async (bin) => {
+    const [command, args] = projectCommand(pm, 'bin', [bin, '--help']);
+    const result = await run(command, args, { cwd: (await project()).dir, env: cleanEnvironment(), timeoutMs: 60_000 });
+    expect(result.code, describeResult(`${pm} ${bin} --help`, result)).toBe(0);
+    // Yarn 1 prints its own lines around the bin's.
+    expect(result.stdout).toMatch(new RegExp(`^usage: ${bin}\\b`, pm === 'yarn1' ? 'm' : ''));
+  });
+
+  if (bins.includes('paykit-mock')) {
+    it('starts paykit-mock, whose payments mock answers with an example of its contract, and stops it', async () => {
+      const { dir } = await project();
+      const command = projectCommand(pm, 'bin', ['paykit-mock', 'payments', '--port-payments', '0']);
+      const answer = await withRunningMock(dir, command, async (baseUrl) => {
+        const response = await fetch(`${baseUrl}/transactions/1`, {
+          headers: { authorization: `Basic ${Buffer.from('release-check:').toString('base64')}` },
+        });
+        return { status: response.status, type: response.headers.get('content-type'), body: await response.json() };
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.type).toMatch(/^application\/json/);
+      // The spec the mock package ships, as packed from the copy (under Plug'n'Play it sits in a zip).
+      const mockServer = packages.find((p) => p.name === '@paykit/mock-server')!;
+      expect(contractExamples(join(copyRoot, mockServer.directory, 'dist', 'specs', 'payments.json'), '/rest/v1/transactions/1')).toContainEqual(answer.body);
     });
-    return await use(baseUrl);
-  } finally {
-    killGroup(child.pid);
-    await waitForGroupExit(child.pid);
   }
-}
 
-async function waitForGroupExit(pid: number | undefined): Promise<void> {
-  if (pid === undefined) return;
-  const alive = () => {
-    try {
-      process.kill(-pid, 0);
-      return true;
-    } catch {
-      return false;
+  if (!usesNodeModules) return;
+
+  it.each(packages.map((pkg) => [pkg.name, pkg] as const))('installs %s with nothing pointing back into the workspace', async (name) => {
+    const dir = await installedPackageDir((await project()).dir, name);
+    const shipped = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageManifest;
+    expectKnown(`install ${name}`, [...localDependencyProblems(shipped), ...(await buildPathProblems(dir, await packageFiles(dir), [repositoryRoot, copyRoot]))]);
+  });
+
+  it('links nothing into the workspace, and its lockfile names no workspace:, link: or file: dependency', async () => {
+    const { dir, virtualStoreDir, lockfile } = await project();
+    const problems = await symlinkProblems(dir, [repositoryRoot, copyRoot], virtualStoreDir === undefined ? [] : [virtualStoreDir]);
+    if (/(?<![\w-])(workspace|link|file):(?!\s)/.test(await readFile(lockfile, 'utf8'))) problems.push('the lockfile has a workspace:, link: or file: dependency');
+    expectKnown('install', problems);
+  });
+
+  for (const [name, samples] of Object.entries(browserEntries)) {
+    for (const sample of samples) {
+      it(`bundles ${name}'s ${sample} for the browser without Node built-ins`, async () => {
+        const bundle = await bundleForBrowser((await project()).dir, `samples/${shortName(name)}/${sample}.ts`);
+        report.push(`${pm} ${name} ${sample} browser bundle: ${kib(bundle.bytes)} KiB minified, ${kib(bundle.gzipBytes)} KiB gzip`);
+        expectKnown(`browser ${name}/${sample}`, bundle.problems);
+        // Bundled from the installed package, not from anything nearer.
+        expect(bundle.inputs.some((input) => /node_modules\/@paykit\//.test(input))).toBe(true);
+      });
     }
-  };
-  for (let i = 0; i < 100 && alive(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  if (alive()) {
-    killGroup(pid, 'SIGKILL');
-    throw new Error('paykit-mock (or the Prism it started) did not stop within 10 s of SIGTERM');
   }
-}
+});
 
-/** The example bodies the contract gives for a 200 to GET `path`, from the spec the mock package ships. */
-function contractExamples(specPath: string, path: string): unknown[] {
-  type Example = { value?: unknown; $ref?: string };
-  const spec = JSON.parse(readFileSync(specPath, 'utf8')) as {
-    paths: Record<string, { get?: { responses?: Record<string, { content?: Record<string, { examples?: Record<string, Example> }> }> } }>;
-    components?: { examples?: Record<string, Example> };
-  };
-  const template = Object.keys(spec.paths).find((t) => new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
-  const examples = Object.values(spec.paths[template ?? '']?.get?.responses?.['200']?.content?.['application/json']?.examples ?? {});
-  return examples.map((example) => (example.$ref ? spec.components?.examples?.[example.$ref.split('/').pop()!]?.value : example.value));
-}
+// Last in the file: the type checks run in the background from the moment their project is installed, while the
+// tests above run; their wait is a hook's, not a test's.
+describe.each(nodeModulesCheckedManagers)('types in the %s project', (pm) => {
+  let checks: Map<string, TypeCheck>;
+  beforeAll(async () => {
+    checks = await (await installedProject(pm)).typeChecks!;
+  }, projectTimeoutMs);
+
+  it.each(typeChecksToRun.map(({ mode, group, key }) => [group.packages.join(', '), mode, group.name, key] as const))(
+    'type-checks the samples of %s under %s, strict, with no @types but theirs (%s)',
+    (_, __, ___, key) => {
+      const check = checks.get(key)!;
+      if (check.result.code !== 0 && check.diagnostics.length === 0) throw new Error(describeResult('tsc', check.result));
+      // Each diagnostic names its file (`samples/payments/...`, `@paykit/payments/dist/...`) or third-party package.
+      const { group } = typeChecksToRun.find((check) => check.key === key)!;
+      expect(check.diagnostics).toEqual(group.packages.flatMap((name) => expectedProblems(`types ${name}`)).sort());
+    },
+  );
+});

@@ -5,7 +5,9 @@ import {
   fileExchangeMockPackage,
   fileExchangeSoapContract,
   readSoapContract,
+  readSoapSensitiveMarks,
   repoRoot,
+  sensitiveModule,
   type SoapContractModel,
 } from '@paykit/contracts';
 import { emitContract } from './emit-contract.js';
@@ -56,9 +58,14 @@ export const targets = {
   'file-exchange-soap': {
     packageDir: contract.clientPackage.dir,
     generatedDirs: ['src/generated', 'wsdl'],
-    files: async ({ view, wsdlDir, header }: TargetInput): Promise<GeneratedFile[]> => [
+    files: async ({ model, view, wsdlDir, header }: TargetInput): Promise<GeneratedFile[]> => [
       { path: 'src/generated/types.ts', content: `${header}\n${emitTypes(view)}` },
       { path: 'src/generated/contract.ts', content: `${header}\n${emitContract(view, './types.js')}` },
+      // What the contract marks secret (<paykit:sensitive> in the XSD), as every package's tables are written.
+      {
+        path: 'src/generated/sensitive.ts',
+        content: sensitiveModule(header, [{ contract: contract.name, spec: displayPath(model.wsdlFile), marks: readSoapSensitiveMarks(model) }]),
+      },
       ...(await contractCopies(wsdlDir, view.sources)),
     ],
   },

@@ -21,6 +21,12 @@ const messages = {
   assumptionKeywords: (key: string) => `The assumption \`${key}\` needs \`keywords\`: a list of phrases that name what it assumes.`,
   assumptionUnknown: (key: string) => `\`x-paykit-assumption\` names \`${key}\`, which the root \`x-paykit-assumptions\` does not hold.`,
   assumptionMalformed: '`x-paykit-assumption` must be an assumption key or a list of them.',
+  sensitiveUnmarked: (what: string, name: string) =>
+    `The ${what} \`${name}\` looks like card data or a credential: mark it \`x-paykit-sensitive: <kind>\` (card-number, card-security-code, card-expiry, secret), or \`x-paykit-sensitive: false\` with the reason in its description.`,
+  sensitiveInvalid: '`x-paykit-sensitive` must be one of card-number, card-security-code, card-expiry, secret, or false.',
+  sensitiveNoReason: '`x-paykit-sensitive: false` needs its reason in the description, in a sentence that starts "Not sensitive".',
+  sensitiveScheme: (name: string) => `The security scheme \`${name}\` sends a credential in every request: mark it \`x-paykit-sensitive: secret\` (or another kind).`,
+  sensitiveFrom: '`x-paykit-sensitive-from` must name another property of the same object.',
 };
 
 interface Case {
@@ -98,6 +104,32 @@ const cases: Case[] = [
     ],
   },
   { rule: 'paykit/assumptions-declared', fixture: 'assumptions-complies.yaml', config: pluginRules, expected: [] },
+  {
+    rule: 'paykit/sensitive-marked',
+    fixture: 'sensitive-violates.yaml',
+    config: pluginRules,
+    expected: [
+      // A name that looks like card data or a credential, unmarked: a parameter, and a property in three spellings.
+      ['#/paths/~1cards/post/parameters/0', messages.sensitiveUnmarked('parameter', 'apiKey')],
+      ['#/components/schemas/Card/properties/cardNumber', messages.sensitiveUnmarked('property', 'cardNumber')],
+      ['#/components/schemas/Card/properties/cvv2', messages.sensitiveUnmarked('property', 'cvv2')],
+      ['#/components/schemas/Card/properties/security_code', messages.sensitiveUnmarked('property', 'security_code')],
+      // `false` without its reason: on a parameter, on the schema a property's $ref leads to, inline.
+      ['#/paths/~1cards/post/parameters/1', messages.sensitiveNoReason],
+      ['#/components/schemas/Card/properties/expiryMonth', messages.sensitiveNoReason],
+      ['#/components/schemas/Card/properties/privateKey', messages.sensitiveNoReason],
+      // A value that is not a kind: on a parameter, beside a $ref, on a whole body, on a security scheme.
+      ['#/paths/~1cards/post/parameters/2/x-paykit-sensitive', messages.sensitiveInvalid],
+      ['#/components/schemas/Card/properties/password/x-paykit-sensitive', messages.sensitiveInvalid],
+      ['#/paths/~1cards/post/responses/200/content/application~1json/schema/x-paykit-sensitive', messages.sensitiveInvalid],
+      ['#/components/securitySchemes/key/x-paykit-sensitive', messages.sensitiveInvalid],
+      // A scheme that sends a credential, unmarked (the mutual TLS one sends none in a request).
+      ['#/components/securitySchemes/basic', messages.sensitiveScheme('basic')],
+      // An echo that names no sibling.
+      ['#/components/schemas/Card/properties/fieldValue', messages.sensitiveFrom],
+    ],
+  },
+  { rule: 'paykit/sensitive-marked', fixture: 'sensitive-complies.yaml', config: pluginRules, expected: [] },
   {
     rule: 'rule/operation-id-verb-first-camel-case',
     fixture: 'operation-id-violates.yaml',

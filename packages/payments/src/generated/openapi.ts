@@ -194,7 +194,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The single-use token returned by token creation. */
+                /** @description The single-use token returned by token creation. Not sensitive: it takes a payment only with the secret key. */
                 singleUseTokenId: components["parameters"]["SingleUseTokenId"];
             };
             cookie?: never;
@@ -343,7 +343,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Token of an account held in the account store. */
+                /** @description Token of an account held in the account store. Not sensitive: it takes a payment only with the secret key. */
                 accountToken: components["parameters"]["AccountToken"];
             };
             cookie?: never;
@@ -722,7 +722,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Token of an account held in the account store. */
+                /** @description Token of an account held in the account store. Not sensitive: it takes a payment only with the secret key. */
                 accountToken: components["parameters"]["AccountToken"];
             };
             cookie?: never;
@@ -1229,7 +1229,7 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Token that identifies the mandate agreement. */
+                /** @description Token that identifies the mandate agreement. Not sensitive: it is used only with the secret key. */
                 agreementToken: components["parameters"]["AgreementToken"];
             };
             cookie?: never;
@@ -1336,7 +1336,10 @@ export interface components {
         FieldError: {
             /** @description Name of the field in error. */
             fieldName?: string;
-            /** @description Value that was sent. */
+            /**
+             * @description Value that was sent. As sensitive as the field `fieldName` names: a refused card number or security code
+             *     comes back here.
+             */
             fieldValue?: string;
             /** @description What is wrong. The wording may change without notice; do not parse it. */
             messages?: string[];
@@ -1359,7 +1362,8 @@ export interface components {
         };
         /**
          * @description A secret API key of the facility. The reference does not publish the shape of this object, so it is left open
-         *     and every property is kept.
+         *     and every property is kept. Sensitive as a whole (a secret): the field that holds the key is not published, so
+         *     every value of this answer is treated as the key.
          */
         ApiKey: {
             [key: string]: unknown;
@@ -1398,7 +1402,9 @@ export interface components {
         };
         /**
          * @description A request for the surcharge that applies to a card number. The reference does not publish the shape of this
-         *     object, so it is left open and every property is kept.
+         *     object, so it is left open and every property is kept. Sensitive as a whole (a card number): the reference
+         *     prices a surcharge "for a card number" without naming the field that carries it, so every value of this request
+         *     is treated as a card number.
          */
         CardSurchargeQuery: {
             [key: string]: unknown;
@@ -1448,9 +1454,9 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Month of the card's expiry date as two digits, `01` to `12`. */
+        /** @description Month of the card's expiry date as two digits, `01` to `12`. Not sensitive (our reading of the reference): the service answers with the expiry as it is, in the card details of a token, beside a masked card number. */
         CardExpiryMonth: string;
-        /** @description Year of the card's expiry date as four digits, as the single-use token request takes it. */
+        /** @description Year of the card's expiry date as four digits, as the single-use token request takes it. Not sensitive (our reading of the reference): the service answers with the expiry as it is, in the card details of a token, beside a masked card number. */
         CardExpiryYearFourDigits: string;
         /** @description A request for a token that stands for a card. */
         CreditCardTokenRequest: components["schemas"]["SingleUseTokenRequestBase"] & ({
@@ -1458,11 +1464,11 @@ export interface components {
             accountType: "CREDIT_CARD";
             /** @description Name on the card. */
             cardholderName?: string;
-            /** @description The digits on the card. */
+            /** @description The digits on the card. Sensitive (a card number). */
             cardNumber: string;
             expiryDateMonth: components["schemas"]["CardExpiryMonth"];
             expiryDateYear: components["schemas"]["CardExpiryYearFourDigits"];
-            /** @description The 3 or 4 digit security code. */
+            /** @description The 3 or 4 digit security code. Sensitive (a card security code). */
             cvn?: string;
         } & {
             [key: string]: unknown;
@@ -1526,7 +1532,8 @@ export interface components {
             displayAccountNumber: string;
             /**
              * @description The wallet's payment token object, as the wallet returns it. Required in an app; not needed for the browser
-             *     button flow. The reference does not publish its fields.
+             *     button flow. The reference does not publish its fields. Sensitive (a secret): it carries the payer's card
+             *     credentials in the wallet's form.
              */
             walletAPayToken?: {
                 [key: string]: unknown;
@@ -1549,7 +1556,7 @@ export interface components {
             accountType: "WALLET_B_PAY";
             /** @description The card details string of the wallet's card information, for showing to the payer. */
             displayAccountNumber: string;
-            /** @description The token of the wallet's tokenisation data. Required in an app; not needed for the browser button flow. */
+            /** @description The token of the wallet's tokenisation data. Required in an app; not needed for the browser button flow. Sensitive (a secret): it carries the payer's card credentials in the wallet's form. */
             walletBPayToken?: string;
         } & {
             [key: string]: unknown;
@@ -1566,7 +1573,7 @@ export interface components {
          *     that type only.
          */
         SingleUseTokenRequest: components["schemas"]["CreditCardTokenRequest"] | components["schemas"]["BankAccountTokenRequest"] | components["schemas"]["NzBankAccountTokenRequest"] | components["schemas"]["WalletATokenRequest"] | components["schemas"]["WalletBTokenRequest"];
-        /** @description Year of the card's expiry date as two digits (responses). */
+        /** @description Year of the card's expiry date as two digits (responses). Not sensitive (our reading of the reference): the service answers with the expiry as it is, in the card details of a token, beside a masked card number. */
         CardExpiryYear: string;
         /**
          * @description The card scheme (network) of a card.
@@ -1575,9 +1582,15 @@ export interface components {
         CardSchemeName: "VISA" | "MASTERCARD" | "AMEX" | "DINERS" | "JCB" | "UNIONPAY";
         /** @description Masked details of the card a token stands for. */
         CreditCard: {
-            /** @description The card number masked to its first 6 and last 3 digits. */
+            /**
+             * @description The card number masked to its first 6 and last 3 digits. Sensitive all the same (a card number): the token
+             *     request sends the full number under this name, and a name has one kind in the whole contract.
+             */
             cardNumber?: string;
-            /** @description The card number masked to its first 6 and last 4 digits. */
+            /**
+             * @description The card number masked to its first 6 and last 4 digits. Not sensitive: the service sends it already masked,
+             *     under a name no request uses.
+             */
             maskedCardNumber4Digits?: string;
             expiryDateMonth?: components["schemas"]["CardExpiryMonth"];
             expiryDateYear?: components["schemas"]["CardExpiryYear"];
@@ -1609,7 +1622,7 @@ export interface components {
         /** @description A token that stands for a card. */
         CreditCardSingleUseToken: {
             links?: components["schemas"]["Links"];
-            /** @description The token. It expires after 10 minutes and can be used once. */
+            /** @description The token. It expires after 10 minutes and can be used once. Not sensitive: it takes a payment only with the secret key. */
             singleUseTokenId?: components["schemas"]["Identifier"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1630,7 +1643,7 @@ export interface components {
         /** @description A token that stands for an Australian bank account. */
         BankAccountSingleUseToken: {
             links?: components["schemas"]["Links"];
-            /** @description The token. It expires after 10 minutes and can be used once. */
+            /** @description The token. It expires after 10 minutes and can be used once. Not sensitive: it takes a payment only with the secret key. */
             singleUseTokenId?: components["schemas"]["Identifier"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1655,7 +1668,7 @@ export interface components {
         /** @description A token that stands for a New Zealand bank account. */
         NzBankAccountSingleUseToken: {
             links?: components["schemas"]["Links"];
-            /** @description The token. It expires after 10 minutes and can be used once. */
+            /** @description The token. It expires after 10 minutes and can be used once. Not sensitive: it takes a payment only with the secret key. */
             singleUseTokenId?: components["schemas"]["Identifier"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1667,7 +1680,7 @@ export interface components {
         /** @description A token that stands for a digital wallet payment. It carries no account details, only the links, the token and the account type. */
         WalletSingleUseToken: {
             links?: components["schemas"]["Links"];
-            /** @description The token. It expires after 10 minutes and can be used once. */
+            /** @description The token. It expires after 10 minutes and can be used once. Not sensitive: it takes a payment only with the secret key. */
             singleUseTokenId?: components["schemas"]["Identifier"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1693,7 +1706,7 @@ export interface components {
             currency: string;
             /** @description Amount before surcharge. Required for payment, recurring and instalment authentications. */
             principalAmount?: string;
-            /** @description Date after which no further authorisations are made, as `YYYYMMDD`. Required for recurring and instalment authentications. */
+            /** @description Date after which no further authorisations are made, as `YYYYMMDD`. Required for recurring and instalment authentications. Not sensitive: the end of a series of payments, not the card's expiry. */
             recurringExpiry?: string;
             /** @description Minimum number of days between authorisations (at most 9999). Required for recurring and instalment authentications. */
             recurringFrequency?: string;
@@ -1768,7 +1781,7 @@ export interface components {
             chAccChange?: string;
             /** @description Date the cardholder account was opened, as `YYYYMMDD`. */
             chAccDate?: string;
-            /** @description Date the cardholder account password was last changed, as `YYYYMMDD`. */
+            /** @description Date the cardholder account password was last changed, as `YYYYMMDD`. Not sensitive: a date, not the password. */
             chAccPwChange?: string;
             /** @description Date the payment account was added to the cardholder account, as `YYYYMMDD`. */
             paymentAccAge?: string;
@@ -1776,7 +1789,7 @@ export interface components {
             shipAddressUsage?: string;
             /** @description Says how long ago the cardholder account was last changed. A code whose allowed values the reference does not publish. */
             chAccChangeInd?: string;
-            /** @description Says how long ago the password was last changed. A code whose allowed values the reference does not publish. */
+            /** @description Says how long ago the password was last changed. A code whose allowed values the reference does not publish. Not sensitive: a code, not the password. */
             chAccPwChangeInd?: string;
             /** @description Says how long ago the shipping address was first used. A code whose allowed values the reference does not publish. */
             shipAddressUsageInd?: string;
@@ -2035,7 +2048,7 @@ export interface components {
              * @example PREAUTH
              */
             transactionType?: "PAYMENT" | "PREAUTH" | (string & {});
-            /** @description A token from the single-use token resource or from the wallet button flow. */
+            /** @description A token from the single-use token resource or from the wallet button flow. Not sensitive: it takes a payment only with the secret key. */
             singleUseTokenId?: components["schemas"]["Identifier"];
             /** @description The business taking the payment. */
             supplierBusinessCode?: string;
@@ -2593,13 +2606,13 @@ export interface components {
          * @example 6f1c1f0e-2b7d-4a43-9c55-0d9b1f3a7e21
          */
         IdempotencyKey: string;
-        /** @description The single-use token returned by token creation. */
+        /** @description The single-use token returned by token creation. Not sensitive: it takes a payment only with the secret key. */
         SingleUseTokenId: components["schemas"]["Identifier"];
         /** @description Receipt number that identifies the transaction. */
         ReceiptNumber: components["schemas"]["Identifier"];
         /** @description Only return transactions of this business. */
         SupplierBusinessCodeFilter: components["schemas"]["Identifier"];
-        /** @description Token of an account held in the account store. */
+        /** @description Token of an account held in the account store. Not sensitive: it takes a payment only with the secret key. */
         AccountToken: components["schemas"]["Identifier"];
         /** @description Identifier the service generated for the customer. */
         CustomerId: components["schemas"]["Identifier"];
@@ -2622,7 +2635,7 @@ export interface components {
         AliasId: components["schemas"]["Identifier"];
         /** @description Identifier of the uploaded payment file. */
         PaymentFileId: components["schemas"]["Identifier"];
-        /** @description Token that identifies the mandate agreement. */
+        /** @description Token that identifies the mandate agreement. Not sensitive: it is used only with the secret key. */
         AgreementToken: components["schemas"]["Identifier"];
         /**
          * @description Signature of the notification, as `t=<timestamp in milliseconds>,v1=<hex signature>`. The reference does not
@@ -2967,7 +2980,7 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description The single-use token returned by token creation. */
+                /** @description The single-use token returned by token creation. Not sensitive: it takes a payment only with the secret key. */
                 singleUseTokenId: components["parameters"]["SingleUseTokenId"];
             };
             cookie?: never;
@@ -3249,7 +3262,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Token of an account held in the account store. */
+                /** @description Token of an account held in the account store. Not sensitive: it takes a payment only with the secret key. */
                 accountToken: components["parameters"]["AccountToken"];
             };
             cookie?: never;
@@ -3967,7 +3980,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Token of an account held in the account store. */
+                /** @description Token of an account held in the account store. Not sensitive: it takes a payment only with the secret key. */
                 accountToken: components["parameters"]["AccountToken"];
             };
             cookie?: never;
@@ -4000,7 +4013,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Token of an account held in the account store. */
+                /** @description Token of an account held in the account store. Not sensitive: it takes a payment only with the secret key. */
                 accountToken: components["parameters"]["AccountToken"];
             };
             cookie?: never;
@@ -4033,7 +4046,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Token of an account held in the account store. */
+                /** @description Token of an account held in the account store. Not sensitive: it takes a payment only with the secret key. */
                 accountToken: components["parameters"]["AccountToken"];
             };
             cookie?: never;
@@ -5077,7 +5090,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Token that identifies the mandate agreement. */
+                /** @description Token that identifies the mandate agreement. Not sensitive: it is used only with the secret key. */
                 agreementToken: components["parameters"]["AgreementToken"];
             };
             cookie?: never;

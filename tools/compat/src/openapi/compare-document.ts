@@ -143,7 +143,8 @@ function effectiveSecurity(document: OpenApiDocument, operation: Node): string {
         .sort()
         .map((name) => {
           const scheme = resolveRef(document, schemes[name])?.node ?? {};
-          const { description: _d, ...wire } = scheme;
+          // The description and our `x-` extensions (`x-paykit-sensitive`...) say nothing a client sends.
+          const wire = Object.fromEntries(Object.entries(scheme).filter(([key]) => key !== 'description' && !key.startsWith('x-')));
           return `${name}${JSON.stringify(wire)}${JSON.stringify(requirement[name])}`;
         })
         .join('+'),

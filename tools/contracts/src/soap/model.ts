@@ -5,6 +5,8 @@
  * things. `readSoapContract` builds it and refuses what it cannot represent.
  */
 
+import type { SensitiveKind } from '../sensitive/kinds.js';
+
 /** A qualified name: `{namespace}name`. Names in the XSD namespace are the built-in types. */
 export interface QName {
   namespace: string;
@@ -28,6 +30,12 @@ export interface ElementDeclaration {
   maxOccurs: number;
   nillable: boolean;
   documentation: string;
+  /**
+   * Our mark in `xs:annotation/xs:appinfo` (`<paykit:sensitive>secret</paykit:sensitive>`, namespace
+   * `urn:paykit:contract-extensions:v1`): a kind, or `false` for a name that looks secret and is not; absent when
+   * unmarked.
+   */
+  sensitive?: SensitiveKind | false;
   source: Source;
 }
 

@@ -12,6 +12,7 @@ import type {
   SimpleType,
   Source,
 } from './model.js';
+import { PAYKIT_XSD_NS, readMarkValue, SENSITIVE_KINDS, type SensitiveKind } from '../sensitive/kinds.js';
 import { childrenOf, ContractError, documentationOf, readXmlFile, resolveQName, where, XSD_NS, type XmlNode } from './xml.js';
 
 /** The XSD part of a contract: every schema read, and their global declarations in the order read. */
@@ -46,6 +47,30 @@ function occurs(node: XmlNode, attribute: 'minOccurs' | 'maxOccurs'): number {
   return number;
 }
 
+/** The `<paykit:sensitive>` marks in a declaration's `xs:annotation/xs:appinfo`. */
+function paykitMarks(node: XmlNode): XmlNode[] {
+  return childrenOf(node, XSD_NS, 'annotation')
+    .flatMap((annotation) => childrenOf(annotation, XSD_NS, 'appinfo'))
+    .flatMap((appinfo) => childrenOf(appinfo, PAYKIT_XSD_NS, 'sensitive'));
+}
+
+/** An element's mark: its text is a kind or `false`; one mark per element. */
+function sensitiveMark(node: XmlNode): SensitiveKind | false | undefined {
+  const marks = paykitMarks(node);
+  if (marks.length === 0) return undefined;
+  if (marks.length > 1) throw new ContractError(`${where(marks[1]!)}: an element takes one <sensitive> mark`);
+  const text = marks[0]!.text.trim();
+  const read = readMarkValue(text === 'false' ? false : text);
+  if ('problem' in read) throw new ContractError(`${where(marks[0]!)}: <sensitive> must hold one of ${SENSITIVE_KINDS.join(', ')}, or false, not ${JSON.stringify(text)}`);
+  return read.state;
+}
+
+/** Marks are read on element declarations only: one anywhere else would be read by nobody. */
+function refuseMark(node: XmlNode): void {
+  const [mark] = paykitMarks(node);
+  if (mark) throw new ContractError(`${where(mark)}: a <sensitive> mark goes on an element declaration, not on an ${node.local}`);
+}
+
 /** Reads the declarations of a set of schema elements; every QName they use is added to `references`. */
 class DeclarationReader {
   constructor(private readonly references: Reference[]) {}
@@ -75,6 +100,8 @@ class DeclarationReader {
       documentation: documentationOf(node),
       source: where(node),
     };
+    const sensitive = sensitiveMark(node);
+    if (sensitive !== undefined) declaration.sensitive = sensitive;
     const complex = childrenOf(node, XSD_NS, 'complexType')[0];
     const simple = childrenOf(node, XSD_NS, 'simpleType')[0];
     if (complex) declaration.inlineType = this.complexType(complex);
@@ -83,6 +110,7 @@ class DeclarationReader {
   }
 
   attribute(node: XmlNode): AttributeDeclaration {
+    refuseMark(node);
     const declaration: AttributeDeclaration = {
       ...this.naming(node, 'attribute'),
       required: node.attributes.use === 'required',
@@ -140,6 +168,7 @@ class DeclarationReader {
   }
 
   complexType(node: XmlNode): ComplexType {
+    refuseMark(node);
     const type: ComplexType = {
       kind: 'complex',
       documentation: documentationOf(node),
@@ -153,6 +182,7 @@ class DeclarationReader {
   }
 
   simpleType(node: XmlNode): SimpleType {
+    refuseMark(node);
     const type: SimpleType = { kind: 'simple', documentation: documentationOf(node), variety: 'restriction', memberTypes: [], facets: [], source: where(node) };
     if (node.attributes.name !== undefined) type.name = node.attributes.name;
     const restriction = childrenOf(node, XSD_NS, 'restriction')[0];

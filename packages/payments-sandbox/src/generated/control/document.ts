@@ -448,7 +448,8 @@ export const controlDocument: Record<string, unknown> = {
             "name": "singleUseTokenId",
             "in": "path",
             "required": true,
-            "description": "The single-use token.",
+            "description": "The single-use token. Not sensitive: it takes a payment only with the secret key of the payments API.",
+            "x-paykit-sensitive": false,
             "schema": {
               "type": "string"
             }
@@ -703,7 +704,8 @@ export const controlDocument: Record<string, unknown> = {
       "controlToken": {
         "type": "http",
         "scheme": "bearer",
-        "description": "The control token the sandbox printed at start (`control token: ...`), or the one it was given. It is not an API\nkey of the payments API: those are refused here, and this token is refused by the API.\n"
+        "description": "The control token the sandbox printed at start (`control token: ...`), or the one it was given. It is not an API\nkey of the payments API: those are refused here, and this token is refused by the API. Sensitive (a secret): the\nwhole `Authorization` header.\n",
+        "x-paykit-sensitive": "secret"
       }
     },
     "schemas": {
@@ -1063,7 +1065,9 @@ export const controlDocument: Record<string, unknown> = {
         ],
         "properties": {
           "singleUseTokenId": {
-            "type": "string"
+            "type": "string",
+            "x-paykit-sensitive": false,
+            "description": "Not sensitive: it takes a payment only with the secret key of the payments API."
           }
         }
       },
@@ -1126,7 +1130,8 @@ export const controlDocument: Record<string, unknown> = {
           "secret": {
             "type": "string",
             "minLength": 1,
-            "description": "The key of the notifications' signatures (`X-Webhook-Signature`)."
+            "x-paykit-sensitive": "secret",
+            "description": "The key of the notifications' signatures (`X-Webhook-Signature`). Sensitive (a secret): whoever holds it can sign a notification."
           },
           "basicAuth": {
             "type": "object",
@@ -1141,7 +1146,9 @@ export const controlDocument: Record<string, unknown> = {
                 "type": "string"
               },
               "password": {
-                "type": "string"
+                "type": "string",
+                "x-paykit-sensitive": "secret",
+                "description": "Sensitive (a secret)."
               }
             }
           }

@@ -412,6 +412,7 @@ export interface components {
         };
         /** @description The single-use token as the payments API shows it (see the payments API reference), after the challenge. */
         SingleUseToken: {
+            /** @description Not sensitive: it takes a payment only with the secret key of the payments API. */
             singleUseTokenId: string;
         } & {
             [key: string]: unknown;
@@ -431,11 +432,12 @@ export interface components {
             url: string;
             /** @description Default every event type of the payments contract. */
             eventTypes?: string[];
-            /** @description The key of the notifications' signatures (`X-Webhook-Signature`). */
+            /** @description The key of the notifications' signatures (`X-Webhook-Signature`). Sensitive (a secret): whoever holds it can sign a notification. */
             secret: string;
             /** @description Credentials the notifications carry when the endpoint is protected with Basic authorisation. */
             basicAuth?: {
                 username: string;
+                /** @description Sensitive (a secret). */
                 password: string;
             };
         };
@@ -806,7 +808,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The single-use token. */
+                /** @description The single-use token. Not sensitive: it takes a payment only with the secret key of the payments API. */
                 singleUseTokenId: string;
             };
             cookie?: never;
