@@ -5,7 +5,7 @@
 // Checked in every code block of the guides and every sample of the reference pages (REST and SOAP).
 import { describe, expect, it } from 'vitest';
 import MarkdownIt from 'markdown-it';
-import { controlContracts, openApiContracts, soapContracts } from '@paykit/contracts';
+import { controlContracts, openApiContracts, readOpenApiContract, readSensitiveMarks, soapContracts } from '@paykit/contracts';
 import { readGuides } from '../scripts/guides.mjs';
 import { isCardNumber } from '../scripts/reference/rest-samples.mjs';
 import { builtDefinition, builtOperations, builtSoapSamples } from './support/built-reference.js';
@@ -31,7 +31,7 @@ describe('card data in samples', () => {
     expect(found).toEqual([]);
   });
 
-  it('no sample of the reference pages shows one, though the contract\'s examples hold test cards', () => {
+  it('no sample of the reference pages shows one, though the contract\'s examples hold test cards', async () => {
     const found: string[] = [];
     for (const contract of [...openApiContracts, ...controlContracts]) {
       for (const op of builtOperations(builtDefinition(contract.docs.page))) {
@@ -44,8 +44,13 @@ describe('card data in samples', () => {
       }
     }
     expect(found).toEqual([]);
-    // The precondition: the token request's sample is there, and shows where the card data comes from instead.
+    // The precondition: the token request's sample is there, and every field the contract marks sensitive shows
+    // where its value comes from instead (the marks are read once, by @paykit/contracts).
     const token = builtOperations(builtDefinition('payments.html')).find((op) => op.operationId === 'createSingleUseToken');
-    expect(token?.codeSamples.find((s) => s.lang === 'TypeScript')?.source).toContain('CARD_NUMBER_FROM_THE_PAYER');
+    const source = token?.codeSamples.find((s) => s.lang === 'TypeScript')?.source ?? '';
+    const marked = readSensitiveMarks(await readOpenApiContract(openApiContracts.find((c) => c.name === 'payments')!.root)).properties;
+    expect(Object.entries(marked)).toContainEqual(['cardNumber', 'card-number']);
+    expect(source).toContain("cardNumber: 'CARD_NUMBER_FROM_THE_PAYER'");
+    expect(source).toContain("cvn: 'SECURITY_CODE_FROM_THE_PAYER'");
   });
 });

@@ -2,7 +2,7 @@
 // what only the docs need (the code samples of every operation, the table of the reference's rules, a visible note
 // wherever the contract marks one of its assumptions, and the reference's words «…» as quotations). The published
 // specs (specs/, and the copies shipped in the packages) are never touched: this exists only in the built page.
-import { bundleOpenApi } from '@paykit/contracts';
+import { bundleOpenApi, readOpenApiContract, readSensitiveMarks } from '@paykit/contracts';
 import { quotesToHtml } from '../quotes.mjs';
 import { addAssumptionNotes } from './assumptions.mjs';
 import { restOperations, restSamples } from './rest-samples.mjs';
@@ -14,7 +14,9 @@ import { rulesSection } from './rules-table.mjs';
  */
 export async function docsDefinition(contract) {
   const doc = /** @type {import('./example-values.mjs').Json} */ (await bundleOpenApi(contract.root));
-  const samples = restSamples(contract.name, doc);
+  // The samples never show a value the contract marks sensitive (a card number, a security code, a key).
+  const marks = readSensitiveMarks(await readOpenApiContract(contract.root));
+  const samples = restSamples(contract.name, doc, marks.properties);
   for (const op of restOperations(doc)) op.operation['x-codeSamples'] = samples.get(op.operationId);
   addAssumptionNotes(doc);
   doc.info = { ...doc.info, description: `${doc.info?.description ?? ''}${rulesSection(doc)}` };
