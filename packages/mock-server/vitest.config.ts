@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // One Prism per REST contract for the whole run.
+    globalSetup: ['./test/support/mocks-setup.ts'],
   },
 });

@@ -1,6 +1,8 @@
+// end-to-end: starts a real Prism process of its own, listening on every interface.
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mockSpecPath, startPrismMock, type RunningMock } from '../src/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mockSpecPath, startPrismMock } from '../src/index.js';
+import { sharedPrism } from './support/mocks.js';
 
 type Example = { value?: unknown; $ref?: string };
 interface MockSpec {
@@ -17,13 +19,12 @@ function exampleValue(spec: MockSpec, example: Example): unknown {
 }
 
 describe('payments mock (real Prism on the bundled contract)', () => {
-  let mock: RunningMock;
+  // The run's Prism, started by startPrismMock in the global set-up.
+  const mock = sharedPrism('payments');
   let spec: MockSpec;
   beforeAll(async () => {
     spec = JSON.parse(await readFile(mockSpecPath('payments'), 'utf8')) as MockSpec;
-    mock = await startPrismMock({ contract: 'payments', port: 0 });
   });
-  afterAll(() => mock?.close());
 
   it('serves the contract under the base path of the spec server', () => {
     expect(spec['x-paykit-mock-base-path']).toBe('/rest/v1');
@@ -49,8 +50,8 @@ describe('payments mock (real Prism on the bundled contract)', () => {
   });
 });
 
-// A Prism start of its own: on CI's loaded machine one took past vitest's default 30 s, so the test gets 120 s.
-describe('payments mock listening on every interface', { timeout: 120_000 }, () => {
+// A Prism start of its own: about a second idle, several seconds on a loaded machine.
+describe('payments mock listening on every interface', { timeout: 60_000 }, () => {
   it('hands out a loopback address a client can call, not 0.0.0.0', async () => {
     const mock = await startPrismMock({ contract: 'payments', host: '0.0.0.0', port: 0 });
     try {

@@ -3,13 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { HTTP_METHODS, repoRoot } from '@paykit/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../src/cli.js';
 
 /**
  * The gate run on a copy of the real `specs/` tree: released as it is now, then edited the way a contributor
  * would edit the split payments spec.
  */
+// Every step bundles and compares the three real contracts in process (5 s a test at a load average of 20 here).
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
+
 let root: string;
 let baseDir: string;
 let changesetDir: string;

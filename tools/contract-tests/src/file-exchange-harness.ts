@@ -1,21 +1,25 @@
 import { createFileExchangeClient, type FileExchangeClient } from '@paykit/file-exchange';
-import { startPrismMock, type RunningMock } from '@paykit/mock-server';
 import { MutatingProxy } from './mutating-proxy.js';
 
+/** Where a running Prism serves the REST file exchange contract (the suite starts one and shares it). */
+export interface PrismAddress {
+  url: string;
+  origin: string;
+}
+
 export interface FileExchangeHarness {
-  mock: RunningMock;
+  mock: PrismAddress;
   proxy: MutatingProxy;
   client: FileExchangeClient;
   close(): Promise<void>;
 }
 
 /**
- * Prism serving the REST file exchange contract behind the recording proxy, and our client pointed at the proxy
- * with retries off (`retry: false`: one try, its failure reported as it is). The client cannot add headers, so the
- * proxy is also what asks Prism for each case (`Prefer`).
+ * Our client pointed, with retries off (`retry: false`: one try, its failure reported as it is), at the recording
+ * proxy in front of Prism on the REST file exchange contract. The client cannot add headers, so the proxy is also
+ * what asks Prism for each case (`Prefer`). Closing the harness leaves Prism running: it is not the harness's.
  */
-export async function startFileExchangeHarness(): Promise<FileExchangeHarness> {
-  const mock = await startPrismMock({ contract: 'file-exchange', port: 0 });
+export async function startFileExchangeHarness(mock: PrismAddress): Promise<FileExchangeHarness> {
   const proxy = await MutatingProxy.start(mock.origin);
   const client = await createFileExchangeClient({
     baseUrl: proxy.origin + new URL(mock.url).pathname,
@@ -29,7 +33,6 @@ export async function startFileExchangeHarness(): Promise<FileExchangeHarness> {
     close: async () => {
       await client.close();
       await proxy.close();
-      await mock.close();
     },
   };
 }

@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createFileExchangeSoapClient, type FileExchangeSoapClient } from '@paykit/file-exchange-soap';
-import { generateTestCertificates, startFileExchangeMock, type FileExchangeMock } from '@paykit/mock-server';
+import { startFileExchangeMock, type FileExchangeMock, type TestCertificates } from '@paykit/mock-server';
 import { MutatingProxy } from './mutating-proxy.js';
 
 export interface SoapHarness {
@@ -15,11 +12,10 @@ export interface SoapHarness {
 /**
  * The stateful SOAP mock on plain HTTP behind the recording proxy (a proxy cannot read or change messages inside
  * client-certificate TLS), and our SOAP client pointed at the proxy, with retries off. The client still loads a
- * certificate made for this run, as it always must; the TLS path itself is covered by the drain-loop scenario.
+ * certificate made for this run (`certificates`), as it always must; the TLS path itself is covered by the drain-loop
+ * scenario.
  */
-export async function startSoapHarness(queueId: string): Promise<SoapHarness> {
-  const certificateDir = await mkdtemp(join(tmpdir(), 'paykit-contract-certs-'));
-  const certificates = await generateTestCertificates(certificateDir);
+export async function startSoapHarness(queueId: string, certificates: TestCertificates): Promise<SoapHarness> {
   const mock = await startFileExchangeMock({ tls: false, queueId });
   const proxy = await MutatingProxy.start(new URL(mock.soapUrl).origin);
   const client = await createFileExchangeSoapClient({
@@ -36,7 +32,6 @@ export async function startSoapHarness(queueId: string): Promise<SoapHarness> {
       await client.close();
       await proxy.close();
       await mock.close();
-      await rm(certificateDir, { recursive: true, force: true });
     },
   };
 }

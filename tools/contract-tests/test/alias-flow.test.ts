@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startPrismMock, type RunningMock } from '@paykit/mock-server';
 import { constructWebhookEvent, createWebhookReceiver, isAliasEventFor, signTestPayload, type WebhookEvent } from '@paykit/payments/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mutationContext } from '../src/json-mutations.js';
@@ -8,18 +7,18 @@ import { MutatingProxy } from '../src/mutating-proxy.js';
 import { loadContract } from '../src/openapi-document.js';
 import { createPaymentsClients } from '../src/payments-invoker.js';
 import { allToleratedChanges, jsonRewrites, PaymentsScenario, type JsonRewrite } from '../src/payments-scenario.js';
+import { sharedPrism } from './support/mocks.js';
 
 const document = loadContract('payments');
 const context = mutationContext(document);
 const webhookSecret = 'whsec_contract_test_only';
 
-let mock: RunningMock;
+const mock = sharedPrism('payments');
 let proxy: MutatingProxy;
 let receiver: Server;
 let receiverUrl: string;
 const received: WebhookEvent[] = [];
 beforeAll(async () => {
-  mock = await startPrismMock({ contract: 'payments', port: 0 });
   proxy = await MutatingProxy.start(mock.origin);
   // The merchant's endpoint: the payments package's receiver on a real HTTP server.
   receiver = createServer(createWebhookReceiver({ secret: webhookSecret, onEvent: (event) => void received.push(event) }));
@@ -29,7 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise<void>((resolve) => receiver?.close(() => resolve()));
   await proxy?.close();
-  await mock?.close();
 });
 
 /** Posts a notification signed as the service would, and waits for the receiver to hand it over. */

@@ -1,3 +1,4 @@
+// end-to-end: the contract proxy's validator is a real Prism process (proxy mode) in front of this file's sandbox.
 import { prismValidator, startContractProxy, startPaymentsSandbox, type ContractProxy, type PaymentsSandbox, type Violation } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MutatingProxy, type ProxiedResponse } from '../src/mutating-proxy.js';
@@ -47,7 +48,8 @@ describe('the validating proxy in front of a drifting service', () => {
       validator: prismValidator('payments'),
       onViolation: (violation) => seen.push(violation),
     });
-  });
+    // Prism's start: about a second idle, several on a loaded machine.
+  }, 60_000);
   afterAll(async () => {
     await proxy?.close();
     await drifting?.close();

@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFileExchangeClient, FileLedger } from '@paykit/file-exchange';
 import { createFileExchangeSoapClient } from '@paykit/file-exchange-soap';
-import { generateTestCertificates, startFileExchangeMock, type FileExchangeMock, type TestCertificates } from '@paykit/mock-server';
+import { startFileExchangeMock, type FileExchangeMock } from '@paykit/mock-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sharedCertificates } from './support/mocks.js';
 
 // The stateful mock over client-certificate TLS with certificates made for this run: the drain loops as deployed.
+const certificates = sharedCertificates();
 let workDir: string;
-let certificates: TestCertificates;
 let mock: FileExchangeMock;
 beforeAll(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'paykit-drain-'));
-  certificates = await generateTestCertificates(join(workDir, 'certs'));
   // Small SOAP responses, so that draining takes several DownloadFiles exchanges.
   mock = await startFileExchangeMock({ certificates, soapMaxResponseBytes: 64, queueId: 'QUEUE-CONTRACT' });
 });

@@ -4,6 +4,7 @@ import { fileNamesOnTheWire, invokeFileExchangeOperation } from '../src/file-exc
 import { matrixCases } from '../src/matrix-cases.js';
 import { listOperations, loadContract } from '../src/openapi-document.js';
 import { ContractValidator, mediaTypeOf } from '../src/response-validator.js';
+import { sharedPrism } from './support/mocks.js';
 import { record } from './support/summary.js';
 
 const document = loadContract('file-exchange');
@@ -14,7 +15,7 @@ const cases = matrixCases(document, { includeErrors: true });
 // The client cannot add headers, so a proxy before Prism asks for each case (Prefer) and records the wire.
 let harness: FileExchangeHarness;
 beforeAll(async () => {
-  harness = await startFileExchangeHarness();
+  harness = await startFileExchangeHarness(sharedPrism('file-exchange'));
 });
 afterAll(async () => {
   await harness?.close();

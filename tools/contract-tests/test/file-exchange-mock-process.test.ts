@@ -1,3 +1,4 @@
+// end-to-end: a paykit-mock process (it makes its RSA certificates as it starts) and paykit-files processes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -6,9 +7,13 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createFileExchangeClient, FileLedger, type FileExchangeClient } from '@paykit/file-exchange';
 import { createFileExchangeSoapClient } from '@paykit/file-exchange-soap';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PrintedOutput } from './support/printed-output.js';
 
 // The stateful mock as merchants run it, a separate `paykit-mock` process, driven by our clients from outside.
+// Its start makes RSA keys (seconds on a loaded 2-core machine); each paykit-files run is a Node process.
+vi.setConfig({ hookTimeout: 60_000, testTimeout: 30_000 });
+
 const require = createRequire(import.meta.url);
 const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
 const paykitMock = join(packageDir('@paykit/mock-server'), 'dist/cli.js');
@@ -17,6 +22,7 @@ const paykitFiles = join(packageDir('@paykit/file-exchange'), 'dist/cli/main.js'
 let cwd: string;
 let inbox: string;
 let mockProcess: ChildProcess;
+let printed: PrintedOutput;
 let restUrl: string;
 let soapUrl: string;
 let client: FileExchangeClient;
@@ -32,17 +38,10 @@ beforeAll(async () => {
     [paykitMock, 'file-exchange-stateful', '--port-file-exchange-stateful=0', '--port-file-exchange-stateful-soap=0', '--inbox', inbox],
     { cwd, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    mockProcess.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('mocks ready')) resolve();
-    });
-    mockProcess.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    mockProcess.once('exit', () => reject(new Error(`paykit-mock exited early:\n${output}`)));
-  });
-  restUrl = /file-exchange-stateful mock: (\S+)/.exec(output)![1]!;
-  soapUrl = /SOAP: (\S+)\/UploadFile/.exec(output)![1]!;
+  printed = new PrintedOutput(mockProcess);
+  await printed.until('mocks ready');
+  restUrl = /file-exchange-stateful mock: (\S+)/.exec(printed.text)![1]!;
+  soapUrl = /SOAP: (\S+)\/UploadFile/.exec(printed.text)![1]!;
   passphrase = await readFile(join(certs(), 'client.pfx.password'), 'utf8');
   client = await createFileExchangeClient({ baseUrl: restUrl, tls: tls(), retry: false });
 });
@@ -56,25 +55,20 @@ afterAll(async () => {
   await rm(cwd, { recursive: true, force: true });
 });
 
-/** Drops a file into the inbox as a job would: written under a dot name, then renamed into place. */
+/**
+ * Drops a file into the inbox as a job would (written under a dot name, then renamed into place), and waits until
+ * the other process, which scans its inbox on its own clock, says it queued the file.
+ */
 async function drop(name: string, content: string): Promise<void> {
   await writeFile(join(inbox, `.${name}`), content);
   await rename(join(inbox, `.${name}`), join(inbox, name));
-}
-
-/** Lists until `name` shows up: the other process scans its inbox on its own clock. */
-async function waitUntilListed(name: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await client.list()).includes(name)) {
-    if (Date.now() > deadline) throw new Error(`${name} never reached the download list`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await printed.until(`file-exchange-stateful inbox: queued ${name} for download`);
 }
 
 describe('paykit-mock file-exchange-stateful --inbox, with our clients', () => {
   it('REST: a dropped file is listed, downloaded and deleted by @paykit/file-exchange', async () => {
     await drop('STATEMENT_20260115_001.xml', '<statement/>');
-    await waitUntilListed('STATEMENT_20260115_001.xml');
+    expect(await client.list()).toEqual(['STATEMENT_20260115_001.xml']);
     const handled: Record<string, string> = {};
     const report = await client.processAll(
       async (file) => {
@@ -89,7 +83,6 @@ describe('paykit-mock file-exchange-stateful --inbox, with our clients', () => {
 
   it('SOAP: a dropped file comes once through @paykit/file-exchange-soap downloadAll', async () => {
     await drop('STATEMENT_20260115_002.xml', '<statement n="2"/>');
-    await waitUntilListed('STATEMENT_20260115_002.xml');
     const soap = await createFileExchangeSoapClient({ baseUrl: soapUrl, tls: tls(), retry: false });
     try {
       const files = [];

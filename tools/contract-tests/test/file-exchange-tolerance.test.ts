@@ -8,6 +8,7 @@ import type { ProxiedResponse } from '../src/mutating-proxy.js';
 import { loadContract } from '../src/openapi-document.js';
 import { startSoapHarness, type SoapHarness } from '../src/soap-harness.js';
 import { complexElementNames, sampleInput, soapOperationNames, withExtraElements, type SoapOperationName } from '../src/soap-messages.js';
+import { sharedCertificates, sharedPrism } from './support/mocks.js';
 import { record } from './support/summary.js';
 
 /** A response rewrite that reports whether it changed anything. */
@@ -37,7 +38,7 @@ describe('file exchange REST tolerance: the XML download list with elements the 
 
   let harness: FileExchangeHarness;
   beforeAll(async () => {
-    harness = await startFileExchangeHarness();
+    harness = await startFileExchangeHarness(sharedPrism('file-exchange'));
   });
   afterAll(async () => {
     await harness?.close();
@@ -82,7 +83,7 @@ describe('file exchange SOAP tolerance: responses with extra elements and other 
 
   let harness: SoapHarness;
   beforeAll(async () => {
-    harness = await startSoapHarness(queueId);
+    harness = await startSoapHarness(queueId, sharedCertificates());
   });
   afterAll(async () => {
     await harness?.close();

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { startPrismMock, type RunningMock } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleRequests } from '../src/example-request.js';
 import { MutatingProxy } from '../src/mutating-proxy.js';
 import { openEnumProperties, openUnionPattern } from '../src/open-enums.js';
 import { listOperations, loadContract } from '../src/openapi-document.js';
 import { createPaymentsClients, invokePaymentsOperation } from '../src/payments-invoker.js';
+import { sharedPrism } from './support/mocks.js';
 
 const require = createRequire(import.meta.url);
 const document = loadContract('payments');
@@ -43,15 +43,13 @@ describe('open enumerations stay open from the reference to the generated types'
 });
 
 describe('no client validates responses strictly', () => {
-  let mock: RunningMock;
+  const mock = sharedPrism('payments');
   let proxy: MutatingProxy;
   beforeAll(async () => {
-    mock = await startPrismMock({ contract: 'payments', port: 0 });
     proxy = await MutatingProxy.start(mock.origin);
   });
   afterAll(async () => {
     await proxy?.close();
-    await mock?.close();
   });
 
   it('@paykit/payments returns a card token with an unknown property and an unknown card type', async () => {

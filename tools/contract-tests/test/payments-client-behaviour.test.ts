@@ -1,9 +1,9 @@
-import { startPrismMock, type RunningMock } from '@paykit/mock-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPublishableClient, createSecretClient, isPaymentsError, type components, type PaymentsClientOptions, type PaymentsErrorKind } from '@paykit/payments';
 import { exampleRequests } from '../src/example-request.js';
 import { listOperations, loadContract } from '../src/openapi-document.js';
 import { testKeys } from '../src/payments-invoker.js';
+import { sharedPrism } from './support/mocks.js';
 
 /**
  * How the payments client behaves against the real Prism CLI serving the bundled payments spec: Prism checks the
@@ -19,13 +19,7 @@ const paymentRequest = exampleRequests(paymentsDocument, createTransaction)[0]!.
 
 const secretClient = (baseUrl: string, options: Partial<PaymentsClientOptions> = {}) =>
   createSecretClient({ apiKey: testKeys.secretKey, baseUrl, retry: { delayMs: 5 }, ...options });
-let mock: RunningMock;
-beforeAll(async () => {
-  mock = await startPrismMock({ contract: 'payments', port: 0 });
-});
-afterAll(async () => {
-  await mock?.close();
-});
+const mock = sharedPrism('payments');
 
 const client = () => secretClient(mock.url, { retry: { maxRetries: 0 } });
 const publishable = () => createPublishableClient({ apiKey: testKeys.publishableKey, baseUrl: mock.url });

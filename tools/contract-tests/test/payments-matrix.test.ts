@@ -1,10 +1,10 @@
 import { errorKindOfStatus } from '@paykit/payments';
-import { startPrismMock, type RunningMock } from '@paykit/mock-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { matrixCases } from '../src/matrix-cases.js';
 import { isJsonMediaType, listOperations, loadContract } from '../src/openapi-document.js';
 import { createPaymentsClients, invokePaymentsOperation, testKeys, type PaymentsClients } from '../src/payments-invoker.js';
 import { ContractValidator, mediaTypeOf } from '../src/response-validator.js';
+import { sharedPrism } from './support/mocks.js';
 import { record } from './support/summary.js';
 
 // The matrix is computed from the published spec when this file loads: no operation is named here.
@@ -13,14 +13,10 @@ const operationCount = listOperations(document).length;
 const validator = new ContractValidator(document, 'payments');
 const cases = matrixCases(document, { includeErrors: true });
 
-let mock: RunningMock;
+const mock = sharedPrism('payments');
 let clients: PaymentsClients;
-beforeAll(async () => {
-  mock = await startPrismMock({ contract: 'payments', port: 0 });
+beforeAll(() => {
   clients = createPaymentsClients(mock.url);
-});
-afterAll(async () => {
-  await mock?.close();
 });
 
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;

@@ -1,4 +1,3 @@
-import { startPrismMock, type RunningMock } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveredBody } from '../src/delivered-body.js';
 import { mutationContext } from '../src/json-mutations.js';
@@ -8,6 +7,7 @@ import { loadContract } from '../src/openapi-document.js';
 import { createPaymentsClients, invokePaymentsOperation, type PaymentsClients } from '../src/payments-invoker.js';
 import { compareUnderMutation } from '../src/tolerance-comparison.js';
 import { tolerancePlan, toleranceRules, withNewParameter } from '../src/tolerance-plan.js';
+import { sharedPrism } from './support/mocks.js';
 import { record } from './support/summary.js';
 
 const document = loadContract('payments');
@@ -45,17 +45,15 @@ const rows = cases.flatMap((matrixCase) =>
   })),
 );
 
-let mock: RunningMock;
+const mock = sharedPrism('payments');
 let proxy: MutatingProxy;
 let clients: PaymentsClients;
 beforeAll(async () => {
-  mock = await startPrismMock({ contract: 'payments', port: 0 });
   proxy = await MutatingProxy.start(mock.origin);
   clients = createPaymentsClients(proxy.origin + new URL(mock.url).pathname);
 });
 afterAll(async () => {
   await proxy?.close();
-  await mock?.close();
 });
 
 describe('payments tolerance suite: @paykit/payments under every change the service may make within v1', () => {

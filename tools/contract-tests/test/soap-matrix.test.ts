@@ -2,6 +2,7 @@ import type { DownloadFileInput } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSoapHarness, type SoapHarness } from '../src/soap-harness.js';
 import { bodyMessage, sampleInput, soapOperationNames, xsdProblems, type SoapOperationName } from '../src/soap-messages.js';
+import { sharedCertificates } from './support/mocks.js';
 import { record } from './support/summary.js';
 
 const queueId = String(sampleInput('downloadFiles' as SoapOperationName).queueID ?? 'queueID-sample-1');
@@ -36,7 +37,7 @@ const effects: Record<string, (h: SoapHarness, input: Record<string, unknown>, o
 
 let harness: SoapHarness;
 beforeAll(async () => {
-  harness = await startSoapHarness(queueId);
+  harness = await startSoapHarness(queueId, sharedCertificates());
 });
 afterAll(async () => {
   await harness?.close();

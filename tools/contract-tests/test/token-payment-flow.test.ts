@@ -1,23 +1,21 @@
-import { startPrismMock, type RunningMock } from '@paykit/mock-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mutationContext } from '../src/json-mutations.js';
 import { MutatingProxy } from '../src/mutating-proxy.js';
 import { loadContract } from '../src/openapi-document.js';
 import { createPaymentsClients } from '../src/payments-invoker.js';
 import { allToleratedChanges, jsonRewrites, PaymentsScenario, type JsonRewrite } from '../src/payments-scenario.js';
+import { sharedPrism } from './support/mocks.js';
 
 const document = loadContract('payments');
 const context = mutationContext(document);
 
-let mock: RunningMock;
+const mock = sharedPrism('payments');
 let proxy: MutatingProxy;
 beforeAll(async () => {
-  mock = await startPrismMock({ contract: 'payments', port: 0 });
   proxy = await MutatingProxy.start(mock.origin);
 });
 afterAll(async () => {
   await proxy?.close();
-  await mock?.close();
 });
 
 const isPath = (url: string, pattern: RegExp) => pattern.test(new URL(url, 'http://x').pathname);

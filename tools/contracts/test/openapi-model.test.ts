@@ -167,7 +167,8 @@ describe('openApiModel', () => {
   });
 });
 
-describe('readOpenApiContract on the real contracts', () => {
+// Bundles each real contract with Redocly in process (3 s at a load average of 20 on this 2-core machine).
+describe('readOpenApiContract on the real contracts', { timeout: 30_000 }, () => {
   it.each([
     { contract: paymentsContract, operations: 64, some: ['createTransaction', 'listMandateAgreements'], rules: 'x-paykit-rules' },
     { contract: fileExchangeContract, operations: 4, some: ['uploadFile', 'listFilesForDownload', 'downloadFile', 'deleteFile'], rules: 'x-paykit-rules' },

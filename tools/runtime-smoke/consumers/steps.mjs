@@ -40,7 +40,8 @@ export function runStep(clients, name, customerNumber) {
         return { status: created.status, attempts: created.attempts, idempotencyKey: created.idempotencyKey };
       });
     case 'stall':
-      return outcome(() => secret.facility.get({ headers: { [stallHeader]: '1' } }));
+      // The runtime's own customer number as the header's value: the harness counts each runtime's held call apart.
+      return outcome(() => secret.facility.get({ headers: { [stallHeader]: customerNumber } }));
     case 'list':
       return outcome(async () => {
         const found = [];

@@ -144,7 +144,8 @@ const cases: Case[] = [
 ];
 
 describe('house lint rules', () => {
-  it.each(cases)('$rule on $fixture', async ({ rule, fixture, config, expected }) => {
+  // Each case starts the Redocly CLI, a process of its own (about a second on an idle 2-core machine).
+  it.each(cases)('$rule on $fixture', { timeout: 30_000 }, async ({ rule, fixture, config, expected }) => {
     const report = await lint(join(fixturesDir, fixture), config);
     const reported = report.problems
       .filter((p) => p.ruleId === rule)

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { startPrismMock, type RunningMock } from '../../src/index.js';
+import { sharedPrism } from '../support/mocks.js';
 
 /** Validates a bare element of the contract's XSD with libxml2 (xmllint-wasm). */
 async function validateAgainstContractXsd(xml: string) {
@@ -12,12 +12,8 @@ async function validateAgainstContractXsd(xml: string) {
 // Prism serving specs/file-exchange (bundled by the build): the contract's examples come back, valid against the
 // XSD where they are XML, and well-formed requests raise no contract violation.
 describe('Prism on the file exchange REST contract', () => {
-  let prism: RunningMock;
-
-  beforeAll(async () => {
-    prism = await startPrismMock({ contract: 'file-exchange', port: 0 });
-  });
-  afterAll(() => prism.close());
+  // The run's Prism on the contract, started by startPrismMock in the global set-up.
+  const prism = sharedPrism('file-exchange');
 
   test('serves under the contract’s base path', () => {
     expect(prism.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/services\/messaging\/rest$/);

@@ -1,10 +1,14 @@
+// end-to-end: paykit-mock as a process, started and stopped in every test (three times in the --state one).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mockSettings } from '../../src/generated/payments/mock-settings.js';
 import { services } from '../../src/index.js';
 import { startPaykitMock } from '../support/paykit-mock-process.js';
+
+// A process start is about a second idle, several on a loaded 2-core machine; the --state test makes three.
+vi.setConfig({ testTimeout: 60_000 });
 
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 
