@@ -21,7 +21,7 @@ import { soapSamples } from './reference/soap-samples.mjs';
 import { buildSearchIndex } from './search-index.mjs';
 import { writeSiteScript } from './site/site-assets.mjs';
 import { renderSoapReference } from './soap-page.mjs';
-import { paths } from './site-paths.mjs';
+import { notFoundPage, paths } from './site-paths.mjs';
 
 // Every contract of the registry gets a reference page: Redocly renders the OpenAPI ones from their redocly.yaml API
 // name, our own renderer the SOAP one from the WSDL and the XSD it imports.
@@ -33,7 +33,7 @@ const soap = soapContracts.map((c) => ({ wsdl: c.wsdl, clientPackage: c.clientPa
 const guides = readGuides();
 
 // Every page lives in one folder: a guide named like a reference page would silently replace it.
-const taken = new Map([['index.html', 'the landing page'], [confirmPage.page, confirmPage.title], ...[...rest, ...controls, ...soap].map((c) => /** @type {[string, string]} */ ([c.page, c.title]))]);
+const taken = new Map([['index.html', 'the landing page'], [notFoundPage, 'the page for a missing address'], [confirmPage.page, confirmPage.title], ...[...rest, ...controls, ...soap].map((c) => /** @type {[string, string]} */ ([c.page, c.title]))]);
 for (const guide of guides) {
   const owner = taken.get(guide.page);
   if (owner) throw new Error(`guides/${guide.source} would be built as ${guide.page}, which is ${owner}: rename the guide`);
@@ -54,8 +54,9 @@ await buildChangelogPage(site);
 addConfirmPage(site);
 
 await buildReferencePages([...rest, ...controls], site);
-await buildConfirmPage(site, rest);
+const confirmRecords = await buildConfirmPage(site, rest, soap);
 
+const highlight = await loadHighlighter();
 for (const contract of soap) {
   const related = site.references.find((p) => p.page === contract.related);
   const model = await readSoapContract(fromRoot(contract.wsdl));
@@ -63,14 +64,14 @@ for (const contract of soap) {
     title: contract.title,
     source: contract.wsdl,
     ...(related ? { related } : {}),
-    samples: { packageName: contract.clientPackage, byOperation: soapSamples(model, { packageName: contract.clientPackage }) },
+    samples: { packageName: contract.clientPackage, byOperation: soapSamples(model, { packageName: contract.clientPackage }), highlight },
   });
   writeFileSync(join(paths.dist, contract.page), renderPage({ site, current: contract.page, title: contract.title, body }));
 }
 
 const operations = await loadReferenceOperations({ rest, soap });
 const markdown = createMarkdownRenderer(new Map(guides.map((g) => [g.source, g.page])), await loadDiagrams(), {
-  highlight: await loadHighlighter(),
+  highlight,
   operations,
 });
 for (const guide of guides) {
@@ -89,14 +90,32 @@ const landing = renderLanding({
 });
 writeFileSync(join(paths.dist, 'index.html'), renderPage({ site, current: 'index.html', title: 'Home', body: landing }));
 
+// The page a server sends for an address that has no page (scripts/server.mjs does). It may be sent for any path, so
+// its links resolve from the site's root.
+writeFileSync(
+  join(paths.dist, notFoundPage),
+  renderPage({
+    site,
+    current: notFoundPage,
+    title: 'Page not found',
+    head: '<base href="/">',
+    body: `<h1>Page not found</h1>
+<p>There is no page at this address. It may have moved when the guides were renumbered, or the link may be mistyped.</p>
+<p>Search the docs with the box above (press <kbd>/</kbd>), or start again from <a href="index.html">the home page</a>,
+the <a href="${site.guides[0]?.page ?? 'index.html'}">first guide</a> or a reference page:</p>
+<ul>${site.references.map((r) => `<li><a href="${r.page}">${r.title}</a></li>`).join('')}</ul>`,
+  }),
+);
+
 const redocPages = new Set(rest.map((c) => c.page));
 const search = await buildSearchIndex({
   dist: paths.dist,
-  pages: [...taken.keys(), changelogPage.page].filter((page) => !redocPages.has(page)),
+  pages: [...taken.keys(), changelogPage.page].filter((page) => !redocPages.has(page) && page !== notFoundPage),
   operations,
+  records: confirmRecords,
 });
 
 // Last: the gzip copies the server sends must be of the files as finally written.
 const gzipped = precompress(paths.dist);
 
-console.log(`docs: ${site.references.length} reference pages, ${guides.length} guides and the landing page in ${paths.dist}; search index of ${search.pages} pages and ${search.records} operations; ${gzipped} gzip copies`);
+console.log(`docs: ${site.references.length} reference pages, ${guides.length} guides and the landing page in ${paths.dist}; search index of ${search.pages} pages and ${search.records} records (operations, questions); ${gzipped} gzip copies`);

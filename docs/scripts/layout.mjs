@@ -16,6 +16,15 @@ export const CONTENTS_MIN_SECTIONS = 3;
 /** The key under which the reader's choice of theme is kept (localStorage); the site script uses the same. */
 export const themeStorageKey = 'paykit-docs-theme';
 
+/** Where Redoc keeps its colour mode (it reads it when it starts, and sets the class `light` or `dark` on <html>). */
+export const redocColorModeKey = 'redoc.colorMode';
+
+/**
+ * Before the first paint: the reader's choice of theme on <html>, and handed to Redoc, so that a reference page opens
+ * in the theme the reader chose on any other page.
+ */
+export const themeBootScript = `<script>try { const theme = localStorage.getItem(${JSON.stringify(themeStorageKey)}); if (theme === 'dark' || theme === 'light') { document.documentElement.dataset.theme = theme; localStorage.setItem(${JSON.stringify(redocColorModeKey)}, theme); } } catch {}</script>`;
+
 // The site bar also sits on top of the Redocly pages, so its rules stand alone (no variables of the page stylesheet).
 export const siteBarStyle = `
 .site-bar { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; align-items: center; padding: .6rem 1.25rem;
@@ -36,11 +45,34 @@ export const siteBarStyle = `
 .search-results ul { list-style: none; margin: .2rem 0 0 .75rem; padding: 0; font-size: .9rem; }
 .search-results mark { background: #fff3b0; color: inherit; }
 .site-bar .theme-toggle { font: inherit; padding: .2rem .6rem; border: 1px solid #afb8c1; border-radius: 6px; background: transparent; color: inherit; cursor: pointer; }
+.site-bar .references { display: contents; }
+.site-bar .site-menu { display: none; position: relative; }
+.site-bar .site-menu summary { cursor: pointer; list-style: none; padding: .2rem .6rem; border: 1px solid #afb8c1; border-radius: 6px; }
+.site-bar .site-menu summary::-webkit-details-marker { display: none; }
+.site-bar .site-menu .menu-panel { position: absolute; left: 0; top: calc(100% + .35rem); z-index: 1001; width: min(22rem, 92vw); max-height: 75vh;
+  overflow-y: auto; padding: .5rem .75rem; background: #fff; border: 1px solid #d8dee4; border-radius: 8px; box-shadow: 0 8px 24px rgba(0,0,0,.15); }
+.site-bar .site-menu h2 { font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; color: #57606a; margin: .4rem 0 .2rem; }
+.site-bar .site-menu ol { list-style: none; margin: 0; padding: 0; }
+.site-bar .site-menu li { margin: .25rem 0; }
+.search-results li.active { background: #ddf4ff; outline: 2px solid #0a58ca; }
+/* A phone: one row of the bar (the menu holds the reference pages and the guides), then the search. */
+@media (max-width: 50rem) {
+  .site-bar { padding: .4rem .75rem; gap: .35rem .75rem; }
+  .site-bar .references { display: none; }
+  .site-bar .site-menu { display: block; }
+  .site-bar .search { flex: 1 1 100%; order: 1; }
+}
+/* The Redoc pages' dark mode (Redoc sets the class) and the reader's choice, for the bar. */
+:root.dark .site-bar, :root[data-theme="dark"] .site-bar { background: #151b23; border-color: #30363d; color: #e6edf3; }
+:root.dark .site-bar a.home, :root.dark .site-bar a[aria-current="page"] { color: #e6edf3; }
+:root.dark .site-bar a, :root.dark .search-results a { color: #4493f8; }
+:root.dark .search-results, :root.dark .site-bar .menu-panel { background: #151b23; color: #e6edf3; border-color: #30363d; }
+:root.dark .site-bar .search input { background: #0d1117; color: #e6edf3; border-color: #30363d; }
 `;
 
 // Dark colours: used when the reader chose dark, or chose nothing and the system prefers dark.
 const darkColours = `--ink: #e6edf3; --muted: #9198a1; --line: #30363d; --accent: #4493f8; --code: #161b22; --bg: #0d1117;
-  --bar: #151b23; --quote-bg: #2a2415; --quote-line: #9e6a03; --th: #151b23; --mark: #6e5a00;`;
+  --bar: #151b23; --quote-bg: #2a2415; --quote-line: #9e6a03; --th: #151b23; --mark: #6e5a00; --shadow: rgba(0,0,0,.8); --assume-bg: #121d2f;`;
 const darkRules = (/** @type {string} */ root) => `
 ${root} { ${darkColours} color-scheme: dark; }
 ${root} .shiki, ${root} .shiki span { color: var(--shiki-dark) !important; background-color: var(--shiki-dark-bg) !important; }
@@ -49,6 +81,8 @@ ${root} .site-bar a.home, ${root} .site-bar a[aria-current="page"] { color: var(
 ${root} .site-bar a, ${root} .search-results a { color: var(--accent); }
 ${root} .site-bar .search input { background: var(--bg); color: var(--ink); border-color: var(--line); }
 ${root} .search-results li + li { border-color: var(--line); }
+${root} .site-bar .menu-panel { background: var(--bar); border-color: var(--line); }
+${root} .search-results li.active { background: #0c2d6b; }
 ${root} .search-results p, ${root} .search-results .kind { color: var(--muted); }
 ${root} .search-results mark { background: var(--mark); }
 ${root} .diagram svg { filter: invert(.92) hue-rotate(180deg); }
@@ -56,7 +90,7 @@ ${root} .diagram svg { filter: invert(.92) hue-rotate(180deg); }
 
 const stylesheet = `${siteBarStyle}
 :root { --ink: #1b1f24; --muted: #57606a; --line: #d8dee4; --accent: #0a58ca; --code: #f3f4f6; --bg: #fff; --bar: #f6f8fa;
-  --quote-bg: #fff8e1; --quote-line: #e3b341; --th: #f6f8fa; --mark: #fff3b0; color-scheme: light; }
+  --quote-bg: #fff8e1; --quote-line: #e3b341; --th: #f6f8fa; --mark: #fff3b0; --shadow: rgba(0,0,0,.28); --assume-bg: #eef4ff; color-scheme: light; }
 ${darkRules(':root[data-theme="dark"]')}
 @media (prefers-color-scheme: dark) { ${darkRules(':root:not([data-theme="light"])')} }
 * { box-sizing: border-box; }
@@ -83,21 +117,39 @@ h1 a.anchor, h2 a.anchor, h3 a.anchor, h4 a.anchor { color: inherit; text-decora
 h2 a.anchor:hover::after, h3 a.anchor:hover::after, h4 a.anchor:hover::after, a.anchor:focus-visible::after { content: " #"; color: var(--muted); }
 code { font: .9em/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; background: var(--code); padding: .1em .3em; border-radius: 4px; }
 a.operation code { color: var(--accent); }
+:not(pre) > code { overflow-wrap: anywhere; } /* a long call in the text wraps on a phone rather than widen the page */
 pre { background: var(--code); padding: .9rem 1rem; overflow-x: auto; border-radius: 6px; border: 1px solid var(--line); }
 pre code { padding: 0; background: none; }
 .sample { position: relative; }
-.sample .copy { position: absolute; top: .4rem; right: .4rem; font: .8rem system-ui, sans-serif; padding: .15rem .5rem; border: 1px solid var(--line);
+.sample .copy { position: absolute; z-index: 1; top: .4rem; right: .4rem; font: .8rem system-ui, sans-serif; padding: .15rem .5rem; border: 1px solid var(--line);
   border-radius: 5px; background: var(--bg); color: var(--muted); cursor: pointer; opacity: .85; }
 .sample .copy:hover, .sample .copy:focus-visible { opacity: 1; color: var(--ink); }
 .sample-operations { margin-top: -.4rem; font-size: .9rem; color: var(--muted); }
+.side-by-side { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 1rem; }
+.side-by-side > .side { min-width: 0; }
+.side-label { margin: .75rem 0 -.6rem; font-size: .8rem; font-weight: 600; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
+@media (min-width: 100rem) { .side-by-side { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
 table { border-collapse: collapse; margin: 1rem 0; display: block; overflow-x: auto; }
+/* A table or diagram wider than the column scrolls sideways; a shadow on an edge says that more is hidden there (the
+   covers scroll with the content and hide the shadow once an edge is reached). */
+table, .diagram { background:
+  linear-gradient(to right, var(--bg) 30%, transparent) left / 2.5rem 100% no-repeat local,
+  linear-gradient(to left, var(--bg) 30%, transparent) right / 2.5rem 100% no-repeat local,
+  radial-gradient(farthest-side at 0 50%, var(--shadow), transparent) left / .8rem 100% no-repeat scroll,
+  radial-gradient(farthest-side at 100% 50%, var(--shadow), transparent) right / .8rem 100% no-repeat scroll; }
 th, td { border: 1px solid var(--line); padding: .35rem .6rem; text-align: left; vertical-align: top; }
 th { background: var(--th); }
 td:first-child code { white-space: nowrap; }
 blockquote { margin: 1rem 0; padding: .5rem 1rem; border-left: 4px solid var(--quote-line); background: var(--quote-bg); }
+/* The reference's own words (a «…» marker in the source): a quotation, with a faint underline. */
+q.reference { font-style: italic; text-decoration: underline dotted var(--muted); text-underline-offset: .2em; }
+/* "Our assumption" callouts: ours, not the reference's, and to confirm with the operator. */
+blockquote.assumption { border-left-color: var(--accent); background: var(--assume-bg); }
+blockquote.assumption::before { content: "To confirm with the operator"; display: block; font-size: .75rem; font-weight: 700; letter-spacing: .05em;
+  text-transform: uppercase; color: var(--accent); }
 .note { color: var(--muted); }
 .diagram { margin: 1.5rem 0; overflow-x: auto; }
-.diagram svg { max-width: 100%; height: auto; }
+.diagram svg { max-width: none; height: auto; } /* never shrunk below its labels' size: the figure scrolls instead */
 .diagram figcaption { font-size: .9rem; color: var(--muted); margin-top: .25rem; }
 @media (min-width: 80rem) {
   .frame:has(> .toc) { grid-template-columns: 15rem minmax(0, 1fr) 15rem; grid-template-areas: "guides main toc"; max-width: 92rem; }
@@ -109,9 +161,13 @@ blockquote { margin: 1rem 0; padding: .5rem 1rem; border-left: 4px solid var(--q
   .toc { margin: .75rem 1rem 0; }
   main { padding: 1rem 1rem 3rem; }
   main h1 { font-size: 1.6rem; }
-  .site-bar { padding: .5rem .75rem; gap: .2rem .9rem; }
-  .site-bar .search { flex: 1 1 100%; order: 1; }
 }
+.toc a[aria-current="true"] { font-weight: 600; color: var(--ink); }
+.toc a[aria-current="true"]::before { content: "▸ "; }
+.pager { display: flex; justify-content: space-between; gap: 1rem; margin-top: 3rem; padding-top: 1rem; border-top: 1px solid var(--line); }
+.pager a { display: block; max-width: 48%; text-decoration: none; }
+.pager .next { margin-left: auto; text-align: right; }
+.pager small { display: block; color: var(--muted); }
 `;
 
 /**
@@ -130,9 +186,25 @@ const links = (pages, current) =>
  * @param {{ themeToggle?: boolean }} [options]
  */
 export function siteBar(site, current, { themeToggle = false } = {}) {
-  const search = `<div class="search" role="search"><input type="search" id="site-search" placeholder="Search the docs" aria-label="Search the docs" autocomplete="off" aria-controls="search-results"><ol class="search-results" id="search-results" aria-live="polite" hidden></ol></div>`;
+  const search = `<div class="search" role="search"><input type="search" id="site-search" placeholder="Search the docs (press /)" aria-label="Search the docs" aria-keyshortcuts="/ Control+K Meta+K" autocomplete="off" aria-controls="search-results"><ol class="search-results" id="search-results" aria-live="polite" hidden></ol></div>`;
   const toggle = themeToggle ? '<button type="button" class="theme-toggle" aria-pressed="false" title="Switch between light and dark">Dark</button>' : '';
-  return `<nav class="site-bar" aria-label="Site"><a class="home" href="index.html"${current === 'index.html' ? ' aria-current="page"' : ''}>paykit docs</a>${links(site.references, current).join('')}${search}${toggle}</nav>`;
+  // On a phone the reference pages and the guides are one tap away in a menu, instead of filling the first screen.
+  const list = (/** @type {SitePage[]} */ pages) => `<ol>${links(pages, current).map((link) => `<li>${link}</li>`).join('')}</ol>`;
+  const menu = `<details class="site-menu"><summary>Menu</summary><div class="menu-panel"><h2>Reference</h2>${list(site.references)}<h2>Guides</h2>${list(site.guides)}</div></details>`;
+  return `<nav class="site-bar" aria-label="Site"><a class="home" href="index.html"${current === 'index.html' ? ' aria-current="page"' : ''}>paykit docs</a><span class="references">${links(site.references, current).join('')}</span>${menu}${search}${toggle}</nav>`;
+}
+
+/**
+ * The previous and next pages of the list of guides, at the end of a guide.
+ * @param {Site} site @param {string} current
+ */
+export function pager(site, current) {
+  const at = site.guides.findIndex((g) => g.page === current);
+  if (at < 0) return '';
+  const [previous, next] = [site.guides[at - 1], site.guides[at + 1]];
+  const link = (/** @type {SitePage | undefined} */ page, /** @type {string} */ kind, /** @type {string} */ label) =>
+    page ? `<a class="${kind}" rel="${kind === 'previous' ? 'prev' : 'next'}" href="${escapeHtml(page.page)}"><small>${label}</small>${escapeHtml(page.title)}</a>` : '';
+  return `<nav class="pager" aria-label="Previous and next" data-pagefind-ignore>${link(previous, 'previous', 'Previous')}${link(next, 'next', 'Next')}</nav>`;
 }
 
 /** The site script, deferred: nothing waits for it. @param {Site} site */
@@ -162,10 +234,10 @@ export function contentsList(headings) {
 
 /**
  * A complete page.
- * @param {{ site: Site, current: string, title: string, body: string, headings?: Heading[] }} page
- *   `headings`: the page's headings, for its contents list
+ * @param {{ site: Site, current: string, title: string, body: string, headings?: Heading[], head?: string }} page
+ *   `headings`: the page's headings, for its contents list; `head`: more elements for the page's head
  */
-export function renderPage({ site, current, title, body, headings = [] }) {
+export function renderPage({ site, current, title, body, headings = [], head = '' }) {
   const guideList = links(site.guides, current).map((link) => `<li>${link}</li>`).join('');
   return `<!doctype html>
 <html lang="en">
@@ -173,8 +245,8 @@ export function renderPage({ site, current, title, body, headings = [] }) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · paykit docs</title>
-<link rel="icon" href="data:,">
-<script>try { const theme = localStorage.getItem(${JSON.stringify(themeStorageKey)}); if (theme === 'dark' || theme === 'light') document.documentElement.dataset.theme = theme; } catch {}</script>
+<link rel="icon" href="data:,">${head}
+${themeBootScript}
 <style>${stylesheet}</style>
 ${siteScriptTag(site)}
 </head>
@@ -183,6 +255,7 @@ ${siteBar(site, current, { themeToggle: true })}
 <div class="frame">
 <main data-pagefind-body>
 ${body}
+${pager(site, current)}
 </main>
 ${contentsList(headings)}
 <nav class="guides" aria-label="Guides"><h2>Guides</h2><ol>${guideList}</ol></nav>

@@ -3,11 +3,13 @@
 // (`02-card-payments.md#section`) rewritten to the built pages (`card-payments.html#section`); an operation named in
 // inline code (`createTransaction`, `POST /transactions`, `client.transactions.create()`) linked to its reference
 // entry, and the operations a code sample calls listed under it; and diagram markers
-// (`<!-- diagram: state alias-status -->` on a line of its own) replaced by the SVG drawn from the contracts.
+// (`<!-- diagram: state alias-status -->` on a line of its own) replaced by the SVG drawn from the contracts; the
+// reference's words marked «…» rendered as quotations (./quotes.mjs).
 import MarkdownIt from 'markdown-it';
 import anchor from 'markdown-it-anchor';
 import { diagramMarker } from './diagrams/index.mjs';
 import { escapeHtml } from './html.mjs';
+import { referenceQuotes } from './quotes.mjs';
 import { operationNamer, operationsCalledIn } from './reference/operation-index.mjs';
 import { slugify } from './slug.mjs';
 
@@ -26,6 +28,8 @@ export { slugify };
  */
 export function createMarkdownRenderer(pageOfSource, diagrams = new Map(), { highlight, operations = [] } = {}) {
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+  // «The reference's words» become a quotation (./quotes.mjs).
+  md.use(referenceQuotes);
 
   // Raw HTML stays off; a paragraph that is exactly a diagram marker becomes the diagram. A marker naming no known
   // diagram, or a malformed one, fails the build, naming the guide.
@@ -54,6 +58,32 @@ export function createMarkdownRenderer(pageOfSource, diagrams = new Map(), { hig
     uniqueSlugStartIndex: 2,
     tabIndex: false,
     permalink: anchor.permalink.headerLink({ class: 'anchor' }),
+  });
+
+  // `<!-- side by side -->` on a line of its own, right before two code blocks (the client call, then curl): the two
+  // are shown side by side on a wide screen, one above the other on a narrow one, each with its label.
+  md.core.ruler.push('side_by_side', (state) => {
+    const tokens = state.tokens;
+    const labels = /** @type {Record<string, string>} */ ({ ts: 'TypeScript', sh: 'curl', json: 'JSON', xml: 'XML' });
+    const html = (/** @type {string} */ content) => Object.assign(new state.Token('html_block', '', 0), { content, block: true });
+    for (let i = 0; i + 2 < tokens.length; i++) {
+      if (tokens[i]?.type !== 'paragraph_open' || !/^<!--\s*side by side\s*-->$/.test(tokens[i + 1]?.content.trim() ?? '')) continue;
+      const pair = [tokens[i + 3], tokens[i + 4]];
+      if (!pair.every((t) => t?.type === 'fence')) throw new Error(`${state.env?.source ?? 'a guide'}: <!-- side by side --> must be followed by two code blocks`);
+      const side = (/** @type {import('markdown-it').Token} */ fence) => {
+        const language = fence.info.trim().split(/\s+/)[0] ?? '';
+        return [html(`<div class="side"><p class="side-label">${escapeHtml(labels[language] ?? language)}</p>\n`), fence, html('</div>\n')];
+      };
+      tokens.splice(i, 5, html('<div class="side-by-side">\n'), ...side(/** @type {any} */ (pair[0])), ...side(/** @type {any} */ (pair[1])), html('</div>\n'));
+    }
+  });
+
+  // A blockquote that opens with "**Our assumption" is a callout of its own kind (styled by the layout).
+  md.core.ruler.push('assumption_callouts', (state) => {
+    state.tokens.forEach((token, i) => {
+      const inline = state.tokens[i + 2];
+      if (token.type === 'blockquote_open' && inline?.type === 'inline' && /^\*\*Our assumption/i.test(inline.content)) token.attrJoin('class', 'assumption');
+    });
   });
 
   const named = operationNamer(operations);

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { escapeHtml } from './html.mjs';
-import { siteBar, siteBarStyle, siteScriptTag } from './layout.mjs';
+import { siteBar, siteBarStyle, siteScriptTag, themeBootScript } from './layout.mjs';
 import { docsDefinition } from './reference/docs-definition.mjs';
 import { clientSamples } from './reference/rest-samples.mjs';
 import { redocScript, splitRedocPage } from './reference/redoc-script.mjs';
@@ -40,12 +40,13 @@ function template(contract, site) {
 <title>{{title}}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
+${themeBootScript}
 <style>body { padding: 0; margin: 0; } ${siteBarStyle}</style>
 ${siteScriptTag(site)}
 {{{redocHead}}}
 </head>
 <body>
-${siteBar(site, contract.page)}
+${siteBar(site, contract.page, { themeToggle: true })}
 ${relatedNote}
 {{{redocHTML}}}
 </body>

@@ -1,5 +1,5 @@
 // The site-wide search index, written by Pagefind into dist/pagefind/: the pages we render (their <main>), and one
-// record per reference operation, addressed to its entry (Redoc draws its operations in the browser, so the built
+// record per reference operation and per question for the operator, addressed to its entry (Redoc draws its operations in the browser, so the built
 // Redoc pages hold nothing to index). The site script (./site/site-script.js) loads the index when a search starts.
 //
 // Opened from the folder (file://), a browser refuses to fetch the index's files; so each is also written as a classic
@@ -42,11 +42,12 @@ export function operationRecord(op) {
 }
 
 /**
- * @param {{ dist: string, pages: string[], operations: import('./reference/operation-index.mjs').ReferenceOperation[] }} input
- *   `pages`: the pages we render, by file name in `dist`
+ * @param {{ dist: string, pages: string[], operations: import('./reference/operation-index.mjs').ReferenceOperation[],
+ *   records?: import('pagefind').CustomRecord[] }} input
+ *   `pages`: the pages we render, by file name in `dist`; `records`: more records (the questions to the operator)
  * @returns {Promise<{ pages: number, records: number }>}
  */
-export async function buildSearchIndex({ dist, pages, operations }) {
+export async function buildSearchIndex({ dist, pages, operations, records = [] }) {
   const output = join(dist, searchDir);
   rmSync(output, { recursive: true, force: true });
   const { index } = check(await pagefind.createIndex({ forceLanguage: 'en' }), 'starting Pagefind');
@@ -54,6 +55,7 @@ export async function buildSearchIndex({ dist, pages, operations }) {
   try {
     for (const page of pages) check(await index.addHTMLFile({ url: `/${page}`, content: readFileSync(join(dist, page), 'utf8') }), page);
     for (const op of operations) check(await index.addCustomRecord(operationRecord(op)), op.href);
+    for (const record of records) check(await index.addCustomRecord(record), record.url);
     check(await index.writeFiles({ outputPath: output }), 'writing the index');
   } finally {
     await pagefind.close();
@@ -68,5 +70,5 @@ export async function buildSearchIndex({ dist, pages, operations }) {
     mkdirSync(dirname(script), { recursive: true });
     writeFileSync(script, `(globalThis.paykitSearchFiles ??= {})[${JSON.stringify(path)}] = ${JSON.stringify(readFileSync(file).toString('base64'))};\n`);
   }
-  return { pages: pages.length, records: operations.length };
+  return { pages: pages.length, records: operations.length + records.length };
 }

@@ -11,3 +11,6 @@ export const paths = {
   guides: resolve(docsRoot, 'guides'),
   packages: resolve(docsRoot, '../packages'),
 };
+
+/** The page the server sends, with status 404, for an address that has no page. */
+export const notFoundPage = '404.html';

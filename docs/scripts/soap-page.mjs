@@ -1,6 +1,13 @@
 // Renders the SOAP reference page body from the contract model that @paykit/contracts reads out of the WSDL and XSD.
 import { elementsOf, XSD_NS } from '@paykit/contracts';
+import MarkdownIt from 'markdown-it';
 import { escapeHtml } from './html.mjs';
+import { referenceQuotes } from './quotes.mjs';
+
+// The WSDL and XSD documentation is short Markdown: inline code, and the reference's words quoted «…».
+const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false }).use(referenceQuotes);
+/** @param {string} text */
+const documentation = (text) => markdown.renderInline(text);
 
 /**
  * @typedef {import('@paykit/contracts').SoapContractModel} SoapContractModel
@@ -106,17 +113,23 @@ function fieldTable(fields, typeName) {
   const rows = fields
     .map(
       (f) =>
-        `<tr><td><code>${escapeHtml(f.kind === 'attribute' ? `@${f.name}` : f.name)}</code></td><td>${typeName(f.type, f.inlineType)}</td><td>${describeOccurrence(f.minOccurs, f.maxOccurs)}</td><td>${escapeHtml(f.documentation)}</td></tr>`,
+        `<tr><td><code>${escapeHtml(f.kind === 'attribute' ? `@${f.name}` : f.name)}</code></td><td>${typeName(f.type, f.inlineType)}</td><td>${describeOccurrence(f.minOccurs, f.maxOccurs)}</td><td>${documentation(f.documentation)}</td></tr>`,
     )
     .join('\n');
   return `<table class="fields"><thead><tr><th>field</th><th>type</th><th>occurs</th><th>description</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
 }
 
-/** @param {import('./reference/soap-samples.mjs').SoapSample} sample @param {string} packageName */
-function sampleBlocks(sample, packageName) {
+/**
+ * Each sample in a `div.sample` (the site script gives it a copy button), highlighted like the guides' code.
+ * @param {import('./reference/soap-samples.mjs').SoapSample} sample @param {string} packageName
+ * @param {import('./highlight.mjs').Highlight | undefined} highlight
+ */
+function sampleBlocks(sample, packageName, highlight) {
   /** @param {string} kind @param {string} title @param {string} lang @param {string} code */
   const block = (kind, title, lang, code) =>
-    `<h4>${escapeHtml(title)}</h4>\n<pre class="sample sample-${kind}"><code class="language-${lang}">${escapeHtml(code)}</code></pre>`;
+    `<h4>${escapeHtml(title)}</h4>\n<div class="sample sample-${kind}" data-language="${lang}">${
+      highlight ? highlight(code, lang) : `<pre><code class="language-${lang}">${escapeHtml(code)}</code></pre>`
+    }</div>`;
   return [
     block('request', 'Request', 'xml', sample.request),
     block('response', 'Response', 'xml', sample.response),
@@ -126,7 +139,8 @@ function sampleBlocks(sample, packageName) {
 
 /**
  * @param {import('@paykit/contracts').Operation} op @param {(q: QName | undefined) => string} elementLink
- * @param {{ packageName: string, byOperation: Map<string, import('./reference/soap-samples.mjs').SoapSample> }} [samples]
+ * @param {{ packageName: string, byOperation: Map<string, import('./reference/soap-samples.mjs').SoapSample>,
+ *   highlight?: import('./highlight.mjs').Highlight }} [samples]
  */
 function operationSection(op, elementLink, samples) {
   const sample = samples?.byOperation.get(op.name);
@@ -134,7 +148,7 @@ function operationSection(op, elementLink, samples) {
   const addresses = op.endpoints.flatMap((e) => (e.address === undefined ? [] : [e.address]));
   return `<section class="operation" id="${anchors.operation(op.name)}">
 <h3>${escapeHtml(op.name)}</h3>
-<p>${escapeHtml(op.documentation)}</p>
+<p>${documentation(op.documentation)}</p>
 <table><tbody>
 <tr><th>request element</th><td>${elementLink(op.input)}</td></tr>
 <tr><th>response element</th><td>${elementLink(op.output)}</td></tr>
@@ -144,7 +158,7 @@ ${op.faults.length ? `<tr><th>fault elements</th><td>${op.faults.map(elementLink
 <tr><th>port type</th><td><code>${escapeHtml(op.portType)}</code></td></tr>
 <tr><th>address in the WSDL</th><td>${addresses.map((a) => `<code>${escapeHtml(a)}</code>`).join('<br>') || 'none'}</td></tr>
 </tbody></table>
-${sample && samples ? sampleBlocks(sample, samples.packageName) : ''}
+${sample && samples ? sampleBlocks(sample, samples.packageName, samples.highlight) : ''}
 </section>`;
 }
 
@@ -153,7 +167,7 @@ function simpleTypeSection(type, name, typeName) {
   const facets = type.facets;
   return `<section class="type" id="${anchors.type(name)}">
 <h3>${escapeHtml(name)}</h3>
-${type.documentation ? `<p>${escapeHtml(type.documentation)}</p>` : ''}
+${type.documentation ? `<p>${documentation(type.documentation)}</p>` : ''}
 <p>Restricts ${typeName(type.base ?? null)}${facets.length ? ':' : '.'}</p>
 ${facets.length ? `<ul>${facets.map((f) => `<li>${escapeHtml(f.name)}: <code>${escapeHtml(f.value)}</code></li>`).join('')}</ul>` : ''}
 </section>`;
@@ -162,8 +176,9 @@ ${facets.length ? `<ul>${facets.map((f) => `<li>${escapeHtml(f.name)}: <code>${e
 /**
  * @param {SoapContractModel} contract
  * @param {{ title: string, source: string, related?: { page: string, title: string },
- *   samples?: { packageName: string, byOperation: Map<string, import('./reference/soap-samples.mjs').SoapSample> } }} page
- *   `samples`: each operation's messages and client call (./reference/soap-samples.mjs)
+ *   samples?: { packageName: string, byOperation: Map<string, import('./reference/soap-samples.mjs').SoapSample>,
+ *   highlight?: import('./highlight.mjs').Highlight } }} page
+ *   `samples`: each operation's messages and client call (./reference/soap-samples.mjs), highlighted by `highlight`
  */
 export function renderSoapReference(contract, page) {
   const types = typesOf(contract);
@@ -183,7 +198,7 @@ export function renderSoapReference(contract, page) {
         : `<p>Type: ${typeName(element.type ?? null, element.inlineType ? element.name : undefined)}</p>${named && element.type ? fieldTable(fieldsOf(named, element.type.name), typeName) : ''}`;
       return `<section class="element" id="${anchors.element(element.name)}">
 <h3>${escapeHtml(element.name)}</h3>
-${element.documentation ? `<p>${escapeHtml(element.documentation)}</p>` : ''}
+${element.documentation ? `<p>${documentation(element.documentation)}</p>` : ''}
 ${content}
 </section>`;
     })
@@ -194,7 +209,7 @@ ${content}
     .map(
       ({ name, type }) => `<section class="type" id="${anchors.type(name)}">
 <h3>${escapeHtml(name)}</h3>
-${type.documentation ? `<p>${escapeHtml(type.documentation)}</p>` : ''}
+${type.documentation ? `<p>${documentation(type.documentation)}</p>` : ''}
 ${type.derivation ? `<p>Extends ${typeName(type.derivation.base)}.</p>` : ''}
 ${type.group?.compositor === 'choice' ? '<p>Exactly one of the fields below.</p>' : ''}
 ${fieldTable(fieldsOf(type, name), typeName)}
@@ -205,7 +220,7 @@ ${fieldTable(fieldsOf(type, name), typeName)}
   const simpleTypes = types.simple.map(({ name, type }) => simpleTypeSection(type, name, typeName)).join('\n');
 
   return `<h1>${escapeHtml(page.title)}</h1>
-<p>${escapeHtml(contract.documentation)}</p>
+<p>${documentation(contract.documentation)}</p>
 <p class="note">Generated from <code>${escapeHtml(page.source)}</code> and the schemas it imports; never edited by hand.${page.related ? ` The same service over REST: <a href="${escapeHtml(page.related.page)}">${escapeHtml(page.related.title)}</a>.` : ''}</p>
 <table><tbody>
 <tr><th>service</th><td><code>${escapeHtml(contract.name)}</code></td></tr>

@@ -1,11 +1,14 @@
+// end-to-end: bundles both REST contracts with Redocly's bundler (the engine that lints them) once for the file, which
+// takes seconds on a loaded machine (it outran the default 10 s hook bound beside two busy loops at load 20).
 // Every assumption the contracts mark is visible: as a note on the reference page where it applies (in the docs
 // bundle only, never in the published specs), on the generated "Confirm with the operator" page, which the landing
 // page, the navigation and the going-live guide link; and no guide attributes an assumed fact to the reference.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleOpenApi, openApiContracts } from '@paykit/contracts';
+import { bundleOpenApi, fromRoot, openApiContracts, soapContracts } from '@paykit/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contractAssumptions, renderConfirmPage } from '../scripts/confirm-page.mjs';
+import { contractAssumptions, renderConfirmPage, soapContractAssumptions } from '../scripts/confirm-page.mjs';
 import { readGuides } from '../scripts/guides.mjs';
 import { assumptionAnchor, confirmPage, findMarks, readAssumptions, type Assumption, type Mark } from '../scripts/reference/assumptions.mjs';
 import { paths } from '../scripts/site-paths.mjs';
@@ -20,15 +23,16 @@ interface ContractAssumptions {
   root: string;
   assumptions: Assumption[];
   marks: Mark[];
+  doc: Record<string, unknown>;
 }
 
 const contracts: ContractAssumptions[] = [];
 beforeAll(async () => {
   for (const contract of openApiContracts) {
     const doc = (await bundleOpenApi(contract.root)) as Record<string, unknown>;
-    contracts.push({ name: contract.name, page: contract.docs.page, root: contract.root, assumptions: readAssumptions(doc), marks: findMarks(doc) });
+    contracts.push({ name: contract.name, page: contract.docs.page, root: contract.root, assumptions: readAssumptions(doc), marks: findMarks(doc), doc });
   }
-});
+}, 60_000);
 
 const built = (page: string) => readFileSync(join(paths.dist, page), 'utf8');
 
@@ -86,15 +90,51 @@ describe(`the "${confirmPage.title}" page`, () => {
         listed++;
       }
     }
+    // And the SOAP contract's, from the assumptions.yaml beside its WSDL and the marks in the WSDL and XSD.
+    for (const contract of soapContracts) {
+      const { assumptions, places } = soapContractAssumptions({ title: contract.docs.title, page: contract.docs.page, wsdl: fromRoot(contract.wsdl) });
+      expect(assumptions.map((a) => a.key)).toEqual(expect.arrayContaining(['soap-namespace', 'soap-parameter-shape']));
+      for (const assumption of assumptions) {
+        expect(html).toContain(`id="${assumptionAnchor(assumption.key)}"`);
+        expect(text).toContain(plain(assumption.confirm));
+        expect(places.get(assumption.key)?.length, assumption.key).toBeGreaterThan(0);
+        for (const place of places.get(assumption.key) ?? []) expect(html).toContain(`href="${place.links[0]!.href}"`);
+        listed++;
+      }
+    }
     expect(html.match(/<section class="assumption"/g)?.length).toBe(listed);
+  });
+
+  it('links each place an assumption is marked to its entry on the reference page, and has a contents list', () => {
+    const html = built(confirmPage.page);
+    // Operations by their Redoc route; a marked schema or parameter by the operations that use it.
+    expect(html).toMatch(/<a class="marked" href="payments\.html#\/transactions\/createtransaction">createTransaction<\/a>/);
+    expect(html).toMatch(/the schema <code>Transaction<\/code>, field <code>status<\/code> \(<a class="marked" href="payments\.html#\/transactions\/[a-z]+">/);
+    expect(html).toMatch(/<a class="marked" href="file-exchange-soap\.html#type-Parameter">/);
+    expect(html).toContain('<details class="toc">');
+  });
+
+  it('refuses a SOAP mark that names no assumption, and an assumption marked nowhere', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paykit-soap-marks-'));
+    try {
+      const wsdl = join(dir, 'x.wsdl');
+      const xml = (assumption: string) =>
+        `<wsdl:definitions xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/" xmlns:paykit="urn:paykit:contract-extensions:v1" name="X" targetNamespace="urn:x" paykit:assumption="${assumption}"/>`;
+      writeFileSync(join(dir, 'assumptions.yaml'), 'soap-namespace:\n  title: T\n  assume: A\n  confirm: C\n  keywords: [k]\n');
+      writeFileSync(wsdl, xml('no-such-key'));
+      expect(() => soapContractAssumptions({ title: 'X', page: 'x.html', wsdl })).toThrow(/"no-such-key", which assumptions.yaml does not hold/);
+      writeFileSync(join(dir, 'assumptions.yaml'), 'soap-namespace:\n  title: T\n  assume: A\n  confirm: C\n  keywords: [k]\nunused:\n  title: T\n  assume: A\n  confirm: C\n  keywords: [k]\n');
+      writeFileSync(wsdl, xml('soap-namespace'));
+      expect(() => soapContractAssumptions({ title: 'X', page: 'x.html', wsdl })).toThrow(/holds unused, which nothing in the WSDL or XSD marks/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives the layout its headings: a section per contract, an entry per assumption, each an id of the page', async () => {
     const bundled = [];
-    for (const c of contracts) {
-      const doc = (await bundleOpenApi(c.root)) as Record<string, unknown>;
-      bundled.push(contractAssumptions({ title: c.name, page: c.page, doc }));
-    }
+    // The bundles of the hook (contractAssumptions only reads them).
+    for (const c of contracts) bundled.push(contractAssumptions({ title: c.name, page: c.page, doc: c.doc }));
     const { html, headings } = renderConfirmPage(bundled);
     const withAssumptions = contracts.filter((c) => c.assumptions.length > 0);
     expect(headings.filter((h) => h.level === 2).map((h) => h.title)).toEqual(withAssumptions.map((c) => c.name));

@@ -1,3 +1,5 @@
+// end-to-end: the replay of the reference's change log through @paykit/compat (a contract per month, checked), which
+// takes seconds on a loaded machine; the tests themselves keep the default timeout.
 // The Changelog page: every pending changeset (acknowledgements shown as such), the packages' CHANGELOG.md files,
 // and every entry of the service's change log with the gate's verdict, from the replay of @paykit/compat.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

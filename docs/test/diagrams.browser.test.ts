@@ -1,14 +1,19 @@
+// end-to-end: a real Chromium draws every diagram of the built guides.
 // Each diagram of the built guides, as a reader's browser shows it: offline, with scripts switched off (the page's own
 // script adds copy buttons and search, nothing of the diagrams), visible at
 // a readable size with every state box or lifeline laid out inside the drawing. One screenshot per diagram goes to
 // test-results/screenshots/diagram-<kind>-<name>.png (or PAYKIT_DOCS_SCREENSHOTS).
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import type { BrowserContextOptions } from 'playwright-core';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { diagramMarker } from '../scripts/diagrams/index.mjs';
 import { readGuides } from '../scripts/guides.mjs';
 import { skipBrowserTests } from './support/chromium.js';
 import { screenshots, useBuiltSite } from './support/built-site.js';
-import { openOffline } from './support/offline-page.js';
+import { openOffline, type OfflinePage } from './support/offline-page.js';
+
+// Each test waits on Chromium; a hang still fails within this bound.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const placed = readGuides().flatMap((guide) =>
   guide.markdown.split('\n').flatMap((line) => {
@@ -18,6 +23,9 @@ const placed = readGuides().flatMap((guide) =>
 );
 
 
+const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+const phone: BrowserContextOptions = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+
 describe.skipIf(skipBrowserTests)('diagrams in Chromium', () => {
   const site = useBuiltSite();
 
@@ -25,17 +33,30 @@ describe.skipIf(skipBrowserTests)('diagrams in Chromium', () => {
     expect(placed.length).toBeGreaterThan(0);
   });
 
-  it.each(placed.map((d) => ({ ...d, label: `${d.kind} ${d.name} on ${d.page}` })))('$label is drawn, without script', async ({ page: file, kind, name }) => {
-    const opened = await openOffline(site.browser, site.url, file, { javaScriptEnabled: false });
-    const { page, problems } = opened;
-    try {
-      await page.waitForLoadState('networkidle');
+  describe.each([
+    { screen: 'desktop', options: desktop },
+    { screen: 'phone', options: phone },
+  ])('on a $screen', ({ screen, options }) => {
+    // One page with scripts off for the whole block, moved from guide to guide (several diagrams share a guide).
+    let opened: OfflinePage | undefined;
+    const show = async (file: string): Promise<OfflinePage> => {
+      if (!opened) opened = await openOffline(site.browser, site.url, file, { ...options, javaScriptEnabled: false });
+      else if (!opened.page.url().endsWith(`/${file}`)) await opened.page.goto(new URL(file, site.url).href, { waitUntil: 'load' });
+      return opened;
+    };
+    afterAll(async () => {
+      await opened?.context.close();
+    });
+
+    it.each(placed.map((d) => ({ ...d, label: `${d.kind} ${d.name} on ${d.page}` })))('$label is drawn, without script', async ({ page: file, kind, name }) => {
+      const { page, problems } = await show(file);
+      // The load event has passed (openOffline and goto wait for it); with scripts off nothing is requested after it.
       // No diagram library: the page's scripts are the site's own (the site script, and inline theme and contents
       // switches), and the diagram is drawn with scripts off.
       const sources = await page.locator('script[src]').evaluateAll((scripts) => scripts.map((s) => s.getAttribute('src')));
       expect(sources.filter((src) => !/^assets\/site\.[0-9a-f]{16}\.js$/.test(src ?? '')), 'scripts other than the site script').toEqual([]);
       const figure = page.locator(`figure.diagram[data-diagram="${kind} ${name}"]`);
-      await expect.poll(() => figure.count()).toBe(1);
+      expect(await figure.count()).toBe(1);
       const svg = figure.locator('svg');
       const box = await svg.boundingBox();
       expect(box?.width, 'drawn width').toBeGreaterThan(300);
@@ -49,14 +70,23 @@ describe.skipIf(skipBrowserTests)('diagrams in Chromium', () => {
           .map(({ node }) => node);
       });
       expect(outside, 'shapes outside the drawing').toEqual([]);
+      // Readable: no label drawn smaller than 11 CSS pixels (a wide diagram scrolls sideways instead of shrinking).
+      const smallest = await svg.evaluate((element) =>
+        Math.min(...[...element.querySelectorAll('text')].map((t) => (t as SVGTextElement).getBoundingClientRect().height > 0 ? Number(t.getAttribute('font-size')) * (element.getBoundingClientRect().width / (element as SVGSVGElement).viewBox.baseVal.width) : Infinity)),
+      );
+      expect(smallest, 'the smallest label, in CSS pixels').toBeGreaterThanOrEqual(11);
+      // The page itself never scrolls sideways; the figure does, and says so.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), 'page width').toBeLessThanOrEqual(options.viewport!.width);
+      if (screen === 'phone' && box!.width > options.viewport!.width) {
+        expect(await figure.evaluate((f) => f.scrollWidth > f.clientWidth && getComputedStyle(f).overflowX === 'auto'), 'the figure scrolls sideways').toBe(true);
+        expect(await figure.evaluate((f) => getComputedStyle(f).backgroundImage), 'a shadow cues the hidden part').toContain('gradient');
+      }
       expect(await svg.getAttribute('role')).toBe('img');
       expect((await svg.locator('title').first().textContent())?.length).toBeGreaterThan(0);
       await figure.scrollIntoViewIfNeeded();
-      await figure.screenshot({ path: join(screenshots, `diagram-${kind}-${name}.png`) });
+      await figure.screenshot({ path: join(screenshots, `diagram-${kind}-${name}${screen === 'phone' ? '-phone' : ''}.png`) });
       expect(problems.offsiteRequests).toEqual([]);
       expect(problems.consoleErrors).toEqual([]);
-    } finally {
-      await opened.context.close();
-    }
+    });
   });
 });

@@ -1,3 +1,4 @@
+// end-to-end: a real Chromium sends the page's requests to a real payments sandbox.
 // What a web page can do to a payments sandbox left running on the developer's machine: nothing. A page from another
 // origin sends the requests a browser lets any page send without asking (no-cors: a JSON text as text/plain, a form,
 // a multipart form) to the sandbox's control interface; Chromium sends them, and the sandbox refuses every one
@@ -7,10 +8,12 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPaymentsSandbox, type PaymentsSandbox } from '@paykit/mock-server';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serveDirectory } from '../scripts/server.mjs';
-import { launchChromium, skipBrowserTests } from './support/chromium.js';
+import { sharedChromium, skipBrowserTests } from './support/chromium.js';
+
+// Each test waits on Chromium; a hang still fails within this bound.
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const page = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>a page</title>
 <script type="module">
@@ -39,25 +42,23 @@ window.outcome = outcome;
 let sandbox: PaymentsSandbox;
 let site: { server: Server; url: string };
 let dir: string;
-let browser: Browser;
 
 describe.skipIf(skipBrowserTests)('a page from another origin sending requests to the sandbox control interface', () => {
+  const chromium = sharedChromium();
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'paykit-page-'));
     writeFileSync(join(dir, 'index.html'), page);
     [sandbox, site] = await Promise.all([startPaymentsSandbox(), serveDirectory(dir, 0)]);
-    browser = await launchChromium();
   });
 
   afterAll(async () => {
-    await browser?.close();
     await Promise.all([sandbox?.close(), new Promise((resolve) => (site ? site.server.close(resolve) : resolve(undefined)))]);
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('Chromium sends each request, the sandbox refuses each one, and nothing changes', async () => {
     await sandbox.control.advanceClock({ ms: 1_000 });
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     const answers: { url: string; status: number }[] = [];
     try {
       const tab = await context.newPage();

@@ -35,13 +35,22 @@ const ids = (page: string) => {
   return idsOf.get(page)!;
 };
 
+/** The operations and webhooks of a Redoc page's definition: Redoc routes both under their first tag. */
+const routedOperations = (page: string): { operationId: string; tags?: string[] }[] => {
+  const definition = builtDefinition(page);
+  const webhooks = Object.values((definition.webhooks ?? {}) as Record<string, Record<string, { operationId?: string; tags?: string[] }>>).flatMap((item) =>
+    Object.values(item).flatMap((op) => (op?.operationId ? [{ operationId: op.operationId, ...(op.tags ? { tags: op.tags } : {}) }] : [])),
+  );
+  return [...builtOperations(definition), ...webhooks];
+};
+
 /** The routes Redoc answers on a reference page: `/<tag route>/<operationid>`, the tag routes as prerendered. */
 const redocRoutes = new Map<string, Set<string>>();
 const routes = (page: string) => {
   if (!redocRoutes.has(page)) {
     const html = read(page);
-    const tagRoutes = new Set([...html.matchAll(/href="\/([a-z0-9-]+)"/g)].map((m) => m[1]));
-    const operationIds = new Set(builtOperations(builtDefinition(page)).map((op) => op.operationId.toLowerCase()));
+    const tagRoutes = new Set([...html.matchAll(/href="#?\/([a-z0-9-]+)"/g)].map((m) => m[1]));
+    const operationIds = new Set(routedOperations(page).map((op) => op.operationId.toLowerCase()));
     const found = new Set<string>();
     for (const tag of tagRoutes) for (const id of operationIds) found.add(`/${tag}/${id}`);
     redocRoutes.set(page, found);
@@ -61,7 +70,7 @@ function deadLink(page: string, href: string): string | undefined {
   if (redocPages.includes(target)) {
     if (!routes(target).has(id)) return `${target} has no operation route ${id}`;
     // The route's tag must be the operation's own: the one Redoc lists it under.
-    const op = builtOperations(builtDefinition(target)).find((o) => id.endsWith(`/${o.operationId.toLowerCase()}`));
+    const op = routedOperations(target).find((o) => id.endsWith(`/${o.operationId.toLowerCase()}`));
     const tagRoute = id.split('/')[1];
     const tags = (op as { tags?: string[] } | undefined)?.tags ?? [];
     return tags.some((tag) => tag.toLowerCase().replace(/[^a-z0-9]+/g, '-') === tagRoute) ? undefined : `${id} is not under the operation's tag`;

@@ -1,3 +1,4 @@
+// end-to-end: the payments sandbox, the file exchange mock over client-certificate TLS and the paykit-files command as a real process provoke every error the guide names.
 // The troubleshooting guide names error classes, payments error kinds, webhook failure reasons, processAll stages,
 // paykit-files exit statuses and parts of messages. Each is checked against the real packages: classes against what
 // they export, and everything else against errors provoked here for real (the payments sandbox, the stateful file
@@ -13,9 +14,11 @@ import * as fileExchangeSoap from '@paykit/file-exchange-soap';
 import { generateTestCertificates, startFileExchangeMock, startPaymentsSandbox, type FileExchangeMock, type PaymentsSandbox, type TestCertificates } from '@paykit/mock-server';
 import * as payments from '@paykit/payments';
 import * as webhooks from '@paykit/payments/webhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readGuides } from '../scripts/guides.mjs';
 import { paths } from '../scripts/site-paths.mjs';
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 });
 
 const guideSource = '11-troubleshooting.md';
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -211,7 +214,7 @@ async function provokeFileExchange(): Promise<void> {
 beforeAll(async () => {
   for (const module of [payments, webhooks, fileExchange, fileExchangeSoap]) for (const name of errorClasses(module)) known.classes.add(name);
   await Promise.all([provokePayments(), provokeWebhooks(), provokeFileExchange()]);
-}, 180_000);
+}, 60_000);
 
 afterAll(async () => {
   await Promise.all([sandbox?.close(), mock?.close()]);

@@ -12,7 +12,7 @@ export const confirmPage = { page: 'confirm-with-the-operator.html', title: 'Con
 /**
  * @typedef {{ title: string, assume: string, confirm: string, keywords: string[] }} AssumptionText
  * @typedef {AssumptionText & { key: string }} Assumption
- * @typedef {{ keys: string[], where: string, node: Record<string, unknown> }} Mark
+ * @typedef {{ keys: string[], where: string, path: string[], node: Record<string, unknown> }} Mark
  */
 
 /** @param {unknown} value @returns {value is Record<string, unknown>} */
@@ -68,7 +68,7 @@ export function findMarks(doc) {
     if (Array.isArray(node)) return node.forEach((item, i) => walk(item, [...path, String(i)]));
     if (!isObject(node)) return;
     const value = node[markExtension];
-    if (value !== undefined) marks.push({ keys: typeof value === 'string' ? [value] : /** @type {string[]} */ (value), where: describe(path, doc), node });
+    if (value !== undefined) marks.push({ keys: typeof value === 'string' ? [value] : /** @type {string[]} */ (value), where: describe(path, doc), path, node });
     for (const [key, child] of Object.entries(node)) if (key !== catalogueExtension && key !== markExtension) walk(child, [...path, key]);
   };
   walk(doc, []);
@@ -108,4 +108,45 @@ export function addAssumptionNotes(doc) {
     const description = typeof mark.node.description === 'string' ? mark.node.description.trimEnd() : '';
     mark.node.description = [description, ...notes].filter(Boolean).join('\n\n');
   }
+}
+
+/**
+ * Where a mark's entry is on the contract's Redoc page: the operation or webhook itself; for a parameter or schema,
+ * the operations that use it (directly or through other schemas), at most `limit`; the page for the API as a whole.
+ * @param {Mark} mark
+ * @param {Record<string, unknown>} doc the bundled contract
+ * @param {string} page its reference page
+ * @param {(tag: string | undefined, operationId: string) => string} route Redoc's route of an operation
+ * @returns {{ label: string, href: string }[]}
+ */
+export function markLinks(mark, doc, page, route, limit = 3) {
+  const [top, name, third] = mark.path;
+  const any = /** @type {any} */ (doc);
+  const linkTo = (/** @type {any} */ operation) => ({ label: String(operation.operationId), href: `${page}${route(operation.tags?.[0], String(operation.operationId))}` });
+  if ((top === 'paths' || top === 'webhooks') && name && third && isHttpMethod(third)) return [linkTo(any[top][name][third])];
+  if (top !== 'components' || !name || !third) return [{ label: 'the page', href: page }];
+  // Every component that leads to this one, then the operations whose text refers to any of them.
+  const refs = new Set([`#/components/${name}/${third}`]);
+  const components = Object.entries(any.components ?? {}).flatMap(([kind, entries]) => Object.entries(/** @type {object} */ (entries)).map(([n, v]) => [`#/components/${kind}/${n}`, JSON.stringify(v)]));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [ref, text] of components) {
+      if (!refs.has(/** @type {string} */ (ref)) && [...refs].some((r) => /** @type {string} */ (text).includes(`"${r}"`))) {
+        refs.add(/** @type {string} */ (ref));
+        grew = true;
+      }
+    }
+  }
+  const users = [];
+  for (const top of ['paths', 'webhooks']) {
+    for (const item of Object.values(any[top] ?? {})) {
+      const shared = JSON.stringify(item.parameters ?? []);
+      for (const [method, operation] of Object.entries(item)) {
+        if (!isHttpMethod(method)) continue;
+        const text = `${shared}${JSON.stringify(operation)}`;
+        if ([...refs].some((r) => text.includes(`"${r}"`))) users.push(linkTo(operation));
+      }
+    }
+  }
+  return users.length ? users.slice(0, limit) : [{ label: 'the page', href: page }];
 }

@@ -39,10 +39,14 @@ export function splitRedocPage(html, page) {
     throw new RedocPageError(`${page}: the inline script does not end with Redoc's exports (export { ... hydrate ... }); has build-docs changed its page?`);
   }
   const start = match.index;
+  // Redoc's prerendered links are root-absolute (`/transactions`, `/section/...`), and hydration keeps them: opened in
+  // a new tab or shared, they lead to the server's root. Its router reads the fragment, so `#/transactions` is the
+  // same place, from any address.
+  const hashRoutes = (/** @type {string} */ part) => part.replace(/\bhref="\/(?!\/)/g, 'href="#/');
   return {
     bundle,
     page: (scriptPath) =>
-      `${html.slice(0, start)}<script src="${scriptPath}" defer></script>
+      `${hashRoutes(html.slice(0, start))}<script src="${scriptPath}" defer></script>
 <script type="module">
 if (typeof globalThis.${globalName} !== 'string') throw new Error('Redoc did not load from ${scriptPath}');
 const redocModule = URL.createObjectURL(new Blob([globalThis.${globalName}], { type: 'text/javascript' }));
@@ -51,7 +55,7 @@ URL.revokeObjectURL(redocModule);
 ${own.trimEnd()}
 // Tests wait for this before clicking: a click on the prerendered page before hydration follows its plain links.
 document.documentElement.dataset.redoc = 'hydrated';
-</script>${html.slice(start + whole.length)}`,
+</script>${hashRoutes(html.slice(start + whole.length))}`,
   };
 }
 

@@ -24,14 +24,53 @@ export function restOperations(doc) {
   return openApiModel(doc).operations.map(({ operationId, method, path, operation, parameters }) => ({ operationId, method, path, operation, parameters: parameters.map((p) => p.node) }));
 }
 
+/** A card number: 13 to 19 digits whose Luhn sum is right (the test of the samples looks for these). */
+export function isCardNumber(/** @type {unknown} */ value) {
+  if (typeof value !== 'string' || !/^\d{13,19}$/.test(value)) return false;
+  let sum = 0;
+  [...value].reverse().forEach((c, i) => {
+    const d = Number(c) * (i % 2 ? 2 : 1);
+    sum += d > 9 ? d - 9 : d;
+  });
+  return sum % 10 === 0;
+}
+
+/** What a sample shows in place of a value the contract marks sensitive (`x-paykit-sensitive`), by its kind. */
+const placeholders = /** @type {Record<string, string>} */ ({
+  'card-number': 'CARD_NUMBER_FROM_THE_PAYER',
+  'card-security-code': 'SECURITY_CODE_FROM_THE_PAYER',
+  'card-expiry': 'EXPIRY_FROM_THE_PAYER',
+  secret: 'SECRET_FROM_ITS_OWNER',
+});
+
+/**
+ * A sample's body without its sensitive values: a property the contract marks (`readSensitiveMarks`' `properties`,
+ * name -> kind) shows where its value comes from instead, at any depth. A full card number or security code is never
+ * shown in a sample: the payer types them into the app or the hosted frame.
+ * @param {unknown} value
+ * @param {Readonly<Record<string, string>>} marked
+ * @returns {unknown}
+ */
+export function withoutSensitiveValues(value, marked) {
+  if (Array.isArray(value)) return value.map((item) => withoutSensitiveValues(item, marked));
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => {
+      const kind = Object.hasOwn(marked, key) ? marked[key] : undefined;
+      return [key, kind && v !== undefined && typeof v !== 'object' ? (placeholders[kind] ?? 'SENSITIVE') : withoutSensitiveValues(v, marked)];
+    }),
+  );
+}
+
 /**
  * The values a sample sends: every path parameter, the required query parameters, the header parameters, the body.
  * @param {Json} doc
  * @param {RestOperation} op
  * @param {Map<string, unknown>} byName
+ * @param {Readonly<Record<string, string>>} marked the properties the contract marks sensitive, by name
  * @returns {RequestValues}
  */
-function requestValues(doc, op, byName) {
+function requestValues(doc, op, byName, marked) {
   /** @param {string} where @param {boolean} requiredOnly */
   const values = (where, requiredOnly) =>
     Object.fromEntries(op.parameters.filter((p) => p.in === where && (!requiredOnly || p.required)).map((p) => [p.name, parameterValue(doc, p, byName)]));
@@ -44,7 +83,7 @@ function requestValues(doc, op, byName) {
     query: values('query', true),
     headers: values('header', false),
     ...(mediaType && content
-      ? { body: { mediaType: binary ? (schema?.contentMediaType ?? 'application/octet-stream') : mediaType, value: binary ? undefined : bodyValue(doc, content, byName), binary } }
+      ? { body: { mediaType: binary ? (schema?.contentMediaType ?? 'application/octet-stream') : mediaType, value: binary ? undefined : withoutSensitiveValues(bodyValue(doc, content, byName), marked), binary } }
       : {}),
   };
 }
@@ -248,15 +287,16 @@ export const clientSamples = /** @type {Record<string, ClientSamples>} */ ({
  * The samples of every operation of a bundled contract, by operationId.
  * @param {string} contract the contract's name in the registry
  * @param {Json} doc the bundled document
+ * @param {Readonly<Record<string, string>>} [marked] the properties the contract marks sensitive, by name (their kind)
  * @returns {Map<string, CodeSample[]>}
  */
-export function restSamples(contract, doc) {
+export function restSamples(contract, doc, marked = {}) {
   const client = clientSamples[contract];
   if (!client) throw new Error(`no client samples for the contract ${contract}`);
   const byName = valuesByPropertyName(doc);
   return new Map(
     restOperations(doc).map((op) => {
-      const values = requestValues(doc, op, byName);
+      const values = requestValues(doc, op, byName, marked);
       return [
         op.operationId,
         [

@@ -51,7 +51,7 @@ export function rulesSection(doc) {
     `Retries, limits and lifetimes that OpenAPI has no keyword for, from the contract's \`${rulesExtension}\`. The client`,
     'packages follow them; they are generated into their code from the same place.',
     '',
-    '| rule | values | what the reference says |',
+    "| rule | values | the rule (quoted where the words are the reference's; the rest is our reading) |",
     '|---|---|---|',
     ...rows,
     '',

@@ -27,8 +27,14 @@
   toggle?.addEventListener('click', () => {
     const next = effectiveTheme() === 'dark' ? 'light' : 'dark';
     root.dataset.theme = next;
+    // A Redoc page draws itself by a class on <html> and keeps its own choice: both follow the reader's.
+    if (root.classList.contains('light') || root.classList.contains('dark')) {
+      root.classList.remove('light', 'dark');
+      root.classList.add(next);
+    }
     try {
       localStorage.setItem(themeKey, next);
+      localStorage.setItem('redoc.colorMode', next);
     } catch {
       // Storage refused (private mode): the choice lasts for this page only.
     }
@@ -36,6 +42,25 @@
   });
   systemDark.addEventListener('change', showTheme);
   showTheme();
+
+  // The contents list marks the section being read: the last heading above the top of the window.
+  const tocLinks = /** @type {HTMLAnchorElement[]} */ ([...document.querySelectorAll('details.toc a[href^="#"]')]);
+  if (tocLinks.length) {
+    const sections = tocLinks.map((a) => document.getElementById(decodeURIComponent(a.hash.slice(1)))).filter((h) => h !== null);
+    let scheduled = false;
+    const markCurrent = () => {
+      scheduled = false;
+      const above = sections.filter((h) => h.getBoundingClientRect().top <= 80);
+      const current = above.at(-1) ?? sections[0];
+      for (const a of tocLinks) {
+        if (current && a.hash === `#${current.id}`) a.setAttribute('aria-current', 'true');
+        else a.removeAttribute('aria-current');
+      }
+    };
+    addEventListener('scroll', () => (scheduled ||= (requestAnimationFrame(markCurrent), true)), { passive: true });
+    addEventListener('hashchange', markCurrent);
+    markCurrent();
+  }
 
   // Copy buttons on the code samples of our pages (the Redoc pages have their own).
   for (const pre of document.querySelectorAll('.frame main pre')) {
@@ -124,15 +149,24 @@
   /** @param {any} data a Pagefind result's data; its excerpts are HTML with <mark> around the hits */
   const resultItem = (data) => {
     const kind = data.meta?.kind ? `<span class="kind">${escape(data.meta.kind)}</span>` : '';
+    // The sections that match the search best (the weight of their matched words), not the first three of the page.
+    const score = (/** @type {any} */ sub) =>
+      (sub.weighted_locations ?? []).reduce((/** @type {number} */ total, /** @type {any} */ l) => total + (l.balanced_score ?? l.weight ?? 1), 0) ||
+      (sub.locations?.length ?? 0);
     const sections = (data.sub_results ?? [])
       .filter((/** @type {any} */ sub) => sub.url !== data.url && sub.title !== data.meta?.title)
+      .map((/** @type {any} */ sub, /** @type {number} */ order) => ({ sub, order, score: score(sub) }))
+      .sort((/** @type {any} */ a, /** @type {any} */ b) => b.score - a.score || a.order - b.order)
       .slice(0, 3)
+      .map((/** @type {any} */ ranked) => ranked.sub)
       .map((/** @type {any} */ sub) => `<li><a class="section" href="${escape(siteUrl(sub.url))}">${escape(sub.title)}</a></li>`)
       .join('');
     return `<li><a class="result" href="${escape(siteUrl(data.url))}">${escape(data.meta?.title ?? data.url)}</a>${kind}<p>${data.excerpt}</p>${sections ? `<ul>${sections}</ul>` : ''}</li>`;
   };
 
   let latest = 0;
+  /** The result chosen with the arrow keys (-1: none yet). */
+  let chosen = -1;
   const search = async () => {
     const term = input.value.trim();
     const ticket = ++latest;
@@ -146,6 +180,7 @@
       const results = await Promise.all(found.results.slice(0, 8).map((/** @type {any} */ r) => r.data()));
       if (ticket !== latest) return;
       list.innerHTML = results.length ? results.map(resultItem).join('') : `<li>Nothing found for “${escape(term)}”.</li>`;
+      chosen = -1;
     } catch (error) {
       if (ticket !== latest) return;
       list.innerHTML = `<li>Search is not available: ${escape(String(error instanceof Error ? error.message : error))}</li>`;
@@ -159,8 +194,44 @@
     void loadPagefind().catch(() => undefined);
     if (list.innerHTML) list.hidden = false;
   });
+  // The keyboard: "/" or Ctrl/Cmd+K jumps to the search box; the arrows move through the results; Enter opens the
+  // chosen one (the first when none is chosen); Escape closes the list and goes back to the box.
+  const resultLinks = () => /** @type {HTMLAnchorElement[]} */ ([...list.querySelectorAll('a')]);
+  const choose = (/** @type {number} */ index) => {
+    const links = resultLinks();
+    if (!links.length) return;
+    chosen = (index + links.length) % links.length;
+    links.forEach((a, i) => a.closest('li')?.classList.toggle('active', i === chosen));
+    const link = links[chosen];
+    link?.setAttribute('aria-selected', 'true');
+    link?.scrollIntoView({ block: 'nearest' });
+    input.setAttribute('aria-activedescendant', link?.id || '');
+  };
+  document.addEventListener('keydown', (event) => {
+    const typing = event.target instanceof HTMLElement && (event.target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName));
+    if ((event.key === '/' && !typing) || (event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey))) {
+      event.preventDefault();
+      input.focus();
+      input.select();
+    }
+  });
   input.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') list.hidden = true;
+    if (event.key === 'Escape') {
+      list.hidden = true;
+      return;
+    }
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      if (list.hidden && list.innerHTML) list.hidden = false;
+      choose(chosen + (event.key === 'ArrowDown' ? 1 : -1));
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      const link = resultLinks()[Math.max(chosen, 0)];
+      if (link) {
+        list.hidden = true;
+        location.href = link.href;
+      }
+    }
   });
   document.addEventListener('click', (event) => {
     if (!(event.target instanceof Node) || !input.parentElement?.contains(event.target)) list.hidden = true;

@@ -50,7 +50,7 @@ export function unitsOf(markdown: string): string[] {
 /** The prose of a Markdown guide as sentences (of its paragraphs, table rows and list items). */
 export function sentencesOf(markdown: string): string[] {
   return unitsOf(markdown)
-    .flatMap((unit) => unit.split(/(?<=[.!?])\s+(?=[A-Z"(])/))
+    .flatMap((unit) => unit.split(/(?<=[.!?][»"”]?)\s+(?=[A-Z"(«])/))
     .map((s) => s.trim())
     .filter(Boolean);
 }
@@ -89,7 +89,8 @@ export function findAttributions(guides: { source: string; markdown: string }[],
   const found: Attribution[] = [];
   for (const guide of guides) {
     for (const sentence of sentencesOf(guide.markdown)) {
-      for (const clause of attributedClauses(sentence)) {
+      // The reference's own words, quoted «…», are checked against the reference itself (reference-quotes.ts).
+      for (const clause of attributedClauses(sentence.replace(/«[^«»]*»/g, '«…»'))) {
         for (const { key, keywords } of assumptions) {
           const keyword = keywords.find((k) => phrase(k).test(clause));
           if (keyword) found.push({ guide: guide.source, key, keyword, sentence });
@@ -99,3 +100,19 @@ export function findAttributions(guides: { source: string; markdown: string }[],
   }
   return found;
 }
+
+// What the quote check (reference-quotes.ts) counts as saying what the reference says: the verbs above and more,
+// "only" included ("the reference says only..." is a claim about what it says), and the reference's rules, words,
+// table, list or example. A denial ("publishes no", "says nothing") is not one.
+const claimVerbs = [
+  ...verbs, 'writes', 'asks', 'allows', 'forbids', 'notes', 'mentions', 'warns', 'advises', 'explains', 'adds', 'limits',
+  'fixes', 'offers', 'contradicts', 'puts', 'places', 'counts', 'uses', 'means', 'marks', 'reserves', 'permits', 'insists',
+  'suggests', 'implies', 'reads', 'talks', 'refers', 'demands', 'wants', 'prefers', 'considers', 'defers', 'repeats',
+];
+const claim = new RegExp(
+  String.raw`\b(?:the|its|their)\s+(?:(?:payments|file[ -]exchange|service's|operator's)\s+)?reference(?:'s\s+(?:(?:own|client|receiver|retry|\w+ing)\s+)?(?:rules?|words|answer|table|list|example|examples|advice|steps?|order|wording|meaning|definition|promise|advice|view|term)\b|\s+(?:also\s+|clearly\s+|itself\s+|then\s+)?(?:${claimVerbs.join('|')})\b(?!\s+(?:no|neither|nothing|none)\b))|\b(?:according\s+to|per)\s+the\s+reference\b`,
+  'i',
+);
+
+/** Whether a sentence says what the reference says (in any of its clauses). */
+export const attributes = (sentence: string): boolean => claim.test(sentence);

@@ -44,8 +44,13 @@ export function builtSoapSamples(page: string): Map<string, Record<string, strin
   const found = new Map<string, Record<string, string>>();
   for (const section of html.matchAll(/<section class="operation" id="operation-([^"]+)">([\s\S]*?)<\/section>/g)) {
     const blocks: Record<string, string> = {};
-    for (const block of (section[2] ?? '').matchAll(/<pre class="sample sample-(\w+)"><code[^>]*>([\s\S]*?)<\/code><\/pre>/g)) {
-      blocks[block[1]!] = (block[2] ?? '').replace(/&(lt|gt|quot|#39|amp);/g, (e) => entities[e] ?? e);
+    // Each sample is a div.sample holding a highlighted <pre>: its text is the code without the highlighter's spans.
+    for (const block of (section[2] ?? '').matchAll(/<div class="sample sample-(\w+)"[^>]*><pre\b[^>]*><code[^>]*>([\s\S]*?)<\/code><\/pre><\/div>/g)) {
+      blocks[block[1]!] = (block[2] ?? '')
+        .replace(/<[^>]+>/g, '')
+        .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+        .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
+        .replace(/&(lt|gt|quot|amp);/g, (e) => entities[e] ?? e);
     }
     found.set(section[1]!, blocks);
   }

@@ -1,7 +1,9 @@
 // Where the browser is and how it is started: Debian's Chromium driven by playwright-core, headless, with every
-// background service that would reach the internet switched off.
+// background service that would reach the internet switched off. The suite starts one (global-setup.ts) and every
+// browser test file connects to it with `sharedChromium()`.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -14,21 +16,33 @@ export const installHint =
 /** Outside CI a missing browser skips the browser tests (with the hint); in CI it never does. */
 export const skipBrowserTests = chromiumMissing && process.env.CI !== 'true';
 
-export function launchChromium(): Promise<Browser> {
-  if (chromiumMissing) throw new Error(installHint);
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Registers, for the calling describe block, a connection to the suite's one Chromium (started by the global set-up).
+ * The returned holder's `browser` is set before the block's first test; the connection (and every context the file
+ * left open) is closed after its last.
+ */
+export function sharedChromium(): { browser: Browser } {
+  const holder = {} as { browser: Browser };
+  beforeAll(async () => {
+    const endpoint = inject('chromiumEndpoint');
+    if (!endpoint) throw new Error(installHint);
+    holder.browser = await chromium.connect(endpoint);
   });
+  afterAll(async () => {
+    await holder.browser?.close();
+  });
+  return holder;
 }
 
 if (skipBrowserTests) console.warn(`SKIPPED browser tests: ${installHint}`);

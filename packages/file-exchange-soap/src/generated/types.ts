@@ -8,7 +8,7 @@
 export type FileName = string;
 
 /**
- * One name-value pair of metadata, normally sent only when the operator asks for it. The reference does not publish this element's structure: the name and value children are our assumption.
+ * One name-value pair of metadata, normally sent only when the operator asks for it. The reference says «The XML structure of the name-value `parameter` element: not shown.»: the name and value children are our assumption.
  * XSD complex type `Parameter`.
  */
 export interface Parameter {

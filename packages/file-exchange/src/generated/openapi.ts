@@ -100,8 +100,8 @@ export interface components {
         /** @description One file name per line, in alphabetical order. */
         PlainFileList: string;
         /**
-         * @description The download list as XML. The reference describes a root `downloadFileList` holding a `file` element with
-         *     `fileName` children; this schema also accepts a `file` element per name. Read every `fileName` under every `file`.
+         * @description The download list as XML. The reference says «XML has a root `downloadFileList` with a `file` element holding
+         *     `fileName` children»; this schema also accepts a `file` element per name. Read every `fileName` under every `file`.
          */
         DownloadFileList: {
             file?: {

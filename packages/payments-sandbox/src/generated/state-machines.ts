@@ -143,7 +143,7 @@ export const stateMachines = {
           "The 204 response has no body."
         ],
         "basis": "reference",
-        "note": "The reference says the alias is \"submitted for deregistration\" without naming the state; `PENDING_DEREGISTRATION`\nis the state it describes as \"submitted for deregistration\"."
+        "note": "The reference says only «submitted for deregistration; the intermediate state name is not stated by the\ntrigger». `PENDING_DEREGISTRATION` (a state it lists) is OUR reading of that state."
       },
       {
         "id": "deregister-refused",
@@ -182,7 +182,7 @@ export const stateMachines = {
         },
         "effects": [],
         "basis": "inferred",
-        "note": "The reference names both states but shows no transition between them (\"Other transitions: not shown\"); a\nderegistration that was submitted ends in `DEREGISTERED`."
+        "note": "The reference lists both states and says «Other transitions: not shown.»; that a deregistration submitted ends\nin `DEREGISTERED` is OUR reading."
       },
       {
         "id": "payment-received-single",
@@ -203,7 +203,7 @@ export const stateMachines = {
           "The event carries the transaction as data, with status `Approved`."
         ],
         "basis": "reference",
-        "note": "The reference says the system deregisters the alias; it names no intermediate state."
+        "note": "The reference says a `SINGLE` alias «Accepts one payment, after which the system deregisters it.», with no intermediate state."
       },
       {
         "id": "payment-received-static",
@@ -408,7 +408,7 @@ export const stateMachines = {
           "Nothing is charged or stored."
         ],
         "basis": "inferred",
-        "note": "The reference says such a token \"cannot be used\" without giving the status; 422 is its status for invalid\nrequest content, with the token named in `errors`."
+        "note": "The reference says a token is then «consumed; cannot be used again» or «expired; cannot be used», without a\nstatus; 422 («invalid content; body says which fields») is OUR choice, with the token named in `errors`."
       }
     ]
   },
@@ -559,7 +559,7 @@ export const stateMachines = {
           "Nothing is charged or stored; the token is not consumed."
         ],
         "basis": "inferred",
-        "note": "The reference tells the merchant not to take a payment or register an account after a failure, and that an\nauthentication call must come first when it is required; it does not say how the service answers if the\nmerchant does. 422 is its status for invalid request content."
+        "note": "After a failure the reference says «do not take a payment or register an account», and that when required «a\n3D Secure authentication call must be made before taking a payment or tokenising the card»; it does not say\nhow the service answers if the merchant does. 422 is OUR choice (assumption `payment-before-3ds`)."
       }
     ]
   }

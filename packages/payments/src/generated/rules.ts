@@ -9,8 +9,10 @@ export const retry = { statuses: [429, 503], networkErrors: true, waitMs: 20000,
 /** A 500 may have done part of the work, so the request must not be sent again as it is. */
 export const mustNotResend = { statuses: [500] } as const;
 /**
- * After a 500, a 502 (invalid answer upstream) or a 504 (upstream timed out; retry after a minute at the earliest)
- * the outcome is unknown: query the resource for its state before anything else.
+ * The outcome is unknown after a 500 («unexpected condition; do not resend; part of the work may have been
+ * done»), a 502 («upstream returned an invalid answer; query the resource for its state») and a 504 («upstream
+ * timed out; retry after 1 minute or query the resource»). Looking the resource up before anything else, for all
+ * three, is OUR reading (for the 502 it is the reference's word).
  */
 export const mustQueryState = { statuses: [500, 502, 504] } as const;
 /**
@@ -26,9 +28,10 @@ export const concurrency = { maxInFlight: 10 } as const;
  */
 export const singleUseTokens = { lifetimeMs: 600000, unusedQuota: 1000 } as const;
 /**
- * How a transaction's `status` reads. The reference names `Approved`, and pending for a transaction the banking
- * network has not answered yet (a 202); it writes "pending" as a word, not a value, so the client matches it in
- * any case (OUR assumption). The reference lists no status as a decline: `declined` stays empty until it does.
+ * How a transaction's `status` reads. The reference says «States named: `Approved` and pending (a 202 response
+ * for a transaction means pending until the banking network answers; query the transaction to learn the
+ * outcome).» It writes "pending" as a word, not a value, so the client matches it in any case (OUR assumption
+ * `pending-status-case`). No status is given as a decline: `declined` stays empty until one is.
  * Any other status (a transaction suspended by fraud screening, say) is not approved and not known to be
  * declined: the payer may still be charged, so the payment must not be taken again before the transaction has
  * been looked up.
