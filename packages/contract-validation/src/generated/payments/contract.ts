@@ -5139,7 +5139,7 @@ export const paymentsContract = {
       statuses: [500],
     },
     mustQueryState: {
-      description: "After a 500, a 502 (invalid answer upstream) or a 504 (upstream timed out; retry after a minute at the earliest)\nthe outcome is unknown: query the resource for its state before anything else.",
+      description: "The outcome is unknown after a 500 («unexpected condition; do not resend; part of the work may have been\ndone»), a 502 («upstream returned an invalid answer; query the resource for its state») and a 504 («upstream\ntimed out; retry after 1 minute or query the resource»). Looking the resource up before anything else, for all\nthree, is OUR reading (for the 502 it is the reference's word).",
       statuses: [500, 502, 504],
     },
     idempotencyKey: {
@@ -5156,7 +5156,7 @@ export const paymentsContract = {
       unusedQuota: 1000,
     },
     transactionStatus: {
-      description: "How a transaction's `status` reads. The reference names `Approved`, and pending for a transaction the banking\nnetwork has not answered yet (a 202); it writes \"pending\" as a word, not a value, so the client matches it in\nany case (OUR assumption). The reference lists no status as a decline: `declined` stays empty until it does.\nAny other status (a transaction suspended by fraud screening, say) is not approved and not known to be\ndeclined: the payer may still be charged, so the payment must not be taken again before the transaction has\nbeen looked up.",
+      description: "How a transaction's `status` reads. The reference says «States named: `Approved` and pending (a 202 response\nfor a transaction means pending until the banking network answers; query the transaction to learn the\noutcome).» It writes \"pending\" as a word, not a value, so the client matches it in any case (OUR assumption\n`pending-status-case`). No status is given as a decline: `declined` stays empty until one is.\nAny other status (a transaction suspended by fraud screening, say) is not approved and not known to be\ndeclined: the payer may still be charged, so the payment must not be taken again before the transaction has\nbeen looked up.",
       approved: ["Approved"],
       pending: ["pending"],
       declined: [],

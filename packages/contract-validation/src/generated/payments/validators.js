@@ -1151,22 +1151,15 @@ return errors === 0;
 }
 
 export const Customer = validate41;
-const schema24 = {"type":"object","additionalProperties":true,"properties":{"customerId":{"$ref":"Identifier"},"customerNumber":{"type":"string"},"customerName":{"type":"string"}},"$id":"Customer"};
+const schema24 = {"type":"object","additionalProperties":true,"required":["customerId"],"properties":{"customerId":{"$ref":"Identifier"},"customerNumber":{"type":"string"},"customerName":{"type":"string"}},"$id":"Customer"};
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Customer" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.customerId !== undefined){
-if(!(validate2(data.customerId, {instancePath:instancePath+"/customerId",parentData:data,parentDataProperty:"customerId",rootData}))){
-vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
-errors = vErrors.length;
-}
-}
-if(data.customerNumber !== undefined){
-if(typeof data.customerNumber !== "string"){
-const err0 = {instancePath:instancePath+"/customerNumber",schemaPath:"Customer#/properties/customerNumber/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.customerId === undefined){
+const err0 = {instancePath,schemaPath:"Customer#/required",keyword:"required",params:{missingProperty: "customerId"},message:"must have required property '"+"customerId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1175,10 +1168,15 @@ vErrors.push(err0);
 }
 errors++;
 }
+if(data.customerId !== undefined){
+if(!(validate2(data.customerId, {instancePath:instancePath+"/customerId",parentData:data,parentDataProperty:"customerId",rootData}))){
+vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+errors = vErrors.length;
 }
-if(data.customerName !== undefined){
-if(typeof data.customerName !== "string"){
-const err1 = {instancePath:instancePath+"/customerName",schemaPath:"Customer#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.customerNumber !== undefined){
+if(typeof data.customerNumber !== "string"){
+const err1 = {instancePath:instancePath+"/customerNumber",schemaPath:"Customer#/properties/customerNumber/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1188,14 +1186,26 @@ vErrors.push(err1);
 errors++;
 }
 }
-}
-else {
-const err2 = {instancePath,schemaPath:"Customer#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.customerName !== undefined){
+if(typeof data.customerName !== "string"){
+const err2 = {instancePath:instancePath+"/customerName",schemaPath:"Customer#/properties/customerName/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"Customer#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
 }
 errors++;
 }
@@ -6775,7 +6785,7 @@ return errors === 0;
 }
 
 export const Transaction = validate163;
-const schema84 = {"allOf":[{"$ref":"MoneyWithSurcharge"},{"type":"object","additionalProperties":true,"properties":{"receiptNumber":{"$ref":"Identifier"},"status":{"type":"string"},"responseCode":{"type":"string"},"responseDescription":{"type":"string"},"summaryCode":{"type":"string"},"transactionType":{"type":"string"},"fraudGuardResult":{"type":["object","string","null"],"additionalProperties":true},"transactionTime":{"$ref":"DateTime"},"settlementDate":{"$ref":"Date"},"source":{"type":"string"},"voidable":{"type":"boolean"},"refundable":{"type":"boolean"},"comment":{"type":["string","null"]},"ipAddress":{"type":["string","null"]},"debtRepayment":{"type":"boolean"},"supplierBusinessCode":{"type":"string"},"aliasBillerAccount":{"$ref":"AliasBillerAccount"},"aliasAccount":{"$ref":"AliasAccountReference"}}}],"$id":"Transaction"};
+const schema84 = {"allOf":[{"$ref":"MoneyWithSurcharge"},{"type":"object","additionalProperties":true,"required":["receiptNumber"],"properties":{"receiptNumber":{"$ref":"Identifier"},"status":{"type":"string"},"responseCode":{"type":"string"},"responseDescription":{"type":"string"},"summaryCode":{"type":"string"},"transactionType":{"type":"string"},"fraudGuardResult":{"type":["object","string","null"],"additionalProperties":true},"transactionTime":{"$ref":"DateTime"},"settlementDate":{"$ref":"Date"},"source":{"type":"string"},"voidable":{"type":"boolean"},"refundable":{"type":"boolean"},"comment":{"type":["string","null"]},"ipAddress":{"type":["string","null"]},"debtRepayment":{"type":"boolean"},"supplierBusinessCode":{"type":"string"},"aliasBillerAccount":{"$ref":"AliasBillerAccount"},"aliasAccount":{"$ref":"AliasAccountReference"}}}],"$id":"Transaction"};
 const schema85 = {"type":"object","additionalProperties":true,"properties":{"principalAmount":{"$ref":"Money"},"surchargeAmount":{"$ref":"Money"},"totalAmount":{"$ref":"Money"}},"$id":"MoneyWithSurcharge"};
 
 function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -6988,15 +6998,8 @@ vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.err
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.receiptNumber !== undefined){
-if(!(validate2(data.receiptNumber, {instancePath:instancePath+"/receiptNumber",parentData:data,parentDataProperty:"receiptNumber",rootData}))){
-vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
-errors = vErrors.length;
-}
-}
-if(data.status !== undefined){
-if(typeof data.status !== "string"){
-const err0 = {instancePath:instancePath+"/status",schemaPath:"Transaction#/allOf/1/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.receiptNumber === undefined){
+const err0 = {instancePath,schemaPath:"Transaction#/allOf/1/required",keyword:"required",params:{missingProperty: "receiptNumber"},message:"must have required property '"+"receiptNumber"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7005,10 +7008,15 @@ vErrors.push(err0);
 }
 errors++;
 }
+if(data.receiptNumber !== undefined){
+if(!(validate2(data.receiptNumber, {instancePath:instancePath+"/receiptNumber",parentData:data,parentDataProperty:"receiptNumber",rootData}))){
+vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+errors = vErrors.length;
 }
-if(data.responseCode !== undefined){
-if(typeof data.responseCode !== "string"){
-const err1 = {instancePath:instancePath+"/responseCode",schemaPath:"Transaction#/allOf/1/properties/responseCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"Transaction#/allOf/1/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7018,9 +7026,9 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.responseDescription !== undefined){
-if(typeof data.responseDescription !== "string"){
-const err2 = {instancePath:instancePath+"/responseDescription",schemaPath:"Transaction#/allOf/1/properties/responseDescription/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.responseCode !== undefined){
+if(typeof data.responseCode !== "string"){
+const err2 = {instancePath:instancePath+"/responseCode",schemaPath:"Transaction#/allOf/1/properties/responseCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7030,9 +7038,9 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data.summaryCode !== undefined){
-if(typeof data.summaryCode !== "string"){
-const err3 = {instancePath:instancePath+"/summaryCode",schemaPath:"Transaction#/allOf/1/properties/summaryCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.responseDescription !== undefined){
+if(typeof data.responseDescription !== "string"){
+const err3 = {instancePath:instancePath+"/responseDescription",schemaPath:"Transaction#/allOf/1/properties/responseDescription/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7042,9 +7050,9 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.transactionType !== undefined){
-if(typeof data.transactionType !== "string"){
-const err4 = {instancePath:instancePath+"/transactionType",schemaPath:"Transaction#/allOf/1/properties/transactionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.summaryCode !== undefined){
+if(typeof data.summaryCode !== "string"){
+const err4 = {instancePath:instancePath+"/summaryCode",schemaPath:"Transaction#/allOf/1/properties/summaryCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7054,15 +7062,27 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.fraudGuardResult !== undefined){
-let data6 = data.fraudGuardResult;
-if(((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (typeof data6 !== "string")) && (data6 !== null)){
-const err5 = {instancePath:instancePath+"/fraudGuardResult",schemaPath:"Transaction#/allOf/1/properties/fraudGuardResult/type",keyword:"type",params:{type: schema84.allOf[1].properties.fraudGuardResult.type},message:"must be object,string,null"};
+if(data.transactionType !== undefined){
+if(typeof data.transactionType !== "string"){
+const err5 = {instancePath:instancePath+"/transactionType",schemaPath:"Transaction#/allOf/1/properties/transactionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.fraudGuardResult !== undefined){
+let data6 = data.fraudGuardResult;
+if(((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (typeof data6 !== "string")) && (data6 !== null)){
+const err6 = {instancePath:instancePath+"/fraudGuardResult",schemaPath:"Transaction#/allOf/1/properties/fraudGuardResult/type",keyword:"type",params:{type: schema84.allOf[1].properties.fraudGuardResult.type},message:"must be object,string,null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -7081,19 +7101,7 @@ errors = vErrors.length;
 }
 if(data.source !== undefined){
 if(typeof data.source !== "string"){
-const err6 = {instancePath:instancePath+"/source",schemaPath:"Transaction#/allOf/1/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.voidable !== undefined){
-if(typeof data.voidable !== "boolean"){
-const err7 = {instancePath:instancePath+"/voidable",schemaPath:"Transaction#/allOf/1/properties/voidable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err7 = {instancePath:instancePath+"/source",schemaPath:"Transaction#/allOf/1/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -7103,9 +7111,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.refundable !== undefined){
-if(typeof data.refundable !== "boolean"){
-const err8 = {instancePath:instancePath+"/refundable",schemaPath:"Transaction#/allOf/1/properties/refundable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.voidable !== undefined){
+if(typeof data.voidable !== "boolean"){
+const err8 = {instancePath:instancePath+"/voidable",schemaPath:"Transaction#/allOf/1/properties/voidable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -7115,10 +7123,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.comment !== undefined){
-let data12 = data.comment;
-if((typeof data12 !== "string") && (data12 !== null)){
-const err9 = {instancePath:instancePath+"/comment",schemaPath:"Transaction#/allOf/1/properties/comment/type",keyword:"type",params:{type: schema84.allOf[1].properties.comment.type},message:"must be string,null"};
+if(data.refundable !== undefined){
+if(typeof data.refundable !== "boolean"){
+const err9 = {instancePath:instancePath+"/refundable",schemaPath:"Transaction#/allOf/1/properties/refundable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7128,10 +7135,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.ipAddress !== undefined){
-let data13 = data.ipAddress;
-if((typeof data13 !== "string") && (data13 !== null)){
-const err10 = {instancePath:instancePath+"/ipAddress",schemaPath:"Transaction#/allOf/1/properties/ipAddress/type",keyword:"type",params:{type: schema84.allOf[1].properties.ipAddress.type},message:"must be string,null"};
+if(data.comment !== undefined){
+let data12 = data.comment;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err10 = {instancePath:instancePath+"/comment",schemaPath:"Transaction#/allOf/1/properties/comment/type",keyword:"type",params:{type: schema84.allOf[1].properties.comment.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7141,9 +7148,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.debtRepayment !== undefined){
-if(typeof data.debtRepayment !== "boolean"){
-const err11 = {instancePath:instancePath+"/debtRepayment",schemaPath:"Transaction#/allOf/1/properties/debtRepayment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.ipAddress !== undefined){
+let data13 = data.ipAddress;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err11 = {instancePath:instancePath+"/ipAddress",schemaPath:"Transaction#/allOf/1/properties/ipAddress/type",keyword:"type",params:{type: schema84.allOf[1].properties.ipAddress.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7153,14 +7161,26 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.supplierBusinessCode !== undefined){
-if(typeof data.supplierBusinessCode !== "string"){
-const err12 = {instancePath:instancePath+"/supplierBusinessCode",schemaPath:"Transaction#/allOf/1/properties/supplierBusinessCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.debtRepayment !== undefined){
+if(typeof data.debtRepayment !== "boolean"){
+const err12 = {instancePath:instancePath+"/debtRepayment",schemaPath:"Transaction#/allOf/1/properties/debtRepayment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.supplierBusinessCode !== undefined){
+if(typeof data.supplierBusinessCode !== "string"){
+const err13 = {instancePath:instancePath+"/supplierBusinessCode",schemaPath:"Transaction#/allOf/1/properties/supplierBusinessCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
 }
 errors++;
 }
@@ -7179,12 +7199,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"Transaction#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err14 = {instancePath,schemaPath:"Transaction#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err14];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err14);
 }
 errors++;
 }
