@@ -27,19 +27,22 @@ function follower(this: AbortSignal): void {
  * loses nothing by it: its timers of one duration already share one list behind one native timer.
  */
 export class CallStop {
-  readonly deadline: number;
-  readonly signal: AbortSignal;
-  timedOut = false;
-  private readonly controller = new AbortController();
-  private readonly timer: ReturnType<typeof setTimeout> | undefined;
-  private wake: (() => void) | undefined;
+  // Declared, not defined: the constructor assigns them (field definitions would only add bytes to bundles).
+  declare readonly timeoutMs: number;
+  declare private readonly callerSignal: AbortSignal | undefined;
+  declare readonly deadline: number;
+  declare readonly signal: AbortSignal;
+  declare timedOut: boolean;
+  declare private readonly controller: AbortController;
+  declare private readonly timer: ReturnType<typeof setTimeout> | undefined;
+  declare private wake: (() => void) | undefined;
 
   /** `timeoutMs`: `Infinity` for no deadline (see `resolveTimeout`). */
-  constructor(
-    readonly timeoutMs: number,
-    private readonly callerSignal: AbortSignal | undefined,
-  ) {
-    this.signal = this.controller.signal;
+  constructor(timeoutMs: number, callerSignal: AbortSignal | undefined) {
+    this.timeoutMs = timeoutMs;
+    this.callerSignal = callerSignal;
+    this.timedOut = false;
+    this.signal = (this.controller = new AbortController()).signal;
     this.deadline = timeoutMs === Infinity ? Infinity : performance.now() + timeoutMs;
     if (callerSignal?.aborted) {
       this.end(callerSignal.reason);
