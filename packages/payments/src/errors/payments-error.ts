@@ -254,15 +254,16 @@ export function errorFromResponse(input: {
   unknown?: boolean | undefined;
   sentAt?: number;
 }): AnyPaymentsError {
-  const kind = errorKindOfStatus(input.status);
+  const { status, url } = input;
+  const kind = errorKindOfStatus(status);
   const errorBody = fieldsOf(input.body);
   const detail = text(errorBody.developerMessage) ?? text(errorBody.customerMessage);
-  const location = redirectLocation(input.status, input.headers, input.url);
+  const location = redirectLocation(status, input.headers, url);
   // The client follows no redirect, so that a request and its key only go to the configured address.
-  const advice = location ? ` Not followed: the resource has moved to ${location}.` : adviceFor(input.status, input.headers, input.unknown, input.idempotencyKey);
-  const message = `${input.method} ${input.url} failed with HTTP ${input.status} (${kind})` + (detail ? `: ${detail}` : '.') + advice;
-  const { status, method, url, body, headers, idempotencyKey, attempts, unknown, sentAt } = input;
-  const details = { kind, message, status, method, url, body, headers, idempotencyKey, attempts, location, mustQueryState: unknown, sentAt };
+  const advice = location ? ` Not followed: the resource has moved to ${location}.` : adviceFor(status, input.headers, input.unknown, input.idempotencyKey);
+  const message = `${input.method} ${url} failed with HTTP ${status} (${kind})` + (detail ? `: ${detail}` : '.') + advice;
+  // The constructor reads the fields it knows (the input's `unknown` is `mustQueryState` here).
+  const details = { ...input, kind, message, location, mustQueryState: input.unknown };
   return new PaymentsError(details as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
 }
 
