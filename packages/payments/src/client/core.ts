@@ -71,9 +71,8 @@ interface BoundOperation {
   readonly list: boolean;
   /** A JSON success is an object with these properties (see OperationSpec). */
   readonly requires: readonly string[] | undefined;
-  /** Literal pieces of the path: one more than `placeholders`, which sit between them. */
+  /** Literal pieces of the path: one more than `pathParams`, whose placeholders sit between them. */
   readonly pathPieces: readonly string[];
-  readonly placeholders: readonly string[];
   readonly accept: string;
   readonly acceptsJson: boolean;
   readonly sendsJson: boolean;
@@ -95,8 +94,8 @@ function bindOperation(operationId: string, spec: OperationSpec): BoundOperation
     idempotent: spec.idempotent === true,
     list: spec.list === true,
     requires: spec.requires,
+    // The path parameters are the placeholders, in order (the generator reads them off the path the same way).
     pathPieces: split.filter((_, i) => i % 2 === 0),
-    placeholders: split.filter((_, i) => i % 2 === 1),
     accept,
     acceptsJson: isJson(accept),
     sendsJson: !spec.body || isJson(spec.body),
@@ -112,10 +111,10 @@ function buildUrl(
   path: Record<string, unknown>,
   query: Record<string, unknown> | undefined,
 ): string {
-  const { pathPieces, placeholders } = operation;
+  const { pathPieces, pathParams } = operation;
   let url = baseUrl + pathPieces[0];
-  for (let i = 0; i < placeholders.length; i++) {
-    url += encodeURIComponent(String(path[placeholders[i]!])) + pathPieces[i + 1];
+  for (let i = 0; i < pathParams.length; i++) {
+    url += encodeURIComponent(String(path[pathParams[i]!])) + pathPieces[i + 1];
   }
   if (!query) return url;
   const search = new URLSearchParams();
