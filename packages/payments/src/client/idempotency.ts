@@ -13,17 +13,17 @@ export function newIdempotencyKey(): string {
  * the spec's rule for the header (its length and pattern), or that HTTP would change in transit (outer spaces trimmed).
  */
 export function checkIdempotencyKey(key: unknown): string {
-  const rule = idempotencyKeyRule;
+  const { minLength = 1, maxLength = Infinity, pattern } = idempotencyKeyRule ?? {};
   const length = (key as string)?.length;
   if (
     typeof key !== 'string' ||
     key.trim() !== key ||
     !/^[\x20-\x7e]*$/.test(key) ||
-    length < Math.max(1, rule?.minLength ?? 1) ||
-    length > (rule?.maxLength ?? Infinity) ||
-    (rule?.pattern !== undefined && !new RegExp(rule.pattern, 'u').test(key))
+    length < Math.max(1, minLength) ||
+    length > maxLength ||
+    (pattern !== undefined && !new RegExp(pattern, 'u').test(key))
   ) {
-    throw keyError(String(key), `must be ${rule?.minLength ?? 1} to ${rule?.maxLength} printable ASCII characters, without a space at either end`);
+    throw keyError(String(key), `must be ${minLength} to ${maxLength} printable ASCII characters, without a space at either end`);
   }
   return key;
 }
