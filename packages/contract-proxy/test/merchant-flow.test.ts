@@ -89,8 +89,9 @@ describe('a full merchant flow, recorded and replayed', () => {
   let text: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'paykit-proxy-flow-'));
-    [recorded, fresh] = await Promise.all([startPaymentsSandbox(), startPaymentsSandbox()]);
-    witness = await startWitness(recorded.url);
+    // The witness stands where the service would: the sandbox's links name the witness's address (its public origin).
+    witness = await startWitness({ basePath: '/rest/v1', later: () => recorded.url });
+    [recorded, fresh] = await Promise.all([startPaymentsSandbox({ publicOrigins: [new URL(witness.url).origin] }), startPaymentsSandbox()]);
     proxy = await startContractProxy({ upstream: witness.url, record: { file: join(dir, 'flow.har') } });
     const secretKey = recorded.keys.secret[0]!;
     const publishableKey = recorded.keys.publishable[0]!;

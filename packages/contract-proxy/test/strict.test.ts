@@ -166,6 +166,8 @@ const extensions: Record<string, string> = {
   'x-paykit-assumptions': 'the list of the assumptions, constrains nothing',
   'x-paykit-state-machines':
     'the state a request meets is the service’s, not in the message: whether a transition is allowed is the service’s answer, whose status the answer checks judge',
+  'x-paykit-idempotency-key':
+    'names the idempotency header, from which the validator learns which header the key rows (a POST without the key, a resend) read',
   'x-paykit-flows': 'the order of the main flows, drawn in the docs: a request outside a flow is not a mistake in itself',
 };
 

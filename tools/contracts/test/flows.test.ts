@@ -79,9 +79,9 @@ describe('readFlows', () => {
 describe('the payments contract', async () => {
   const payments = await bundleOpenApi(paymentsContract.root);
 
-  it('has the card payment and alias flows, with the key each request takes', () => {
+  it('has the card payment, alias and guide flows, with the key each request takes', () => {
     const flows = readFlows(payments, 'payments');
-    expect(Object.keys(flows)).toEqual(['cardPayment', 'aliasPayment']);
+    expect(Object.keys(flows)).toEqual(['cardPayment', 'aliasPayment', 'refundAndVoid', 'preauthCapture', 'storedAccountRecurring', 'paymentFile', 'mandateAgreement']);
     const token = flows.cardPayment!.steps.find((s) => s.operation?.operationId === 'createSingleUseToken');
     expect(token?.operation).toMatchObject({ method: 'POST', path: '/single-use-tokens', security: ['publishableKey'] });
     expect(flows.aliasPayment!.steps.filter((s) => s.kind === 'event').map((s) => s.event)).toEqual(['alias.registered', 'alias.payment.received']);

@@ -30,8 +30,10 @@ export interface Witness {
  * itself with a fault status, and can hold requests (to keep them in flight). A negative check ("the service never
  * received it") reads `seen`.
  */
-export async function startWitness(upstream: string): Promise<Witness> {
-  const target = new URL(upstream);
+export async function startWitness(upstream: string | { basePath: string; later: () => string }): Promise<Witness> {
+  // `later`: the service starts after the witness, so that it can be told the witness's address as its public one.
+  const targetOf = () => new URL(typeof upstream === 'string' ? upstream : upstream.later());
+  const basePath = typeof upstream === 'string' ? new URL(upstream).pathname : upstream.basePath;
   const seen: Seen[] = [];
   const faults: number[] = [];
   let holding: { count: number; held: (() => void)[]; reached: () => void } | undefined;
@@ -51,6 +53,7 @@ export async function startWitness(upstream: string): Promise<Witness> {
         const body = Buffer.concat(chunks);
         // Transparent: the service sees the Host the client sent (its links name the address it was called at).
         const { connection: _connection, ...headers } = incoming.headers;
+        const target = targetOf();
         const relayed = request(
           { hostname: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: { ...headers, 'content-length': String(body.length) } },
           (answer) => {
@@ -74,7 +77,7 @@ export async function startWitness(upstream: string): Promise<Witness> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${target.pathname}`;
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${basePath}`;
   return {
     url,
     seen,
