@@ -1,4 +1,4 @@
-// end-to-end: a real Chromium draws every diagram of the built guides.
+// end-to-end: a real Chromium draws every diagram of the built guides, on a desktop and a 390x844 phone, light and dark.
 // Each diagram of the built guides, as a reader's browser shows it: offline, with scripts switched off (the page's own
 // script adds copy buttons and search, nothing of the diagrams), visible at
 // a readable size with every state box or lifeline laid out inside the drawing. One screenshot per diagram goes to
@@ -34,9 +34,11 @@ describe.skipIf(skipBrowserTests)('diagrams in Chromium', () => {
   });
 
   describe.each([
-    { screen: 'desktop', options: desktop },
-    { screen: 'phone', options: phone },
-  ])('on a $screen', ({ screen, options }) => {
+    { screen: 'desktop', scheme: 'light', options: { ...desktop, colorScheme: 'light' } },
+    { screen: 'desktop', scheme: 'dark', options: { ...desktop, colorScheme: 'dark' } },
+    { screen: 'phone', scheme: 'light', options: { ...phone, colorScheme: 'light' } },
+    { screen: 'phone', scheme: 'dark', options: { ...phone, colorScheme: 'dark' } },
+  ] as const)('on a $screen, $scheme', ({ screen, scheme, options }) => {
     // One page with scripts off for the whole block, moved from guide to guide (several diagrams share a guide).
     let opened: OfflinePage | undefined;
     const show = async (file: string): Promise<OfflinePage> => {
@@ -75,6 +77,13 @@ describe.skipIf(skipBrowserTests)('diagrams in Chromium', () => {
         Math.min(...[...element.querySelectorAll('text')].map((t) => (t as SVGTextElement).getBoundingClientRect().height > 0 ? Number(t.getAttribute('font-size')) * (element.getBoundingClientRect().width / (element as SVGSVGElement).viewBox.baseVal.width) : Infinity)),
       );
       expect(smallest, 'the smallest label, in CSS pixels').toBeGreaterThanOrEqual(11);
+      // Drawn for the scheme: dark ink on the light page, and inverted (light ink) on the dark page, without script.
+      const pageIsDark = await page.evaluate(() => {
+        const [r = 0, g = 0, b = 0] = (getComputedStyle(document.body).backgroundColor.match(/\d+/g) ?? []).map(Number);
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+      });
+      expect(pageIsDark, 'the page follows the scheme').toBe(scheme === 'dark');
+      expect(await svg.evaluate((element) => getComputedStyle(element).filter), 'the drawing is inverted on a dark page').toMatch(scheme === 'dark' ? /invert\(0\.92\)/ : /^none$/);
       // The page itself never scrolls sideways; the figure does, and says so.
       expect(await page.evaluate(() => document.documentElement.scrollWidth), 'page width').toBeLessThanOrEqual(options.viewport!.width);
       if (screen === 'phone' && box!.width > options.viewport!.width) {
@@ -83,8 +92,11 @@ describe.skipIf(skipBrowserTests)('diagrams in Chromium', () => {
       }
       expect(await svg.getAttribute('role')).toBe('img');
       expect((await svg.locator('title').first().textContent())?.length).toBeGreaterThan(0);
-      await figure.scrollIntoViewIfNeeded();
-      await figure.screenshot({ path: join(screenshots, `diagram-${kind}-${name}${screen === 'phone' ? '-phone' : ''}.png`) });
+      // A shot for a reviewer's eyes (it asserts nothing): the light drawings; the dark ones on a phone only.
+      if (scheme === 'light' || screen === 'phone') {
+        await figure.scrollIntoViewIfNeeded();
+        await figure.screenshot({ path: join(screenshots, `diagram-${kind}-${name}${screen === 'phone' ? '-phone' : ''}${scheme === 'dark' ? '-dark' : ''}.png`) });
+      }
       expect(problems.offsiteRequests).toEqual([]);
       expect(problems.consoleErrors).toEqual([]);
     });

@@ -138,7 +138,9 @@ describe.skipIf(skipBrowserTests)('the site as a reader meets it', () => {
     });
   });
 
-  describe.each([screens[0]!, screens[3]!])('a Redoc page on a $name screen', ({ name, options }) => {
+  // Every screen and scheme: the links opened as pages of their own (in tabs at once: each renders on its own), then
+  // the toggle.
+  describe.each(screens)('a Redoc page on a $name screen', ({ name, options }) => {
     let context: BrowserContext | undefined;
     afterAll(async () => {
       await context?.close();
@@ -151,21 +153,30 @@ describe.skipIf(skipBrowserTests)('the site as a reader meets it', () => {
       await page.locator('html[data-redoc="hydrated"]').waitFor({ state: 'attached' });
       // No link of the page leads to the server's root.
       expect(await page.locator('a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual([]);
-      // A sidebar link (a tag's, then an operation's) opened in a new tab shows its section.
+      // A sidebar link (a section's, a tag's, then an operation's) opened in a new tab shows its section.
+      const sectionHref = await page.locator('a[href="#/section/rules-of-the-reference"]').first().getAttribute('href');
       const tagHref = await page.locator('a[href="#/transactions"]').first().getAttribute('href');
-      expect(tagHref).toBe('#/transactions');
-      const operationHref = 'payments.html#/transactions/createtransaction';
+      expect([sectionHref, tagHref]).toEqual(['#/section/rules-of-the-reference', '#/transactions']);
       if (!isPhone(name)) {
         await page.getByRole('link', { name: 'Transactions', exact: true }).first().click();
         expect(await page.locator('a[href="#/transactions/createtransaction"]').first().getAttribute('href')).toBe('#/transactions/createtransaction');
       }
-      for (const [href, heading] of [[`payments.html${tagHref}`, 'Transactions'], [operationHref, 'Take a payment or change a payment']] as const) {
-        const tab = await context.newPage();
-        await tab.goto(new URL(href, site.url).href);
-        await tab.locator('html[data-redoc="hydrated"]').waitFor({ state: 'attached' });
-        await tab.locator('h2').filter({ hasText: heading }).first().waitFor({ timeout: 15_000 });
-        await tab.close();
-      }
+      const tabs = [
+        [`payments.html${sectionHref}`, 'Rules of the reference'],
+        [`payments.html${tagHref}`, 'Transactions'],
+        ['payments.html#/transactions/createtransaction', 'Take a payment or change a payment'],
+      ] as const;
+      await Promise.all(
+        tabs.map(async ([href, heading]) => {
+          const tab = await context!.newPage();
+          await tab.goto(new URL(href, site.url).href);
+          await tab.locator('html[data-redoc="hydrated"]').waitFor({ state: 'attached' });
+          await tab.locator('h2').filter({ hasText: heading }).first().waitFor({ timeout: 15_000 });
+          // Shown: scrolled to, not only somewhere in the page.
+          await tab.waitForFunction((heading) => [...document.querySelectorAll('h2')].some((h) => h.textContent?.trim() === heading && h.getBoundingClientRect().top < innerHeight && h.getBoundingClientRect().bottom > 0), heading, { timeout: 15_000 });
+          await tab.close();
+        }),
+      );
 
       // The toggle: Redoc follows it at once, and the choice holds on the next visit and on our own pages.
       const startedDark = options.colorScheme === 'dark';
