@@ -15,7 +15,6 @@ import {
 import type { Generator } from '../generator.js';
 import { generatedHeader } from '../header.js';
 import { decimalPlacesExtension } from './payments-validation.js';
-import { idempotencyHeader } from './payments-operations.js';
 import { Identifier, toLiteral } from './openapi-walk.js';
 
 /**
@@ -255,14 +254,13 @@ function operationEntry(document: OpenApiDocument, registry: SchemaRegistry, ent
       },
     ]),
   );
-  const idempotency = entry.parameters.find((p) => p.in === 'header' && p.name.toLowerCase() === idempotencyHeader);
   return {
     id,
     method: entry.method.toUpperCase(),
     path: entry.path,
     source: entry.pointer,
     security: entry.security,
-    ...(idempotency ? { idempotencyHeader: idempotency.name } : {}),
+    ...(entry.idempotencyHeader !== undefined ? { idempotencyHeader: entry.idempotencyHeader } : {}),
     parameters,
     ...(entry.requestBody
       ? { requestBody: { required: entry.requestBody.required, content: mediaEntries(registry, entry.requestBody.content, `${id}_request`) } }

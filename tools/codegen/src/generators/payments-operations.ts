@@ -10,9 +10,6 @@ import { Identifier, toLiteral, type Node } from './openapi-walk.js';
  * operations, not even at run time.
  */
 
-/** The idempotency header's name, lower-cased (the contract validator's generator reads it too). */
-export const idempotencyHeader = 'idempotency-key';
-
 function words(text: string): string[] {
   return text.split(/[^A-Za-z0-9]+/).filter(Boolean);
 }

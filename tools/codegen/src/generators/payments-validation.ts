@@ -158,7 +158,7 @@ export function buildValidationData(document: OpenApiDocument, operationIds: Set
     if (!operationIds.has(entry.operationId)) continue;
     const checks: Record<string, unknown> = {};
     for (const location of ['path', 'query', 'header'] as const) {
-      const params = entry.parameters.filter((p) => p.in === location && p.schema && String(p.name).toLowerCase() !== 'idempotency-key');
+      const params = entry.parameters.filter((p) => p.in === location && p.schema && !(location === 'header' && p.name === entry.idempotencyHeader));
       if (!params.length) continue;
       checks[location[0]!] = Object.fromEntries(params.map((p) => [String(p.name), table.add(p.schema)]));
       const required = params.filter((p) => p.required === true).map((p) => String(p.name));
