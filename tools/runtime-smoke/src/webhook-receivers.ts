@@ -35,12 +35,18 @@ const bin = (name: string) => fileURLToPath(new URL(`../node_modules/.bin/${name
 /** Starts a receiver process and waits for the port it prints; killed when closed, or when it fails to start in time. */
 function startProcess(command: string, args: string[], config: ReceiverConfig, limitMs: number, extraEnv: Record<string, string> = {}): Promise<RunningReceiver> {
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PAYKIT_SMOKE_WEBHOOK: JSON.stringify(config), ...extraEnv };
-  const child: ChildProcess = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A group of its own: a runtime's launcher in node_modules/.bin (deno's is a Node script) starts the real binary as
+  // its child, which a kill of the launcher alone would leave running after the suite (found: orphaned deno receivers).
+  const child: ChildProcess = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const close = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    try {
+      process.kill(-child.pid!, 'SIGKILL'); // the whole group, even when the launcher itself has gone
+    } catch {
+      // ESRCH: nothing of the group is left
+    }
     await exited;
   };
   return new Promise((resolve, reject) => {

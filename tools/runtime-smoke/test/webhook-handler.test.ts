@@ -1,6 +1,7 @@
 // end-to-end: starts the Bun, Deno and workerd runtimes and a Node process as webhook endpoints (about a second each
 // on a loaded 2-core machine), and the payments sandbox that posts them a real signed notification.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSecretClient } from '@paykit/payments';
 import { signTestPayload } from '@paykit/payments/webhooks';
@@ -43,11 +44,12 @@ async function postEndless(url: string, headers: Record<string, string>): Promis
 
 describe.each(receiverRuntimes)('createWebhookHandler in $name', (runtime) => {
   let receiver: RunningReceiver;
+  let closed = false;
   beforeAll(async () => {
     receiver = await runtime.start(config, startLimitMs);
   });
   afterAll(async () => {
-    await receiver?.close();
+    if (!closed) await receiver?.close();
   });
 
   it('receives a notification the sandbox signed, and hands its event to onEvent', async () => {
@@ -84,4 +86,26 @@ describe.each(receiverRuntimes)('createWebhookHandler in $name', (runtime) => {
   ])('refuses a POST $label with $status, without waiting for a body that never ends', async ({ headers, status }) => {
     expect(await postEndless(receiver.url, headers())).toBe(status);
   });
+
+  // Last of the block: closing stops the runtime itself, not only its launcher (deno's in node_modules/.bin is a
+  // Node script whose child outlived a kill of the launcher alone, listening after the suite).
+  it('leaves nothing listening once closed', async () => {
+    const port = Number(new URL(receiver.url).port);
+    expect(await accepts(port), 'listening before close').toBe(true);
+    await receiver.close();
+    closed = true;
+    // The runtime dies with its launcher's group; its socket goes a moment after the launcher's exit is seen.
+    await vi.waitFor(async () => expect(await accepts(port), 'listening after close').toBe(false), { timeout: 3_000 });
+  });
 });
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
