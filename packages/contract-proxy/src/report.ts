@@ -116,7 +116,10 @@ export class ReportCollector {
     this.exchanges++;
     if (summary.outcome === 'refused') this.refused++;
     else if (summary.outcome === 'unreachable') this.unreachable++;
-    else this.statuses.set(String(summary.outcome), (this.statuses.get(String(summary.outcome)) ?? 0) + 1);
+    else {
+      const status = String(summary.outcome);
+      this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+    }
     let name = summary.operation;
     if (!this.operations.has(name) && name.includes(' ') && ++this.outside > outsideContractNames) name = outsideContractOverflow;
     this.operations.set(name, (this.operations.get(name) ?? 0) + 1);

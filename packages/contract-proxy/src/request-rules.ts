@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { acceptAdmits, paymentsContract, successMediaTypes, type MatchedOperation, type OperationEntry } from '@paykit/contract-validation';
 import type { KeyType, KeyUse } from './key-use.js';
 import { ruleNames, type Violation } from './violation.js';
@@ -31,8 +31,11 @@ export function keyOf(authorization: string | undefined): string | undefined {
   return colon > 0 ? decoded.slice(0, colon) : undefined;
 }
 
-/** Keys are remembered by digest only: the proxy holds no secret it does not need. */
-const digest = (key: string) => createHash('sha256').update(key).digest('base64url');
+/**
+ * Keys are remembered by digest only: the proxy holds no secret it does not need. The one-shot `hash` (no Hash
+ * object per request) gives the same digest as `createHash(...).update(key).digest(...)`.
+ */
+const digest = (key: string) => hash('sha256', key, 'base64url');
 
 /** The key type an operation's security scheme names (`secretKey` -> `secret`): each payments resource takes one. */
 export function keyTypeOf(operation: OperationEntry): KeyType | undefined {

@@ -20,6 +20,8 @@ export const isJsonMediaType = (mediaType: string): boolean => /^application\/(?
  * cover. Parameters other than `q` are ignored.
  */
 export function acceptAdmits(accept: string, offered: readonly string[]): boolean {
+  // The common header names one offered type exactly, without parameters: admitted, as the general reading says.
+  if (offered.includes(accept)) return true;
   return accept.split(',').some((range) => {
     const [type = '', ...parameters] = range.trim().toLowerCase().split(';');
     if (parameters.some((parameter) => /^\s*q\s*=\s*0(?:\.0{0,3})?\s*$/.test(parameter))) return false;

@@ -14,9 +14,11 @@ interface Route {
 }
 
 /** `/a/b/` and `/a/b` are one path: a trailing slash is not a segment. */
-const segmentsOf = (path: string): string[] => path.replace(/\/+$/, '').split('/').slice(1);
+const segmentsOf = (path: string): string[] => (path.endsWith('/') ? path.replace(/\/+$/, '') : path).split('/').slice(1);
 
+/** Percent-decoded; a segment without `%` is its own decoding (the common case: no call, no try). */
 function decode(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -67,9 +69,9 @@ export class OperationMatcher {
       if (!matches) continue;
       const pathParams: Record<string, string> = {};
       let name = 0;
-      route.segments.forEach((literal, index) => {
-        if (literal === null) pathParams[route.names[name++]!] = decode(segments[index]!);
-      });
+      for (let index = 0; index < route.segments.length; index++) {
+        if (route.segments[index] === null) pathParams[route.names[name++]!] = decode(segments[index]!);
+      }
       return { operation: route.operation, pathParams };
     }
     return undefined;
