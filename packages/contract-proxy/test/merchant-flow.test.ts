@@ -90,8 +90,9 @@ describe('a full merchant flow, recorded and replayed', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'paykit-proxy-flow-'));
     // The witness stands where the service would: the sandbox's links name the witness's address (its public origin).
-    witness = await startWitness({ basePath: '/rest/v1', later: () => recorded.url });
-    [recorded, fresh] = await Promise.all([startPaymentsSandbox({ publicOrigins: [new URL(witness.url).origin] }), startPaymentsSandbox()]);
+    fresh = await startPaymentsSandbox();
+    witness = await startWitness({ basePath: new URL(fresh.url).pathname, later: () => recorded.url });
+    recorded = await startPaymentsSandbox({ publicOrigins: [new URL(witness.url).origin] });
     proxy = await startContractProxy({ upstream: witness.url, record: { file: join(dir, 'flow.har') } });
     const secretKey = recorded.keys.secret[0]!;
     const publishableKey = recorded.keys.publishable[0]!;
