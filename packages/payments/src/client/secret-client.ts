@@ -2,7 +2,7 @@ import { secretKeyOperations } from '../generated/operations.js';
 import { secretKeyValidation } from '../generated/validation.js';
 import { createRequestCheck, type RequestCheckOptions } from '../validation/request-check.js';
 import type { ClientOptions } from './config.js';
-import { bindOperations, createCore, describeClient, type ClientCore, type RequestCheck } from './core.js';
+import { bindOperations, createCore, describeClient, type ClientCore, type Finish, type RequestCheck } from './core.js';
 import { checkAnswer } from './answer-check.js';
 import type { GroupedMethods } from './method-types.js';
 import { paginate } from './page.js';
@@ -30,10 +30,16 @@ export interface PaymentsClientOptions extends ClientOptions, RequestCheckOption
   check?: RequestCheck | false;
 }
 
+/** A JSON success is the operation's answer (else a `protocol` error), and a list's is the first of its pages. */
+const finishAnswer: Finish = (core, operation, outcome, url, signal) => {
+  checkAnswer(operation, operation.method, url, outcome.status, outcome.data, outcome.idempotencyKey);
+  return operation.list ? paginate(core, outcome, url, signal) : outcome;
+};
+
 /** The server-side client, holding a secret key. */
 export function createSecretClient(options: PaymentsClientOptions): PaymentsClient {
   const check = options.check ?? createRequestCheck(secretKeyValidation, options);
-  const core = createCore(options, check || undefined, paginate, checkAnswer);
+  const core = createCore(options, check || undefined, finishAnswer);
   const client = describeClient(bindOperations(core, secretKeyOperations), 'PaymentsClient', core.baseUrl);
   secretClientCores.set(client, core);
   return client;
