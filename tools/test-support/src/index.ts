@@ -1,7 +1,8 @@
-// The suite's certificates are made by the global setup `@paykit/test-support/global-certificates` (name it in a
-// package's vitest.config.ts) and read with vitest's `inject`: this declares their type to the package's tests.
+// What global setups provide (the suite's certificates, made by `@paykit/test-support/global-certificates` named in a
+// package's vitest.config.ts; the shared Prisms) is read with vitest's `inject`: this declares its type to the tests.
 import './provided-context.js';
 
 export { startConnectProxy, type ConnectProxy, type ConnectProxyOptions } from './connect-proxy.js';
 export { startMockFixture, type MockFixture } from './mock-fixture.js';
+export { startSharedPrisms, type SharedPrism } from './shared-prism.js';
 export { resizeSmallDisk, smallDiskAvailable, smallDiskNote, withSmallDisk } from './small-disk.js';
