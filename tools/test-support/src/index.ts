@@ -3,6 +3,6 @@
 import './provided-context.js';
 
 export { startConnectProxy, type ConnectProxy, type ConnectProxyOptions } from './connect-proxy.js';
-export { startMockFixture, type MockFixture } from './mock-fixture.js';
+export { clientTls, startMockFixture, type MockFixture } from './mock-fixture.js';
 export { startSharedPrisms, type SharedPrism } from './shared-prism.js';
 export { resizeSmallDisk, smallDiskAvailable, smallDiskNote, withSmallDisk } from './small-disk.js';

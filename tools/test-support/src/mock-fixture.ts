@@ -1,5 +1,10 @@
 import { startFileExchangeMock, type FileExchangeMock, type FileExchangeMockOptions, type TestCertificates } from '@paykit/file-exchange-mock';
 
+/** The client certificate of the suite's certificates and the CA that trusts the mock, as both clients take them. */
+export function clientTls(certificates: TestCertificates): { pfx: string; passphrase: string; ca: string } {
+  return { pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPath };
+}
+
 export interface MockFixture<Client, ClientOptions> {
   mock: FileExchangeMock;
   certificates: TestCertificates;

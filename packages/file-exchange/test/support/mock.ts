@@ -1,4 +1,4 @@
-import { startMockFixture, type MockFixture as SharedMockFixture } from '@paykit/test-support';
+import { clientTls, startMockFixture, type MockFixture as SharedMockFixture } from '@paykit/test-support';
 import type { FileExchangeMockOptions } from '@paykit/mock-server';
 import { FileExchangeClient, type FileExchangeClientOptions } from '../../src/index.js';
 import { temporaryCertificates } from './certificates.js';
@@ -13,13 +13,7 @@ export async function startMock(options: Omit<FileExchangeMockOptions, 'certific
   const certificates = await temporaryCertificates();
   return startMockFixture<FileExchangeClient, FileExchangeClientOptions>(
     certificates,
-    (mock, overrides) =>
-      FileExchangeClient.create({
-        baseUrl: mock.restUrl,
-        tls: { pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPath },
-        retry: quickRetry,
-        ...overrides,
-      }),
+    (mock, overrides) => FileExchangeClient.create({ baseUrl: mock.restUrl, tls: clientTls(certificates), retry: quickRetry, ...overrides }),
     options,
   );
 }
