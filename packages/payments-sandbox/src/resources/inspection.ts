@@ -3,7 +3,7 @@ import type { components } from '../generated/control/openapi.js';
 import { webhookSignatureHeader } from '@paykit/payments/webhooks';
 import { keepable } from '../rules/sensitive.js';
 import { toCents } from '../rules/money.js';
-import type { RecentRequests, RecordedRequest } from '../http/recent-requests.js';
+import type { RecentRequests, RecordedRequest } from '../state/recent-requests.js';
 import type { AliasRecord, TransactionRecord, WebhookDelivery, WebhookSubscription } from '../state/state.js';
 import { transactionsOldestFirst } from './newest-first-index.js';
 import { transactionModel } from './transactions.js';
