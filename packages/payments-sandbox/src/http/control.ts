@@ -144,12 +144,18 @@ const handlers: Record<Exclude<ControlOperationId, StreamedOperation>, Handler> 
     if (!t) throw new ControlRefusal(404, `no transaction ${receiptNumber}`);
     return { status: 200, json: transactionTimeline(target.core, t, target.requests) };
   },
-  listCustomers: (target, _body, _params, query) => ({ status: 200, json: listCustomers(target.core, paging(query).cursor, paging(query).limit) }),
-  listAliases: (target, _body, _params, query) => ({ status: 200, json: listAliases(target.core, paging(query).cursor, paging(query).limit) }),
-  listRecurringPayments: (target, _body, _params, query) => ({
-    status: 200,
-    json: listRecurringPayments(target.core, paging(query).cursor, paging(query).limit),
-  }),
+  listCustomers: (target, _body, _params, query) => {
+    const { cursor, limit } = paging(query);
+    return { status: 200, json: listCustomers(target.core, text(query, 'customerId'), cursor, limit) };
+  },
+  listAliases: (target, _body, _params, query) => {
+    const { cursor, limit } = paging(query);
+    return { status: 200, json: listAliases(target.core, text(query, 'customerId'), cursor, limit) };
+  },
+  listRecurringPayments: (target, _body, _params, query) => {
+    const { cursor, limit } = paging(query);
+    return { status: 200, json: listRecurringPayments(target.core, text(query, 'customerId'), cursor, limit) };
+  },
   listRequests: (target, _body, _params, query) => {
     const { cursor, limit } = paging(query);
     const operationId = text(query, 'operationId');
