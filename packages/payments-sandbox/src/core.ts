@@ -4,6 +4,7 @@ import type { Links } from './rules/links.js';
 import type { SchemaValidator } from './contract/schema-validator.js';
 import type { SandboxState } from './state/state.js';
 import type { components } from './generated/control/openapi.js';
+import type { ActivityFeed } from './state/activity.js';
 
 /** Who sent a request: the key it authenticated with. */
 export interface Caller {
@@ -66,6 +67,8 @@ export interface SandboxCore {
   settings: SandboxSettings;
   facility: Facility;
   events: EventSink;
+  /** What happens, for the dashboard's live views (`GET /__sandbox/events`). */
+  activity: Pick<ActivityFeed, 'emit'>;
   /** Links for work done outside a request (webhook bodies): the sandbox's own base address. */
   links: () => Links;
 }
