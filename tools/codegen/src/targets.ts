@@ -98,8 +98,9 @@ export const targets: Readonly<Record<string, Target>> = {
     sources: [{ contract: fileExchangeSoapContract, generators: soapClientGenerators }],
     sensitive: [fileExchangeSoapContract],
   },
-  // The sandbox enforces the reference's state tables and routes by the operation tables; the rules it reads from
-  // @paykit/payments, which ships them.
+  // The sandbox enforces the reference's state tables and rules, and routes by the operation tables. Its rules are
+  // generated here rather than imported from @paykit/payments, whose public entry points carry no table only our
+  // tools use.
   'payments-sandbox': {
     package: paymentsSandboxPackage,
     generatedDirs: ['src/generated'],
@@ -108,6 +109,7 @@ export const targets: Readonly<Record<string, Target>> = {
         contract: paymentsContract,
         generators: [
           stateMachinesGenerator(paymentsContract.name, 'src/generated/state-machines.ts'),
+          paymentsRulesGenerator('src/generated/rules.ts'),
           // The operations it routes and checks requests by, so that it reads no spec at run time.
           operationTableGenerator('src/generated/operations.ts', 'paymentsOperationTable'),
         ],
