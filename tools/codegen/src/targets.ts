@@ -1,5 +1,6 @@
 import {
   contractProxyPackage,
+  contractTestsPackage,
   contractValidationPackage,
   fileExchangeContract,
   fileExchangeMockControlContract,
@@ -23,7 +24,7 @@ import { mockSettingsGenerator } from './generators/mock-settings.js';
 import { operationTableGenerator } from './generators/operation-table.js';
 import { paymentsClientGenerators } from './generators/payments-client.js';
 import { paymentsRulesGenerator } from './generators/payments-rules.js';
-import { soapClientGenerators } from './generators/soap/client.js';
+import { soapClientGenerators, soapDescriptorGenerators } from './generators/soap/client.js';
 import { soapMockGenerators } from './generators/soap/mock.js';
 import { stateMachinesGenerator } from './generators/state-machines.js';
 import { typesGenerator } from './generators/types.js';
@@ -162,5 +163,12 @@ export const targets: Readonly<Record<string, Target>> = {
     generatedDirs: ['src/generated'],
     sources: [],
     sensitive: everyRestContract,
+  },
+  // The contract tests build a valid sample of every SOAP message from the client's descriptors, generated here
+  // because the client package keeps them internal (they are not one of its entry points).
+  'contract-tests': {
+    package: contractTestsPackage,
+    generatedDirs: ['src/generated'],
+    sources: [{ contract: fileExchangeSoapContract, generators: soapDescriptorGenerators }],
   },
 };
