@@ -43,6 +43,17 @@ import {
   unpackedBytes,
   unresolvedImportProblems,
 } from '../src/package-checks.js';
+import {
+  declarationFiles,
+  declaredNames,
+  expectedSurfacesName,
+  listProblems,
+  readExpectedSurfaces,
+  readmeSurface,
+  surfaceOf,
+  surfaceProblems,
+  undeclaredValues,
+} from '../src/public-surface.js';
 import { startRegistry, type LocalRegistry } from '../src/registry.js';
 import {
   copyWorkingTree,
@@ -67,6 +78,8 @@ const budgets = JSON.parse(readFileSync(fileURLToPath(new URL('../size-budgets.j
   { packedKiB: number; unpackedKiB: number }
 >;
 const importScript = fileURLToPath(new URL('../scripts/import-entries.mjs', import.meta.url));
+/** Every entry point and exported name of each package, as written down on purpose (see src/public-surface.ts). */
+const expectedSurfaces = readExpectedSurfaces();
 
 // Known when the file is collected, so that every package, project and bin gets its own named tests.
 const packages = publicPackages(repositoryRoot);
@@ -107,6 +120,26 @@ const started = Date.now();
 const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const publishedOf = (name: string) => published.find((p) => p.name === name)!;
+
+let declared: Promise<Map<string, Map<string, string[]>>> | undefined;
+/**
+ * The names each module entry's declarations export (by package, then `exports` key), read by the TypeScript
+ * compiler from the packages installed in the npm project: the same tarballs every project installs. One program
+ * for every package, made once.
+ */
+function declaredNamesOfPackages(): Promise<Map<string, Map<string, string[]>>> {
+  return (declared ??= installedProject('npm').then(async ({ project }) => {
+    const files = new Map<string, Map<string, string>>();
+    for (const pkg of packages) {
+      const dir = await installedPackageDir(project.dir, pkg.name);
+      files.set(pkg.name, declarationFiles(dir, JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageManifest));
+    }
+    const at = Date.now();
+    const byFile = declaredNames([...files.values()].flatMap((entries) => [...entries.values()]));
+    report.push(`declared names of ${packages.length} packages read by tsc in ${seconds(Date.now() - at)}`);
+    return new Map([...files].map(([name, entries]) => [name, new Map([...entries].map(([key, file]) => [key, byFile.get(file) ?? []]))]));
+  }));
+}
 
 /** A check passes when it finds nothing: what it found is the failure's message, under the check's name. */
 function expectNoProblems(check: string, problems: string[]): void {
@@ -224,6 +257,11 @@ describe.each(packages.map((pkg) => [pkg.name, pkg] as const))('%s as shipped', 
     expectNoProblems(`dependencies ${pkg.name}`, await undeclaredImportProblems(dir, files, shipped));
   });
 
+  it(`lists its entry points and names in its README as packed ("## Entry points") as ${expectedSurfacesName} does`, async () => {
+    const readme = readmeSurface(pkg.name, await readFile(join(dir, 'README.md'), 'utf8'));
+    expect(listProblems(pkg.name, readme, expectedSurfaces[pkg.name])).toEqual([]);
+  });
+
   it('has a type-checked sample for every JavaScript entry point, and no sample of an entry it lacks', async () => {
     const modules = entryPoints(shipped).filter((e) => e.kind === 'module');
     const folder = `samples/${shortName(pkg.name)}`;
@@ -285,6 +323,19 @@ describe.each(packageManagers)('a %s project with every package', (pm) => {
     report.push(`${pm} ${name} entries: ${own.map((r) => `${r.specifier} (${r.detail})`).join(', ')}`);
     expectNoProblems(`imports ${name}`, own.filter((r) => !r.ok).map((r) => `${r.specifier}: ${r.detail}`));
   });
+
+  it.each(packages.map((pkg) => [pkg.name, pkg] as const))(
+    `has exactly the entry points and exported names of %s that ${expectedSurfacesName} and its README list`,
+    async (name, pkg) => {
+      const results = await importResults();
+      const manifest = JSON.parse(readFileSync(join(copyRoot, pkg.directory, 'package.json'), 'utf8')) as PackageManifest;
+      // Run-time names as this project's import gave them; declared names from the same tarball's .d.ts.
+      const runtime = new Map(entryPoints(manifest).flatMap((e) => results.filter((r) => r.specifier === e.specifier && r.names).map((r) => [e.key, r.names!] as const)));
+      const declaredOfPackage = (await declaredNamesOfPackages()).get(name)!;
+      expect(undeclaredValues(runtime, declaredOfPackage), 'exported at run time, missing from the declarations').toEqual([]);
+      expect(surfaceProblems(name, surfaceOf(manifest, runtime, declaredOfPackage), expectedSurfaces[name], expectedSurfacesName)).toEqual([]);
+    },
+  );
 
   it.each(bins)('runs %s --help', async (bin) => {
     const [command, args] = projectCommand(pm, 'bin', [bin, '--help']);
