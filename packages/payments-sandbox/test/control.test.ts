@@ -5,11 +5,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { matchPath, readContract, type OpenApiDocument } from '../src/contract/contract.js';
 import { SchemaValidator } from '../src/contract/schema-validator.js';
 import { controlDocument } from '../src/generated/control/document.js';
+import { controlOperationTable } from '../src/generated/control/operations.js';
 import { controlOperations } from '../src/generated/control/client.js';
 import { createSandboxControl, SandboxControlError, startPaymentsSandbox, type PaymentsSandbox } from '../src/index.js';
 import { basic, call, cardToken, sandboxPerTest } from './support.js';
 
-const contract = readContract(controlDocument as OpenApiDocument);
+const contract = readContract(controlOperationTable, controlDocument as OpenApiDocument, '');
 const validator = new SchemaValidator(contract.document);
 
 /** What the contract says of one answer: the problems of its body against the schema of its status (none when valid). */
