@@ -43,6 +43,8 @@ export interface OperationSpec {
   successMediaTypes: string[];
   /** The operation takes the idempotency header. */
   idempotencyHeader: string | undefined;
+  /** The JSON body's fields the contract lists only in part (`x-paykit-open-enum`), with the values it publishes. */
+  openValues: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface PathSpec {
@@ -105,6 +107,7 @@ export function readContract(table: OperationTable, document: OpenApiDocument, b
       responses,
       successMediaTypes: [...new Set(successMediaTypes)],
       idempotencyHeader: entry.idempotencyHeader,
+      openValues: entry.openValues ?? {},
     };
     operations.set(operationId, operation);
     let path = byTemplate.get(entry.path);

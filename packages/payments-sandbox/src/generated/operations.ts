@@ -34,6 +34,11 @@ export interface OperationEntry {
   /** The path item's parameters merged under the operation's own (the operation's win on location and name). */
   readonly parameters: readonly OperationParameter[];
   readonly requestBody?: { readonly required: boolean; readonly content: OperationContent };
+  /**
+   * The JSON body's fields whose schema lists its values in part (`x-paykit-open-enum`: the service takes values the
+   * reference does not publish), each with the values it publishes; absent when none.
+   */
+  readonly openValues?: Readonly<Record<string, readonly string[]>>;
   /** By status as the contract keys them: `201`, `4XX`, `default`. */
   readonly responses: Readonly<Record<string, OperationResponse>>;
 }
@@ -192,6 +197,7 @@ export const paymentsOperationTable: OperationTable = {
       idempotencyHeader: "Idempotency-Key",
       parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: "#/components/parameters/IdempotencyKey/schema", type: "string" }],
       requestBody: { required: true, content: { "application/json": "#/components/schemas/TransactionRequest" } },
+      openValues: { transactionType: ["PAYMENT", "PREAUTH"], eci: ["INTERNET"], entryMode: ["STORED_CREDENTIAL"] },
       responses: { "201": answer14, "202": answer12, "400": answer2, "401": answer2, "403": answer2, "406": answer2, "415": answer2, "422": answer2, "429": answer2, "500": answer2, "502": answer2, "503": answer2, "504": answer2 },
     },
     listTransactionsForReferenceNumber: {
