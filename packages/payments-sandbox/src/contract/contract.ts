@@ -61,6 +61,8 @@ export interface SandboxContract {
   basePath: string;
   paths: PathSpec[];
   operations: Map<string, OperationSpec>;
+  /** The contract's webhook events, each with the JSON pointer of its body's schema (undefined: none). */
+  webhooks: Map<string, string | undefined>;
   /** The named examples of the contract (the default payment methods come from one). */
   examples: Record<string, Node>;
 }
@@ -129,7 +131,8 @@ export function readContract(table: OperationTable, document: OpenApiDocument, b
     path.operations.set(operation.method, operation);
   }
   const paths = [...byTemplate.values()].sort((a, b) => b.literals - a.literals || a.names.length - b.names.length);
-  return { document, basePath, paths, operations, examples: document.components.examples ?? {} };
+  const webhooks = new Map(Object.entries(table.webhooks ?? {}).map(([event, pointer]) => [event, pointer ?? undefined]));
+  return { document, basePath, paths, operations, webhooks, examples: document.components.examples ?? {} };
 }
 
 let loaded: SandboxContract | undefined;

@@ -49,6 +49,8 @@ export interface OperationTable {
   readonly basePath: string;
   /** The contract's idempotency key: the header it marks, when it marks one. */
   readonly idempotencyHeader?: string;
+  /** The contract's webhooks (`webhooks`, POSTed to a merchant): the JSON pointer of each event's body schema, null: none. */
+  readonly webhooks?: Readonly<Record<string, string | null>>;
   /** By operationId, in the contract's order: path by path, each path's methods in the order OpenAPI lists them. */
   readonly operations: Readonly<Record<string, OperationEntry>>;
 }
@@ -99,6 +101,7 @@ const answer40: OperationResponse = { headers: [], content: { "application/json"
 export const paymentsOperationTable: OperationTable = {
   basePath: "/rest/v1",
   idempotencyHeader: "Idempotency-Key",
+  webhooks: { "alias.registered": "#/components/schemas/AliasRegisteredNotification", "alias.payment.received": "#/components/schemas/AliasPaymentReceivedNotification" },
   operations: {
     getFacility: {
       method: "GET",

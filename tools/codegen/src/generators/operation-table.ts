@@ -71,9 +71,15 @@ function entry(model: OpenApiContractModel, operation: OpenApiOperation): Operat
 /** The operation table of an OpenAPI contract. */
 export function buildOperationTable(model: OpenApiContractModel): OperationTable {
   const idempotencyHeader = model.idempotencyKey?.header;
+  const webhooks = Object.fromEntries(
+    model.webhooks
+      .filter((webhook) => webhook.method === 'post')
+      .map((webhook) => [webhook.path, schemaPointer(model, webhook.requestBody?.content.find((media) => media.mediaType === 'application/json')?.schemaPointer) ?? null]),
+  );
   return {
     basePath: model.basePath,
     ...(idempotencyHeader !== undefined ? { idempotencyHeader } : {}),
+    ...(Object.keys(webhooks).length > 0 ? { webhooks } : {}),
     operations: Object.fromEntries(model.operations.map((operation) => [operation.operationId, entry(model, operation)])),
   };
 }
