@@ -162,7 +162,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     get settings() {
       return settings.current();
     },
-    facility: createFacility(contract, options),
+    facility: createFacility(options),
     events: undefined as unknown as WebhookDispatcher,
     links: () => new Links(origin + contract.basePath),
   };

@@ -63,8 +63,6 @@ export interface SandboxContract {
   operations: Map<string, OperationSpec>;
   /** The contract's webhook events, each with the JSON pointer of its body's schema (undefined: none). */
   webhooks: Map<string, string | undefined>;
-  /** The named examples of the contract (the default payment methods come from one). */
-  examples: Record<string, Node>;
 }
 
 export function nodeAt(document: Node, pointer: string): unknown {
@@ -132,7 +130,7 @@ export function readContract(table: OperationTable, document: OpenApiDocument, b
   }
   const paths = [...byTemplate.values()].sort((a, b) => b.literals - a.literals || a.names.length - b.names.length);
   const webhooks = new Map(Object.entries(table.webhooks ?? {}).map(([event, pointer]) => [event, pointer ?? undefined]));
-  return { document, basePath, paths, operations, webhooks, examples: document.components.examples ?? {} };
+  return { document, basePath, paths, operations, webhooks };
 }
 
 let loaded: SandboxContract | undefined;
