@@ -13,8 +13,6 @@ import { paymentsOperationTable, type OperationContent, type OperationTable } fr
 type Node = Record<string, unknown>;
 export type OpenApiDocument = Node & { paths: Record<string, Node>; components: Record<string, Record<string, Node>> };
 
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 export type KeyType = 'secretKey' | 'publishableKey';
 
 export interface ParameterSpec {
@@ -63,26 +61,6 @@ export interface SandboxContract {
   operations: Map<string, OperationSpec>;
   /** The contract's webhook events, each with the JSON pointer of its body's schema (undefined: none). */
   webhooks: Map<string, string | undefined>;
-}
-
-export function nodeAt(document: Node, pointer: string): unknown {
-  return pointer
-    .replace(/^#\/?/, '')
-    .split('/')
-    .filter(Boolean)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Node)[key] : undefined), document);
-}
-
-/** Follows `$ref`s from a pointer to the pointer of the node they lead to. */
-export function resolvePointer(document: Node, pointer: string): string {
-  let current = pointer;
-  for (let hops = 0; hops < 32; hops++) {
-    const node = nodeAt(document, current);
-    if (!isNode(node) || typeof node.$ref !== 'string') return current;
-    current = node.$ref;
-  }
-  throw new Error(`reference cycle at ${pointer}`);
 }
 
 const mediaOf = (content: OperationContent) => new Map(Object.entries(content).map(([type, pointer]) => [type.toLowerCase(), pointer ?? undefined]));
