@@ -22,6 +22,7 @@ import { controlClientGenerator } from './generators/control-client.js';
 import { fileExchangeRulesGenerator } from './generators/file-exchange-rules.js';
 import { mockSettingsGenerator } from './generators/mock-settings.js';
 import { operationTableGenerator } from './generators/operation-table.js';
+import { contractValuesGenerator } from './generators/contract-values.js';
 import { paymentsClientGenerators } from './generators/payments-client.js';
 import { paymentsRulesGenerator } from './generators/payments-rules.js';
 import { soapClientGenerators, soapDescriptorGenerators } from './generators/soap/client.js';
@@ -113,6 +114,8 @@ export const targets: Readonly<Record<string, Target>> = {
           paymentsRulesGenerator('src/generated/rules.ts'),
           // The operations it routes and checks requests by, so that it reads no spec at run time.
           operationTableGenerator('src/generated/operations.ts', 'paymentsOperationTable'),
+          // The facility's defaults: the card schemes a business accepts, the payment methods GET /methods lists.
+          contractValuesGenerator('src/generated/facility-defaults.ts', { enums: { cardSchemes: 'CardSchemeName' }, examples: { paymentMethodList: 'PaymentMethodList' } }),
         ],
       },
       // Its control interface: the client it ships and the contract its server routes by.

@@ -26,6 +26,7 @@ import {
 import type { SettingsView } from '../state/settings.js';
 import type { StateStore } from '../state/store.js';
 import { controlDocument } from '../generated/control/document.js';
+import { controlOperationTable } from '../generated/control/operations.js';
 import { paymentsSandboxControlSensitive } from '../generated/sensitive.js';
 import type { ControlOperationId } from '../generated/control/client.js';
 import { ControlRefusal, controlPrefix, type ControlGuard } from './control-guard.js';
@@ -58,7 +59,8 @@ export interface ControlTarget {
 type Json = Record<string, any>;
 type Handler = (target: ControlTarget, body: Json, params: Record<string, string>, query: URLSearchParams) => { status: number; json?: unknown };
 
-const contract = readContract(controlDocument as OpenApiDocument);
+// The control table's paths are matched after the prefix is taken off (below), so under an empty base path.
+const contract = readContract(controlOperationTable, controlDocument as OpenApiDocument, '');
 const validator = new SchemaValidator(contract.document, paymentsSandboxControlSensitive);
 
 const clock = (target: ControlTarget) => ({ now: new Date(target.core.clock.now()).toISOString(), offsetMs: target.core.state.clockOffsetMs });
