@@ -1,3 +1,5 @@
+import { unref } from '#platform';
+
 /** Timers hold at most this delay; a longer one would fire at once (Node warns and uses 1 ms). */
 export const longestTimerMs = 2 ** 31 - 1;
 
@@ -53,8 +55,7 @@ export class CallStop {
     }
     if (timeoutMs !== Infinity) {
       this.timer = setTimeout(expire, timeoutMs, this);
-      // An in-flight request keeps the process alive by its socket; the deadline alone must not.
-      (this.timer as { unref?: () => void }).unref?.();
+      if (unref) unref(this.timer);
     }
   }
 
