@@ -41,6 +41,14 @@ describe('the publishable entry is browser-only material', () => {
     expect(inputs.some((path) => path.includes('webhooks') || path.includes('validation'))).toBe(false);
   });
 
+  it("leaves out Node's parts (src/platform/node.ts), which the Node build of the same entry carries", async () => {
+    const nodeOnly = ['nodejs.util.inspect.custom', 'the proxy refused it', 'CONNREFUSED', 'WeakMap', 'unref'];
+    const [web, node] = await Promise.all([measureBundle(entry('publishable.ts'), 'browser'), measureBundle(entry('publishable.ts'), 'node')]);
+    for (const text of nodeOnly) expect([web.code.includes(text), node.code.includes(text)], text).toEqual([false, true]);
+    // esbuild drops what web.ts's `undefined` and `false` guard only when it inlines them: no guard is left behind.
+    expect(web.code).not.toMatch(/refusedByProxy|sentNothing|takesDispatcher|inspectKey/);
+  });
+
   it('would notice a Node built-in (the check can fail)', async () => {
     const measured = await measureBundle(entry('webhooks/index.ts'), 'browser');
     expect(measured.nodeModulesImported).toContain('node:crypto');

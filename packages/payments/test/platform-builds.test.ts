@@ -93,6 +93,32 @@ describe('the web build of the publishable entry answers like the Node build', (
     expect(await outcome(builds.web!, row)).toEqual(node);
   });
 
+  it('ends every call that shares an aborted signal (Node's build follows it with one listener, the web build with one per call)', async () => {
+    const outcomes = [];
+    for (const entry of [builds.node!, builds.web!]) {
+      const controller = new AbortController();
+      let started = 0;
+      let allStarted!: () => void;
+      const started12 = new Promise<void>((resolve) => (allStarted = resolve));
+      const client = entry.createPublishableClient({
+        apiKey: 'pk_test_key',
+        baseUrl,
+        fetch: (request: Request) =>
+          new Promise<Response>((_, reject) => {
+            if (++started === 12) allStarted();
+            request.signal.addEventListener('abort', () => reject(request.signal.reason));
+          }),
+      });
+      const calls = Array.from({ length: 12 }, () => client.businesses.listAcceptedCards(code, { signal: controller.signal }).catch((error: Error) => error));
+      await started12;
+      controller.abort(new Error('left the page'));
+      const errors = (await Promise.all(calls)) as Publishable.AnyPaymentsError[];
+      outcomes.push(errors.map((error) => [error.kind, error.attempts, (error.cause as Error).message]));
+    }
+    expect(outcomes[0]).toEqual(Array(12).fill(['aborted', 1, 'left the page']));
+    expect(outcomes[1]).toEqual(outcomes[0]);
+  });
+
   it('prints a client the same way as text and as JSON', () => {
     const [node, web] = [builds.node!, builds.web!].map((entry) => entry.createPublishableClient({ apiKey: 'pk_test_key', baseUrl }));
     expect([String(web), JSON.stringify(web)]).toEqual([String(node), JSON.stringify(node)]);

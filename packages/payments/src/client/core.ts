@@ -214,7 +214,8 @@ export function describeClient<T extends object>(client: T, label: string, baseU
   Object.defineProperties(client, {
     toString: { value: () => text },
     toJSON: { value: () => ({ client: label, baseUrl }) },
+    // console.log under Node (the web build has no such key).
+    ...(inspectKey && { [inspectKey]: { value: () => text } }),
   });
-  if (inspectKey) Object.defineProperty(client, inspectKey, { value: () => text });
   return client;
 }
