@@ -93,7 +93,7 @@ describe('the web build of the publishable entry answers like the Node build', (
     expect(await outcome(builds.web!, row)).toEqual(node);
   });
 
-  it('ends every call that shares an aborted signal (Node's build follows it with one listener, the web build with one per call)', async () => {
+  it("ends every call that shares an aborted signal (Node's build follows it with one listener, the web build with one per call)", async () => {
     const outcomes = [];
     for (const entry of [builds.node!, builds.web!]) {
       const controller = new AbortController();

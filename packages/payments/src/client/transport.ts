@@ -197,7 +197,7 @@ function callFailure(
 ): AnyPaymentsError {
   const { method, url } = request;
   const stopped = stop?.stoppedBy();
-  let proxyStatus: string | undefined;
+  let proxyStatus: number | undefined;
   let kind: 'network' | 'timeout' | 'aborted' | 'proxyRefused' = 'network';
   // A body broken off (an answer with a `status` came) counts as no answer: the one that arrived is incomplete.
   let message = `${method} ${url} got no ${status ? 'complete ' : ''}answer after ${attempts} attempt(s).`;
@@ -222,7 +222,7 @@ function callFailure(
     idempotencyKey,
     attempts,
     cause,
-    status: proxyStatus && Number(proxyStatus),
+    status: proxyStatus,
     // A request that only reads changed nothing, whatever became of it.
     mustQueryState: unknown && method !== 'GET',
     sentAt,

@@ -56,8 +56,8 @@ function inCauses<T>(error: unknown, test: (error: Error & { code?: unknown }) =
  * The status of a proxy's refusal (407 or 403): undici's ProxyAgent words a refused CONNECT tunnel, and a refusal of a
  * request it forwards, so (under Node's own fetch, two causes deep).
  */
-export const refusedByProxy: ((error: unknown) => string | undefined) | undefined = (error) =>
-  inCauses(error, (cause) => /Proxy .*\((40[37])\)/.exec(String(cause))?.[1]);
+export const refusedByProxy: ((error: unknown) => number | undefined) | undefined = (error) =>
+  inCauses(error, (cause) => Number(/Proxy .*\((40[37])\)/.exec(String(cause))?.[1]) || undefined);
 
 /**
  * Whether a request that failed cannot have reached the service: the connection was refused, the name did not
