@@ -1,5 +1,5 @@
 // Checks of one installed package, each returning the problems it found as short sentences (empty: none), so that a
-// test can compare them with the known problems of that check.
+// test fails with them as its message.
 import { existsSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { lstat, readdir, readFile, readlink, realpath } from 'node:fs/promises';
