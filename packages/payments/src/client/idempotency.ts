@@ -29,7 +29,7 @@ export function checkIdempotencyKey(key: unknown): string {
 }
 
 function keyError(fieldValue: string, problem: string) {
-  const fieldName = idempotencyHeader ?? 'Idempotency-Key';
+  const fieldName = idempotencyHeader ?? 'idempotencyKey'; // without the spec's rule, the option is all there is to name
   return inputError(`The ${fieldName} ${problem}.`, [{ fieldName, fieldValue, messages: [problem] }]);
 }
 
