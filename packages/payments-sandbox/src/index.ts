@@ -13,6 +13,8 @@ export {
   type SandboxClock,
   type SandboxControl,
   type SandboxControlOptions,
+  type SandboxControlSchemas,
+  type SandboxEvent,
   type WebhookDeliveryInfo,
   type WebhookSubscriptionInfo,
   type WebhookSubscriptionInput,

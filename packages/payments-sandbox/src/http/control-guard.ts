@@ -10,7 +10,7 @@ import { networkInterfaces } from 'node:os';
  * the browser first (no preflight), but neither the token nor `application/json`.
  */
 
-export const controlPrefix = '/__sandbox';
+export { controlPrefix } from './control-prefix.js';
 
 export class ControlRefusal extends Error {
   constructor(

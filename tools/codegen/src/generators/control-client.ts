@@ -8,8 +8,9 @@ import { typesGeneratorAt } from './types.js';
  * A mock's control interface (its own contract, not the service's), generated into `dir` of the mock package:
  * `openapi.ts` (openapi-typescript's types), `document.ts` (the bundled contract, which the server routes and checks
  * requests by) and `client.ts`: one method per operation, named by its operationId, over an openapi-fetch client,
- * taking the path parameters in path order, then the JSON body when there is one, then `{ signal }`, and resolving
- * to the success body (or nothing, for a success without one).
+ * taking the path parameters in path order, then the query when the operation takes one, then the JSON body when
+ * there is one, then `{ signal }`, and resolving to the success body (or nothing, for a success without one). A
+ * streamed operation (server-sent events) gets no method.
  */
 
 function jsonDoc(text: unknown): string {
@@ -27,13 +28,19 @@ function method(document: Parameters<Generator>[0]['document'], entry: OpenApiOp
   }
   const successes = Object.entries((operation.responses ?? {}) as Node).filter(([status]) => /^2\d\d$/.test(status));
   const answers = successes.some(([, response]) => (deref(document, response)?.content as Node | undefined)?.['application/json']);
+  // A stream (server-sent events) never ends, so no method can resolve to its body: it is opened with EventSource.
+  const streams = successes.some(([, response]) => (deref(document, response)?.content as Node | undefined)?.['text/event-stream']);
+  if (streams) return `    // ${operationId}: ${String(operation.summary)}; a stream (text/event-stream), opened with EventSource, not a method.`;
+  const takesQuery = ((operation.parameters ?? []) as Node[]).some((parameter) => deref(document, parameter)?.in === 'query');
   const args = [
     ...pathParams.map((name) => `${name}: string`),
+    ...(takesQuery ? [`query: Query<${JSON.stringify(path)}, ${JSON.stringify(entry.method)}> = {}`] : []),
     ...(requestBody ? [`body: JsonBody<${JSON.stringify(path)}, ${JSON.stringify(entry.method)}>`] : []),
     'options: CallOptions = {}',
   ];
+  const params = [...(pathParams.length ? [`path: { ${pathParams.join(', ')} }`] : []), ...(takesQuery ? ['query'] : [])];
   const init = [
-    ...(pathParams.length ? [`params: { path: { ${pathParams.join(', ')} } }`] : []),
+    ...(params.length ? [`params: { ${params.join(', ')} }`] : []),
     ...(requestBody ? ['body'] : []),
     'signal: options.signal',
   ];
@@ -61,6 +68,11 @@ export type JsonBody<P extends keyof paths, M extends keyof paths[P]> = paths[P]
   requestBody: { content: { 'application/json': infer B } };
 }
   ? B
+  : never;
+
+/** The query parameters an operation takes. */
+export type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } }
+  ? NonNullable<Q>
   : never;
 
 /** Turns openapi-fetch's \`{ data, error, response }\` into the success body, or throws the caller's error. */

@@ -16,6 +16,11 @@ export type JsonBody<P extends keyof paths, M extends keyof paths[P]> = paths[P]
   ? B
   : never;
 
+/** The query parameters an operation takes. */
+export type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } }
+  ? NonNullable<Q>
+  : never;
+
 /** Turns openapi-fetch's `{ data, error, response }` into the success body, or throws the caller's error. */
 export type Answer = <T>(call: Promise<{ data?: T; error?: unknown; response: Response }>) => Promise<T>;
 
@@ -99,14 +104,52 @@ export function controlMethods(client: Client<paths>, answer: Answer) {
     deleteWebhookSubscription: (subscriptionId: string, options: CallOptions = {}) => answer(client.DELETE("/webhook-subscriptions/{subscriptionId}", { params: { path: { subscriptionId } }, signal: options.signal })).then(() => undefined),
     /**
      * List webhook deliveries.
-     * Every notification posted, as sent, with its delivery attempts.
+     * Every notification posted, as sent, with its headers and delivery attempts; newest first, a page at a time.
      */
-    listWebhookDeliveries: (options: CallOptions = {}) => answer(client.GET("/webhook-deliveries", { signal: options.signal })),
+    listWebhookDeliveries: (query: Query<"/webhook-deliveries", "get"> = {}, options: CallOptions = {}) => answer(client.GET("/webhook-deliveries", { params: { query }, signal: options.signal })),
     /**
-     * List every transaction.
-     * Every transaction the sandbox holds, as the payments API shows them, whatever business or key made them.
+     * Deliver a notification again.
+     * Posts the notification to its endpoint once more, now, with a fresh signature: the same body and event id, so a
+     * receiver that deduplicates by event id sees a resend. It is posted even when it was delivered already. The
+     * answer is the delivery as it stands when the attempt starts; the attempt's outcome follows in its `attempts`.
      */
-    listTransactions: (options: CallOptions = {}) => answer(client.GET("/transactions", { signal: options.signal })),
+    createWebhookDeliveryAttempt: (deliveryId: string, options: CallOptions = {}) => answer(client.POST("/webhook-deliveries/{deliveryId}/attempts", { params: { path: { deliveryId } }, signal: options.signal })),
+    /**
+     * List transactions.
+     * The transactions the sandbox holds, as the payments API shows them, whatever business or key made them: newest
+     * first, a page at a time, filtered by every criterion given (all must hold).
+     */
+    listTransactions: (query: Query<"/transactions", "get"> = {}, options: CallOptions = {}) => answer(client.GET("/transactions", { params: { query }, signal: options.signal })),
+    /**
+     * Read a transaction's timeline.
+     * What happened to a transaction, oldest first: the request that made it, idempotent resends answered with its
+     * stored answer, settlement, refunds, a void, and each webhook notification that names it with every delivery
+     * attempt. Requests come from the recent requests the sandbox keeps in memory (see `listRequests`).
+     */
+    getTransactionTimeline: (receiptNumber: string, options: CallOptions = {}) => answer(client.GET("/transactions/{receiptNumber}/timeline", { params: { path: { receiptNumber } }, signal: options.signal })),
+    /**
+     * List customers with their accounts.
+     * Every business's customers, each with the accounts stored for it (card data masked); newest first, a page at a time.
+     */
+    listCustomers: (query: Query<"/customers", "get"> = {}, options: CallOptions = {}) => answer(client.GET("/customers", { params: { query }, signal: options.signal })),
+    /**
+     * List aliases with their registration state.
+     * Every business's aliases, with where each registration or deregistration stands; newest first, a page at a time.
+     */
+    listAliases: (query: Query<"/aliases", "get"> = {}, options: CallOptions = {}) => answer(client.GET("/aliases", { params: { query }, signal: options.signal })),
+    /**
+     * List recurring payments.
+     * Every business's recurring payments the merchant made; newest first, a page at a time.
+     */
+    listRecurringPayments: (query: Query<"/recurring-payments", "get"> = {}, options: CallOptions = {}) => answer(client.GET("/recurring-payments", { params: { query }, signal: options.signal })),
+    /**
+     * List recent API requests.
+     * The payments API requests the sandbox answered most recently (it keeps the last 2,000 in memory, per process),
+     * newest first: method, path, operation, status, whether it was an idempotent replay, the body with card data
+     * masked, and the contract violations of its answer.
+     */
+    listRequests: (query: Query<"/requests", "get"> = {}, options: CallOptions = {}) => answer(client.GET("/requests", { params: { query }, signal: options.signal })),
+    // listEvents: Follow what happens (server-sent events); a stream (text/event-stream), opened with EventSource, not a method.
     /**
      * List contract violations.
      * Answers of the sandbox that did not match the payments contract (when started with `checkResponses`).
@@ -181,9 +224,37 @@ export const controlOperations = {
     method: "GET",
     path: "/webhook-deliveries",
   },
+  createWebhookDeliveryAttempt: {
+    method: "POST",
+    path: "/webhook-deliveries/{deliveryId}/attempts",
+  },
   listTransactions: {
     method: "GET",
     path: "/transactions",
+  },
+  getTransactionTimeline: {
+    method: "GET",
+    path: "/transactions/{receiptNumber}/timeline",
+  },
+  listCustomers: {
+    method: "GET",
+    path: "/customers",
+  },
+  listAliases: {
+    method: "GET",
+    path: "/aliases",
+  },
+  listRecurringPayments: {
+    method: "GET",
+    path: "/recurring-payments",
+  },
+  listRequests: {
+    method: "GET",
+    path: "/requests",
+  },
+  listEvents: {
+    method: "GET",
+    path: "/events",
   },
   listContractViolations: {
     method: "GET",

@@ -8,7 +8,7 @@ export const controlDocument: Record<string, unknown> = {
     "title": "Payments sandbox control API",
     "version": "v1",
     "summary": "The payments sandbox's own interface for tests; reset, clock, faults, webhooks, the payer's side.",
-    "description": "What a test needs of the payments sandbox (`@paykit/payments-sandbox`) that the payments API does not offer:\nreset, the sandbox clock, injected faults, the payer's side of an alias payment and of a 3D Secure challenge,\nwebhook subscriptions and deliveries, and a look at every transaction. This interface is ours, not the\nservice's: it exists only in the sandbox, beside the API, under `/__sandbox`.\n\nEvery request carries the sandbox's control token (`Authorization: Bearer <token>`), which the sandbox\ngenerates and prints at start, or takes from `--control-token` / `PAYKIT_SANDBOX_CONTROL_TOKEN`. Without it, or\nwith another, the answer is 401. So that no web page can drive a sandbox on a developer's machine, a request\nwhose `Origin` is not the sandbox's own gets 403, and a body sent as a form or as plain text (the content types\na browser sends to another origin without asking first) gets 415: bodies are `application/json`.\n",
+    "description": "What a test needs of the payments sandbox (`@paykit/payments-sandbox`) that the payments API does not offer:\nreset, the sandbox clock, injected faults, the payer's side of an alias payment and of a 3D Secure challenge,\nwebhook subscriptions and deliveries, and a look at every transaction. This interface is ours, not the\nservice's: it exists only in the sandbox, beside the API, under `/__sandbox`.\n\nEvery request carries the sandbox's control token (`Authorization: Bearer <token>`), which the sandbox\ngenerates and prints at start, or takes from `--control-token` / `PAYKIT_SANDBOX_CONTROL_TOKEN`. Without it, or\nwith another, the answer is 401. So that no web page can drive a sandbox on a developer's machine, a request\nwhose `Origin` is not the sandbox's own gets 403, and a body sent as a form or as plain text (the content types\na browser sends to another origin without asking first) gets 415: bodies are `application/json`.\n\nThe sandbox's dashboard (`/__sandbox/ui/`) uses this interface from the browser with a session cookie in place\nof the token: the link printed at start signs the browser in (`/__sandbox/ui/#token=...`; a fragment is never\nsent to a server) and the sign-in page exchanges the token for an `HttpOnly`, `SameSite=Strict` cookie. A\nrequest authenticated by that cookie must also name the sandbox in its `Host` (no DNS rebinding) and come from\nits own origin (`Origin` or `Sec-Fetch-Site`; a change always carries `Origin`).\n",
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -50,7 +50,7 @@ export const controlDocument: Record<string, unknown> = {
     },
     {
       "name": "Inspection",
-      "description": "What the sandbox holds and what it did wrong."
+      "description": "What the sandbox holds, what it was asked and what it did wrong, and a stream of what happens."
     }
   ],
   "paths": {
@@ -612,20 +612,49 @@ export const controlDocument: Record<string, unknown> = {
           "Webhooks"
         ],
         "summary": "List webhook deliveries",
-        "description": "Every notification posted, as sent, with its delivery attempts.",
+        "description": "Every notification posted, as sent, with its headers and delivery attempts; newest first, a page at a time.",
+        "parameters": [
+          {
+            "name": "outcome",
+            "in": "query",
+            "description": "Only deliveries with this outcome.",
+            "schema": {
+              "type": "string",
+              "enum": [
+                "delivered",
+                "failing",
+                "pending"
+              ]
+            }
+          },
+          {
+            "name": "eventType",
+            "in": "query",
+            "description": "Only notifications of this event type.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "$ref": "#/components/parameters/Cursor"
+          },
+          {
+            "$ref": "#/components/parameters/Limit"
+          }
+        ],
         "responses": {
           "200": {
-            "description": "The deliveries.",
+            "description": "A page of deliveries.",
             "content": {
               "application/json": {
                 "schema": {
-                  "type": "array",
-                  "items": {
-                    "$ref": "#/components/schemas/WebhookDelivery"
-                  }
+                  "$ref": "#/components/schemas/WebhookDeliveryPage"
                 }
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
@@ -636,24 +665,414 @@ export const controlDocument: Record<string, unknown> = {
         }
       }
     },
+    "/webhook-deliveries/{deliveryId}/attempts": {
+      "post": {
+        "operationId": "createWebhookDeliveryAttempt",
+        "tags": [
+          "Webhooks"
+        ],
+        "summary": "Deliver a notification again",
+        "description": "Posts the notification to its endpoint once more, now, with a fresh signature: the same body and event id, so a\nreceiver that deduplicates by event id sees a resend. It is posted even when it was delivered already. The\nanswer is the delivery as it stands when the attempt starts; the attempt's outcome follows in its `attempts`.\n",
+        "parameters": [
+          {
+            "name": "deliveryId",
+            "in": "path",
+            "required": true,
+            "description": "The delivery.",
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "202": {
+            "description": "The attempt has started.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/WebhookDelivery"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "description": "The subscription the delivery was made for has been removed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ControlError"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/transactions": {
       "get": {
         "operationId": "listTransactions",
         "tags": [
           "Inspection"
         ],
-        "summary": "List every transaction",
-        "description": "Every transaction the sandbox holds, as the payments API shows them, whatever business or key made them.",
+        "summary": "List transactions",
+        "description": "The transactions the sandbox holds, as the payments API shows them, whatever business or key made them: newest\nfirst, a page at a time, filtered by every criterion given (all must hold).\n",
+        "parameters": [
+          {
+            "name": "q",
+            "in": "query",
+            "description": "Text to look for: a transaction whose receipt number, original receipt number, customer, comment or a\nmetadata value contains it (case-insensitive).\n",
+            "schema": {
+              "type": "string",
+              "maxLength": 200
+            }
+          },
+          {
+            "name": "status",
+            "in": "query",
+            "description": "Only these statuses (repeat the parameter for several).",
+            "explode": true,
+            "schema": {
+              "type": "array",
+              "items": {
+                "type": "string",
+                "enum": [
+                  "Approved",
+                  "Declined",
+                  "Pending",
+                  "Voided",
+                  "Suspended"
+                ]
+              }
+            }
+          },
+          {
+            "name": "transactionType",
+            "in": "query",
+            "description": "Only this type (`PAYMENT`, `REFUND`, `PREAUTH`...).",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "amountMin",
+            "in": "query",
+            "description": "Only a principal amount at least this (in the currency's major unit, as `principalAmount`).",
+            "schema": {
+              "type": "number",
+              "minimum": 0
+            }
+          },
+          {
+            "name": "amountMax",
+            "in": "query",
+            "description": "Only a principal amount at most this.",
+            "schema": {
+              "type": "number",
+              "minimum": 0
+            }
+          },
+          {
+            "name": "customerId",
+            "in": "query",
+            "description": "Only the transactions of this customer.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "receiptNumber",
+            "in": "query",
+            "description": "The transaction of this receipt number, and the ones that act on it (its refunds, a capture).",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "createdFrom",
+            "in": "query",
+            "description": "Only those made at or after this time (sandbox clock).",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "name": "createdTo",
+            "in": "query",
+            "description": "Only those made before this time (sandbox clock).",
+            "schema": {
+              "type": "string",
+              "format": "date-time"
+            }
+          },
+          {
+            "$ref": "#/components/parameters/Cursor"
+          },
+          {
+            "$ref": "#/components/parameters/Limit"
+          }
+        ],
         "responses": {
           "200": {
-            "description": "The transactions.",
+            "description": "A page of transactions.",
             "content": {
               "application/json": {
                 "schema": {
-                  "type": "array",
-                  "items": {
-                    "$ref": "#/components/schemas/Transaction"
-                  }
+                  "$ref": "#/components/schemas/TransactionPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/transactions/{receiptNumber}/timeline": {
+      "get": {
+        "operationId": "getTransactionTimeline",
+        "tags": [
+          "Inspection"
+        ],
+        "summary": "Read a transaction's timeline",
+        "description": "What happened to a transaction, oldest first: the request that made it, idempotent resends answered with its\nstored answer, settlement, refunds, a void, and each webhook notification that names it with every delivery\nattempt. Requests come from the recent requests the sandbox keeps in memory (see `listRequests`).\n",
+        "parameters": [
+          {
+            "name": "receiptNumber",
+            "in": "path",
+            "required": true,
+            "description": "The transaction.",
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The transaction and its timeline.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TransactionTimeline"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        }
+      }
+    },
+    "/customers": {
+      "get": {
+        "operationId": "listCustomers",
+        "tags": [
+          "Inspection"
+        ],
+        "summary": "List customers with their accounts",
+        "description": "Every business's customers, each with the accounts stored for it (card data masked); newest first, a page at a time.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Cursor"
+          },
+          {
+            "$ref": "#/components/parameters/Limit"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/CustomerPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/aliases": {
+      "get": {
+        "operationId": "listAliases",
+        "tags": [
+          "Inspection"
+        ],
+        "summary": "List aliases with their registration state",
+        "description": "Every business's aliases, with where each registration or deregistration stands; newest first, a page at a time.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Cursor"
+          },
+          {
+            "$ref": "#/components/parameters/Limit"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AliasPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/recurring-payments": {
+      "get": {
+        "operationId": "listRecurringPayments",
+        "tags": [
+          "Inspection"
+        ],
+        "summary": "List recurring payments",
+        "description": "Every business's recurring payments the merchant made; newest first, a page at a time.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Cursor"
+          },
+          {
+            "$ref": "#/components/parameters/Limit"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/RecurringPaymentPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/requests": {
+      "get": {
+        "operationId": "listRequests",
+        "tags": [
+          "Inspection"
+        ],
+        "summary": "List recent API requests",
+        "description": "The payments API requests the sandbox answered most recently (it keeps the last 2,000 in memory, per process),\nnewest first: method, path, operation, status, whether it was an idempotent replay, the body with card data\nmasked, and the contract violations of its answer.\n",
+        "parameters": [
+          {
+            "name": "operationId",
+            "in": "query",
+            "description": "Only requests to this operation.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "failed",
+            "in": "query",
+            "description": "Only requests answered with a status of 400 or above (true), or below (false).",
+            "schema": {
+              "type": "boolean"
+            }
+          },
+          {
+            "$ref": "#/components/parameters/Cursor"
+          },
+          {
+            "$ref": "#/components/parameters/Limit"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A page of requests.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/RecordedRequestPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Forbidden"
+          }
+        }
+      }
+    },
+    "/events": {
+      "get": {
+        "operationId": "listEvents",
+        "tags": [
+          "Inspection"
+        ],
+        "summary": "Follow what happens (server-sent events)",
+        "description": "A stream (`text/event-stream`) of small events as they happen: a request answered, a delivery attempted, a\ntransaction changed, the clock moved, faults changed, a contract violation, a reset. Each `data:` line is one\n`SandboxEvent` as JSON, with its number as the SSE `id:`; read the details through the other operations. A\ncomment line comes every 15 seconds when nothing else does. A client that reconnects with `Last-Event-ID` gets\nthe events it missed while the sandbox still holds them (the last 1,000), or a `reload` event. A client that\nreads too slowly is sent `reload` and disconnected rather than buffered without end. Open it with `EventSource`\n(the dashboard's session cookie) or any HTTP client with the control token; the generated client has no method\nfor it.\n",
+        "responses": {
+          "200": {
+            "description": "The stream; it stays open.",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "$ref": "#/components/schemas/SandboxEvent"
                 }
               }
             }
@@ -704,7 +1123,7 @@ export const controlDocument: Record<string, unknown> = {
       "controlToken": {
         "type": "http",
         "scheme": "bearer",
-        "description": "The control token the sandbox printed at start (`control token: ...`), or the one it was given. It is not an API\nkey of the payments API: those are refused here, and this token is refused by the API. Sensitive (a secret): the\nwhole `Authorization` header.\n",
+        "description": "The control token the sandbox printed at start (`control token: ...`), or the one it was given. It is not an API\nkey of the payments API: those are refused here, and this token is refused by the API. Sensitive (a secret): the\nwhole `Authorization` header. The dashboard's session cookie stands in for it in a browser (see the description of\nthis interface); the cookie's value is a random session identifier, never the token.\n",
         "x-paykit-sensitive": "secret"
       }
     },
@@ -1164,8 +1583,10 @@ export const controlDocument: Record<string, unknown> = {
           "eventType",
           "url",
           "body",
+          "headers",
           "createdAt",
           "delivered",
+          "outcome",
           "attempts"
         ],
         "additionalProperties": false,
@@ -1209,6 +1630,13 @@ export const controlDocument: Record<string, unknown> = {
               }
             }
           },
+          "headers": {
+            "type": "object",
+            "description": "The headers of the last attempt (the signature's changes with each attempt: see `attempts`); a Basic\n`Authorization` shows its user name only.\n",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
           "createdAt": {
             "type": "number",
             "description": "When it was made, in milliseconds on the sandbox clock."
@@ -1216,6 +1644,15 @@ export const controlDocument: Record<string, unknown> = {
           "delivered": {
             "type": "boolean",
             "description": "True once the endpoint answered 200."
+          },
+          "outcome": {
+            "type": "string",
+            "enum": [
+              "delivered",
+              "failing",
+              "pending"
+            ],
+            "description": "`delivered`: answered 200; `failing`: attempted, no 200 yet (it is posted again); `pending`: not attempted yet."
           },
           "attempts": {
             "type": "array",
@@ -1234,12 +1671,485 @@ export const controlDocument: Record<string, unknown> = {
                   "type": "integer",
                   "description": "The endpoint's answer, if it answered."
                 },
+                "answer": {
+                  "type": "string",
+                  "description": "The start of the endpoint's answer body (at most 1,000 characters), if it answered."
+                },
                 "error": {
                   "type": "string",
                   "description": "Why no answer came."
+                },
+                "signature": {
+                  "type": "string",
+                  "description": "The signature header the attempt carried."
+                },
+                "manual": {
+                  "type": "boolean",
+                  "description": "True for an attempt asked for through `createWebhookDeliveryAttempt` (\"deliver again\")."
                 }
               }
             }
+          }
+        }
+      },
+      "NextCursor": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The `cursor` of the next (older) page; null on the last page."
+      },
+      "WebhookDeliveryPage": {
+        "type": "object",
+        "description": "A page of webhook deliveries, newest first.",
+        "required": [
+          "items",
+          "nextCursor"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/WebhookDelivery"
+            }
+          },
+          "nextCursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
+        }
+      },
+      "TransactionPage": {
+        "type": "object",
+        "description": "A page of transactions, newest first.",
+        "required": [
+          "items",
+          "nextCursor"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Transaction"
+            }
+          },
+          "nextCursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
+        }
+      },
+      "RecordedRequest": {
+        "type": "object",
+        "description": "One API request the sandbox answered. The sandbox keeps the most recent ones in memory (not in its state store):\nthe oldest are forgotten first, and a restart forgets them all. Card data and secrets are masked as the payments\ncontract's sensitive marks say.\n",
+        "required": [
+          "id",
+          "at",
+          "method",
+          "path",
+          "operationId",
+          "status",
+          "replay",
+          "idempotencyKey",
+          "receiptNumber",
+          "body",
+          "violations"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When it came, on the sandbox clock."
+          },
+          "method": {
+            "type": "string"
+          },
+          "path": {
+            "type": "string",
+            "description": "The path and query, as requested."
+          },
+          "operationId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The payments API operation it matched; null when none did."
+          },
+          "status": {
+            "type": "integer",
+            "description": "The status of the answer."
+          },
+          "replay": {
+            "type": "boolean",
+            "description": "True when the answer was the one stored under its `Idempotency-Key` (an idempotent resend)."
+          },
+          "idempotencyKey": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "receiptNumber": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The transaction the answer names, if one."
+          },
+          "fault": {
+            "type": "string",
+            "description": "The injected fault it got (`503 before`, `drop after`...), if one."
+          },
+          "body": {
+            "description": "The request body as sent, masked; null without one."
+          },
+          "violations": {
+            "type": "array",
+            "description": "What its answer did wrong against the payments contract (when started with `checkResponses`).",
+            "items": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "TimelineEntry": {
+        "type": "object",
+        "description": "One thing that happened to a transaction.",
+        "required": [
+          "at",
+          "kind",
+          "summary"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When, on the sandbox clock."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "created",
+              "replay",
+              "settled",
+              "refund",
+              "voided",
+              "webhook"
+            ],
+            "description": "`created`: the request that made it; `replay`: an idempotent resend under its key, answered with the stored\nanswer; `settled`: a pending payment settled; `refund`: a refund of it; `voided`: it was voided; `webhook`: a\nnotification it caused, with every delivery attempt.\n"
+          },
+          "summary": {
+            "type": "string",
+            "description": "The entry in words."
+          },
+          "request": {
+            "$ref": "#/components/schemas/RecordedRequest"
+          },
+          "body": {
+            "type": "object",
+            "description": "For `created` when its request is no longer among the recent requests, the body as the sandbox kept it."
+          },
+          "transaction": {
+            "$ref": "#/components/schemas/Transaction"
+          },
+          "delivery": {
+            "$ref": "#/components/schemas/WebhookDelivery"
+          }
+        }
+      },
+      "TransactionTimeline": {
+        "type": "object",
+        "description": "A transaction and what happened to it, oldest first.",
+        "required": [
+          "transaction",
+          "entries"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "transaction": {
+            "$ref": "#/components/schemas/Transaction"
+          },
+          "entries": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/TimelineEntry"
+            }
+          }
+        }
+      },
+      "Account": {
+        "type": "object",
+        "description": "A stored account of a customer (card data masked as the contract's sensitive marks say).",
+        "required": [
+          "accountToken",
+          "createdAt",
+          "details",
+          "fields",
+          "disabled"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "accountToken": {
+            "type": "string",
+            "x-paykit-sensitive": false,
+            "description": "Not sensitive: it takes a payment only with the secret key of the payments API."
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "accountType": {
+            "type": "string"
+          },
+          "cardScheme": {
+            "type": "string"
+          },
+          "details": {
+            "type": "object",
+            "description": "The masked details of the token it was registered with (`creditCard`, `bankAccount`, `nzBankAccount`)."
+          },
+          "fields": {
+            "type": "object",
+            "description": "The merchant's other fields, as sent."
+          },
+          "disabled": {
+            "type": "boolean"
+          }
+        }
+      },
+      "Customer": {
+        "type": "object",
+        "description": "A customer with its accounts, as the sandbox keeps them (card data masked).",
+        "required": [
+          "customerId",
+          "createdAt",
+          "fields",
+          "accounts"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "customerId": {
+            "type": "string"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When it was made, on the sandbox clock."
+          },
+          "fields": {
+            "type": "object",
+            "description": "The merchant's fields, as sent (`customerNumber`, `customerName` and any other)."
+          },
+          "accounts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Account"
+            }
+          }
+        }
+      },
+      "CustomerPage": {
+        "type": "object",
+        "description": "A page of customers, newest first.",
+        "required": [
+          "items",
+          "nextCursor"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Customer"
+            }
+          },
+          "nextCursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
+        }
+      },
+      "Alias": {
+        "type": "object",
+        "description": "An alias and where its registration stands.",
+        "required": [
+          "id",
+          "createdAt",
+          "aliasAddress",
+          "customerId",
+          "type",
+          "supplierBusinessCode",
+          "currency",
+          "status",
+          "statusDueAt"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "aliasAddress": {
+            "type": "string"
+          },
+          "customerId": {
+            "type": "string"
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "STATIC",
+              "SINGLE"
+            ]
+          },
+          "supplierBusinessCode": {
+            "type": "string"
+          },
+          "paymentAmount": {
+            "type": "number"
+          },
+          "currency": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string",
+            "description": "The alias's status, as the payments API shows it (`REGISTRATION_PENDING`, `REGISTERED`...)."
+          },
+          "statusDescription": {
+            "type": "string"
+          },
+          "statusDueAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "When a registration or deregistration under way completes, on the sandbox clock; null when none is."
+          }
+        }
+      },
+      "AliasPage": {
+        "type": "object",
+        "description": "A page of aliases, newest first.",
+        "required": [
+          "items",
+          "nextCursor"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Alias"
+            }
+          },
+          "nextCursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
+        }
+      },
+      "RecurringPayment": {
+        "type": "object",
+        "description": "A recurring payment, as the merchant made it.",
+        "required": [
+          "id",
+          "createdAt",
+          "fields"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "customerId": {
+            "type": "string"
+          },
+          "fields": {
+            "type": "object",
+            "description": "The merchant's fields, as sent."
+          }
+        }
+      },
+      "RecurringPaymentPage": {
+        "type": "object",
+        "description": "A page of recurring payments, newest first.",
+        "required": [
+          "items",
+          "nextCursor"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/RecurringPayment"
+            }
+          },
+          "nextCursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
+        }
+      },
+      "RecordedRequestPage": {
+        "type": "object",
+        "description": "A page of the API requests the sandbox answered, newest first.",
+        "required": [
+          "items",
+          "nextCursor"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/RecordedRequest"
+            }
+          },
+          "nextCursor": {
+            "$ref": "#/components/schemas/NextCursor"
+          }
+        }
+      },
+      "SandboxEvent": {
+        "type": "object",
+        "description": "One event of the stream: what changed, by kind and identifier, never the data itself (read it through the other\noperations). `reload`: the stream lost events (the client read too slowly, or asked for an event no longer kept):\nread everything again.\n",
+        "required": [
+          "id",
+          "kind"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "id": {
+            "type": "integer",
+            "description": "The event's number, also its SSE `id:` (what `Last-Event-ID` names)."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "request",
+              "delivery",
+              "transaction",
+              "clock",
+              "faults",
+              "violation",
+              "reset",
+              "reload"
+            ]
+          },
+          "ref": {
+            "type": "string",
+            "description": "The identifier of what changed (a request's id, a delivery's id, a receipt number), when there is one."
           }
         }
       }
@@ -1303,6 +2213,30 @@ export const controlDocument: Record<string, unknown> = {
               "$ref": "#/components/schemas/ControlError"
             }
           }
+        }
+      }
+    },
+    "parameters": {
+      "Cursor": {
+        "name": "cursor",
+        "in": "query",
+        "required": false,
+        "description": "Where the page starts: the `nextCursor` of the page before. Without it, the first (newest) page.",
+        "schema": {
+          "type": "string",
+          "maxLength": 200
+        }
+      },
+      "Limit": {
+        "name": "limit",
+        "in": "query",
+        "required": false,
+        "description": "How many items a page holds at most.",
+        "schema": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 1000,
+          "default": 50
         }
       }
     }

@@ -231,11 +231,33 @@ export interface paths {
         };
         /**
          * List webhook deliveries
-         * @description Every notification posted, as sent, with its delivery attempts.
+         * @description Every notification posted, as sent, with its headers and delivery attempts; newest first, a page at a time.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-deliveries/{deliveryId}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a notification again
+         * @description Posts the notification to its endpoint once more, now, with a fresh signature: the same body and event id, so a
+         *     receiver that deduplicates by event id sees a resend. It is posted even when it was delivered already. The
+         *     answer is the delivery as it stands when the attempt starts; the attempt's outcome follows in its `attempts`.
+         */
+        post: operations["createWebhookDeliveryAttempt"];
         delete?: never;
         options?: never;
         head?: never;
@@ -250,10 +272,142 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List every transaction
-         * @description Every transaction the sandbox holds, as the payments API shows them, whatever business or key made them.
+         * List transactions
+         * @description The transactions the sandbox holds, as the payments API shows them, whatever business or key made them: newest
+         *     first, a page at a time, filtered by every criterion given (all must hold).
          */
         get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/{receiptNumber}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a transaction's timeline
+         * @description What happened to a transaction, oldest first: the request that made it, idempotent resends answered with its
+         *     stored answer, settlement, refunds, a void, and each webhook notification that names it with every delivery
+         *     attempt. Requests come from the recent requests the sandbox keeps in memory (see `listRequests`).
+         */
+        get: operations["getTransactionTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customers with their accounts
+         * @description Every business's customers, each with the accounts stored for it (card data masked); newest first, a page at a time.
+         */
+        get: operations["listCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/aliases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List aliases with their registration state
+         * @description Every business's aliases, with where each registration or deregistration stands; newest first, a page at a time.
+         */
+        get: operations["listAliases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recurring-payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recurring payments
+         * @description Every business's recurring payments the merchant made; newest first, a page at a time.
+         */
+        get: operations["listRecurringPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recent API requests
+         * @description The payments API requests the sandbox answered most recently (it keeps the last 2,000 in memory, per process),
+         *     newest first: method, path, operation, status, whether it was an idempotent replay, the body with card data
+         *     masked, and the contract violations of its answer.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow what happens (server-sent events)
+         * @description A stream (`text/event-stream`) of small events as they happen: a request answered, a delivery attempted, a
+         *     transaction changed, the clock moved, faults changed, a contract violation, a reset. Each `data:` line is one
+         *     `SandboxEvent` as JSON, with its number as the SSE `id:`; read the details through the other operations. A
+         *     comment line comes every 15 seconds when nothing else does. A client that reconnects with `Last-Event-ID` gets
+         *     the events it missed while the sandbox still holds them (the last 1,000), or a `reload` event. A client that
+         *     reads too slowly is sent `reload` and disconnected rather than buffered without end. Open it with `EventSource`
+         *     (the dashboard's session cookie) or any HTTP client with the control token; the generated client has no method
+         *     for it.
+         */
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -455,18 +609,195 @@ export interface components {
                 eventType: string;
                 data: Record<string, never>;
             };
+            /**
+             * @description The headers of the last attempt (the signature's changes with each attempt: see `attempts`); a Basic
+             *     `Authorization` shows its user name only.
+             */
+            headers: {
+                [key: string]: string;
+            };
             /** @description When it was made, in milliseconds on the sandbox clock. */
             createdAt: number;
             /** @description True once the endpoint answered 200. */
             delivered: boolean;
+            /**
+             * @description `delivered`: answered 200; `failing`: attempted, no 200 yet (it is posted again); `pending`: not attempted yet.
+             * @enum {string}
+             */
+            outcome: "delivered" | "failing" | "pending";
             attempts: {
                 /** @description When, in milliseconds on the sandbox clock. */
                 at: number;
                 /** @description The endpoint's answer, if it answered. */
                 status?: number;
+                /** @description The start of the endpoint's answer body (at most 1,000 characters), if it answered. */
+                answer?: string;
                 /** @description Why no answer came. */
                 error?: string;
+                /** @description The signature header the attempt carried. */
+                signature?: string;
+                /** @description True for an attempt asked for through `createWebhookDeliveryAttempt` ("deliver again"). */
+                manual?: boolean;
             }[];
+        };
+        /** @description The `cursor` of the next (older) page; null on the last page. */
+        NextCursor: string | null;
+        /** @description A page of webhook deliveries, newest first. */
+        WebhookDeliveryPage: {
+            items: components["schemas"]["WebhookDelivery"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        /** @description A page of transactions, newest first. */
+        TransactionPage: {
+            items: components["schemas"]["Transaction"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        /**
+         * @description One API request the sandbox answered. The sandbox keeps the most recent ones in memory (not in its state store):
+         *     the oldest are forgotten first, and a restart forgets them all. Card data and secrets are masked as the payments
+         *     contract's sensitive marks say.
+         */
+        RecordedRequest: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it came, on the sandbox clock.
+             */
+            at: string;
+            method: string;
+            /** @description The path and query, as requested. */
+            path: string;
+            /** @description The payments API operation it matched; null when none did. */
+            operationId: string | null;
+            /** @description The status of the answer. */
+            status: number;
+            /** @description True when the answer was the one stored under its `Idempotency-Key` (an idempotent resend). */
+            replay: boolean;
+            idempotencyKey: string | null;
+            /** @description The transaction the answer names, if one. */
+            receiptNumber: string | null;
+            /** @description The injected fault it got (`503 before`, `drop after`...), if one. */
+            fault?: string;
+            /** @description The request body as sent, masked; null without one. */
+            body: unknown;
+            /** @description What its answer did wrong against the payments contract (when started with `checkResponses`). */
+            violations: string[];
+        };
+        /** @description One thing that happened to a transaction. */
+        TimelineEntry: {
+            /**
+             * Format: date-time
+             * @description When, on the sandbox clock.
+             */
+            at: string;
+            /**
+             * @description `created`: the request that made it; `replay`: an idempotent resend under its key, answered with the stored
+             *     answer; `settled`: a pending payment settled; `refund`: a refund of it; `voided`: it was voided; `webhook`: a
+             *     notification it caused, with every delivery attempt.
+             * @enum {string}
+             */
+            kind: "created" | "replay" | "settled" | "refund" | "voided" | "webhook";
+            /** @description The entry in words. */
+            summary: string;
+            request?: components["schemas"]["RecordedRequest"];
+            /** @description For `created` when its request is no longer among the recent requests, the body as the sandbox kept it. */
+            body?: Record<string, never>;
+            transaction?: components["schemas"]["Transaction"];
+            delivery?: components["schemas"]["WebhookDelivery"];
+        };
+        /** @description A transaction and what happened to it, oldest first. */
+        TransactionTimeline: {
+            transaction: components["schemas"]["Transaction"];
+            entries: components["schemas"]["TimelineEntry"][];
+        };
+        /** @description A stored account of a customer (card data masked as the contract's sensitive marks say). */
+        Account: {
+            /** @description Not sensitive: it takes a payment only with the secret key of the payments API. */
+            accountToken: string;
+            /** Format: date-time */
+            createdAt: string;
+            accountType?: string;
+            cardScheme?: string;
+            /** @description The masked details of the token it was registered with (`creditCard`, `bankAccount`, `nzBankAccount`). */
+            details: Record<string, never>;
+            /** @description The merchant's other fields, as sent. */
+            fields: Record<string, never>;
+            disabled: boolean;
+        };
+        /** @description A customer with its accounts, as the sandbox keeps them (card data masked). */
+        Customer: {
+            customerId: string;
+            /**
+             * Format: date-time
+             * @description When it was made, on the sandbox clock.
+             */
+            createdAt: string;
+            /** @description The merchant's fields, as sent (`customerNumber`, `customerName` and any other). */
+            fields: Record<string, never>;
+            accounts: components["schemas"]["Account"][];
+        };
+        /** @description A page of customers, newest first. */
+        CustomerPage: {
+            items: components["schemas"]["Customer"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        /** @description An alias and where its registration stands. */
+        Alias: {
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            aliasAddress: string;
+            customerId: string;
+            /** @enum {string} */
+            type: "STATIC" | "SINGLE";
+            supplierBusinessCode: string;
+            paymentAmount?: number;
+            currency: string;
+            /** @description The alias's status, as the payments API shows it (`REGISTRATION_PENDING`, `REGISTERED`...). */
+            status: string;
+            statusDescription?: string;
+            /**
+             * Format: date-time
+             * @description When a registration or deregistration under way completes, on the sandbox clock; null when none is.
+             */
+            statusDueAt: string | null;
+        };
+        /** @description A page of aliases, newest first. */
+        AliasPage: {
+            items: components["schemas"]["Alias"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        /** @description A recurring payment, as the merchant made it. */
+        RecurringPayment: {
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            customerId?: string;
+            /** @description The merchant's fields, as sent. */
+            fields: Record<string, never>;
+        };
+        /** @description A page of recurring payments, newest first. */
+        RecurringPaymentPage: {
+            items: components["schemas"]["RecurringPayment"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        /** @description A page of the API requests the sandbox answered, newest first. */
+        RecordedRequestPage: {
+            items: components["schemas"]["RecordedRequest"][];
+            nextCursor: components["schemas"]["NextCursor"];
+        };
+        /**
+         * @description One event of the stream: what changed, by kind and identifier, never the data itself (read it through the other
+         *     operations). `reload`: the stream lost events (the client read too slowly, or asked for an event no longer kept):
+         *     read everything again.
+         */
+        SandboxEvent: {
+            /** @description The event's number, also its SSE `id:` (what `Last-Event-ID` names). */
+            id: number;
+            /** @enum {string} */
+            kind: "request" | "delivery" | "transaction" | "clock" | "faults" | "violation" | "reset" | "reload";
+            /** @description The identifier of what changed (a request's id, a delivery's id, a receipt number), when there is one. */
+            ref?: string;
         };
     };
     responses: {
@@ -525,7 +856,12 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description Where the page starts: the `nextCursor` of the page before. Without it, the first (newest) page. */
+        Cursor: string;
+        /** @description How many items a page holds at most. */
+        Limit: number;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -912,27 +1248,263 @@ export interface operations {
     };
     listWebhookDeliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only deliveries with this outcome. */
+                outcome?: "delivered" | "failing" | "pending";
+                /** @description Only notifications of this event type. */
+                eventType?: string;
+                /** @description Where the page starts: the `nextCursor` of the page before. Without it, the first (newest) page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description How many items a page holds at most. */
+                limit?: components["parameters"]["Limit"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The deliveries. */
+            /** @description A page of deliveries. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookDelivery"][];
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
         };
     };
+    createWebhookDeliveryAttempt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery. */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt has started. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The subscription the delivery was made for has been removed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlError"];
+                };
+            };
+        };
+    };
     listTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Text to look for: a transaction whose receipt number, original receipt number, customer, comment or a
+                 *     metadata value contains it (case-insensitive).
+                 */
+                q?: string;
+                /** @description Only these statuses (repeat the parameter for several). */
+                status?: ("Approved" | "Declined" | "Pending" | "Voided" | "Suspended")[];
+                /** @description Only this type (`PAYMENT`, `REFUND`, `PREAUTH`...). */
+                transactionType?: string;
+                /** @description Only a principal amount at least this (in the currency's major unit, as `principalAmount`). */
+                amountMin?: number;
+                /** @description Only a principal amount at most this. */
+                amountMax?: number;
+                /** @description Only the transactions of this customer. */
+                customerId?: string;
+                /** @description The transaction of this receipt number, and the ones that act on it (its refunds, a capture). */
+                receiptNumber?: string;
+                /** @description Only those made at or after this time (sandbox clock). */
+                createdFrom?: string;
+                /** @description Only those made before this time (sandbox clock). */
+                createdTo?: string;
+                /** @description Where the page starts: the `nextCursor` of the page before. Without it, the first (newest) page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description How many items a page holds at most. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getTransactionTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transaction. */
+                receiptNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction and its timeline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionTimeline"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listCustomers: {
+        parameters: {
+            query?: {
+                /** @description Where the page starts: the `nextCursor` of the page before. Without it, the first (newest) page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description How many items a page holds at most. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listAliases: {
+        parameters: {
+            query?: {
+                /** @description Where the page starts: the `nextCursor` of the page before. Without it, the first (newest) page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description How many items a page holds at most. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AliasPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listRecurringPayments: {
+        parameters: {
+            query?: {
+                /** @description Where the page starts: the `nextCursor` of the page before. Without it, the first (newest) page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description How many items a page holds at most. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurringPaymentPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                /** @description Only requests to this operation. */
+                operationId?: string;
+                /** @description Only requests answered with a status of 400 or above (true), or below (false). */
+                failed?: boolean;
+                /** @description Where the page starts: the `nextCursor` of the page before. Without it, the first (newest) page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description How many items a page holds at most. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordedRequestPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listEvents: {
         parameters: {
             query?: never;
             header?: never;
@@ -941,13 +1513,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The transactions. */
+            /** @description The stream; it stays open. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Transaction"][];
+                    "text/event-stream": components["schemas"]["SandboxEvent"];
                 };
             };
             401: components["responses"]["Unauthorized"];

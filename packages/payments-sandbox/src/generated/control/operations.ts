@@ -14,9 +14,16 @@ const answer7: OperationResponse = { headers: [], content: { "application/json":
 const answer8: OperationResponse = { headers: [], content: { "application/json": "#/components/schemas/SingleUseToken" } };
 const answer9: OperationResponse = { headers: [], content: { "application/json": "#/paths/~1webhook-subscriptions/get/responses/200/content/application~1json/schema" } };
 const answer10: OperationResponse = { headers: [], content: { "application/json": "#/components/schemas/WebhookSubscription" } };
-const answer11: OperationResponse = { headers: [], content: { "application/json": "#/paths/~1webhook-deliveries/get/responses/200/content/application~1json/schema" } };
-const answer12: OperationResponse = { headers: [], content: { "application/json": "#/paths/~1transactions/get/responses/200/content/application~1json/schema" } };
-const answer13: OperationResponse = { headers: [], content: { "application/json": "#/paths/~1contract-violations/get/responses/200/content/application~1json/schema" } };
+const answer11: OperationResponse = { headers: [], content: { "application/json": "#/components/schemas/WebhookDeliveryPage" } };
+const answer12: OperationResponse = { headers: [], content: { "application/json": "#/components/schemas/WebhookDelivery" } };
+const answer13: OperationResponse = { headers: [], content: { "application/json": "#/components/schemas/TransactionPage" } };
+const answer14: OperationResponse = { headers: [], content: { "application/json": "#/components/schemas/TransactionTimeline" } };
+const answer15: OperationResponse = { headers: [], content: { "application/json": "#/components/schemas/CustomerPage" } };
+const answer16: OperationResponse = { headers: [], content: { "application/json": "#/components/schemas/AliasPage" } };
+const answer17: OperationResponse = { headers: [], content: { "application/json": "#/components/schemas/RecurringPaymentPage" } };
+const answer18: OperationResponse = { headers: [], content: { "application/json": "#/components/schemas/RecordedRequestPage" } };
+const answer19: OperationResponse = { headers: [], content: { "text/event-stream": "#/components/schemas/SandboxEvent" } };
+const answer20: OperationResponse = { headers: [], content: { "application/json": "#/paths/~1contract-violations/get/responses/200/content/application~1json/schema" } };
 
 /** The operations of specs/payments-sandbox-control/openapi.yaml, by operationId. */
 export const controlOperationTable: OperationTable = {
@@ -138,22 +145,71 @@ export const controlOperationTable: OperationTable = {
       method: "GET",
       path: "/webhook-deliveries",
       security: ["controlToken"],
-      parameters: [],
-      responses: { "200": answer11, "401": answer2, "403": answer2 },
+      parameters: [{ name: "outcome", in: "query", required: false, schema: "#/paths/~1webhook-deliveries/get/parameters/0/schema", type: "string" }, { name: "eventType", in: "query", required: false, schema: "#/paths/~1webhook-deliveries/get/parameters/1/schema", type: "string" }, { name: "cursor", in: "query", required: false, schema: "#/components/parameters/Cursor/schema", type: "string" }, { name: "limit", in: "query", required: false, schema: "#/components/parameters/Limit/schema", type: "integer" }],
+      responses: { "200": answer11, "400": answer2, "401": answer2, "403": answer2 },
+    },
+    createWebhookDeliveryAttempt: {
+      method: "POST",
+      path: "/webhook-deliveries/{deliveryId}/attempts",
+      security: ["controlToken"],
+      parameters: [{ name: "deliveryId", in: "path", required: true, schema: "#/paths/~1webhook-deliveries~1{deliveryId}~1attempts/post/parameters/0/schema", type: "string" }],
+      responses: { "202": answer12, "401": answer2, "403": answer2, "404": answer2, "409": answer2 },
     },
     listTransactions: {
       method: "GET",
       path: "/transactions",
       security: ["controlToken"],
+      parameters: [{ name: "q", in: "query", required: false, schema: "#/paths/~1transactions/get/parameters/0/schema", type: "string" }, { name: "status", in: "query", required: false, schema: "#/paths/~1transactions/get/parameters/1/schema", type: "array" }, { name: "transactionType", in: "query", required: false, schema: "#/paths/~1transactions/get/parameters/2/schema", type: "string" }, { name: "amountMin", in: "query", required: false, schema: "#/paths/~1transactions/get/parameters/3/schema", type: "number" }, { name: "amountMax", in: "query", required: false, schema: "#/paths/~1transactions/get/parameters/4/schema", type: "number" }, { name: "customerId", in: "query", required: false, schema: "#/paths/~1transactions/get/parameters/5/schema", type: "string" }, { name: "receiptNumber", in: "query", required: false, schema: "#/paths/~1transactions/get/parameters/6/schema", type: "string" }, { name: "createdFrom", in: "query", required: false, schema: "#/paths/~1transactions/get/parameters/7/schema", type: "string" }, { name: "createdTo", in: "query", required: false, schema: "#/paths/~1transactions/get/parameters/8/schema", type: "string" }, { name: "cursor", in: "query", required: false, schema: "#/components/parameters/Cursor/schema", type: "string" }, { name: "limit", in: "query", required: false, schema: "#/components/parameters/Limit/schema", type: "integer" }],
+      responses: { "200": answer13, "400": answer2, "401": answer2, "403": answer2 },
+    },
+    getTransactionTimeline: {
+      method: "GET",
+      path: "/transactions/{receiptNumber}/timeline",
+      security: ["controlToken"],
+      parameters: [{ name: "receiptNumber", in: "path", required: true, schema: "#/paths/~1transactions~1{receiptNumber}~1timeline/get/parameters/0/schema", type: "string" }],
+      responses: { "200": answer14, "401": answer2, "403": answer2, "404": answer2 },
+    },
+    listCustomers: {
+      method: "GET",
+      path: "/customers",
+      security: ["controlToken"],
+      parameters: [{ name: "cursor", in: "query", required: false, schema: "#/components/parameters/Cursor/schema", type: "string" }, { name: "limit", in: "query", required: false, schema: "#/components/parameters/Limit/schema", type: "integer" }],
+      responses: { "200": answer15, "400": answer2, "401": answer2, "403": answer2 },
+    },
+    listAliases: {
+      method: "GET",
+      path: "/aliases",
+      security: ["controlToken"],
+      parameters: [{ name: "cursor", in: "query", required: false, schema: "#/components/parameters/Cursor/schema", type: "string" }, { name: "limit", in: "query", required: false, schema: "#/components/parameters/Limit/schema", type: "integer" }],
+      responses: { "200": answer16, "400": answer2, "401": answer2, "403": answer2 },
+    },
+    listRecurringPayments: {
+      method: "GET",
+      path: "/recurring-payments",
+      security: ["controlToken"],
+      parameters: [{ name: "cursor", in: "query", required: false, schema: "#/components/parameters/Cursor/schema", type: "string" }, { name: "limit", in: "query", required: false, schema: "#/components/parameters/Limit/schema", type: "integer" }],
+      responses: { "200": answer17, "400": answer2, "401": answer2, "403": answer2 },
+    },
+    listRequests: {
+      method: "GET",
+      path: "/requests",
+      security: ["controlToken"],
+      parameters: [{ name: "operationId", in: "query", required: false, schema: "#/paths/~1requests/get/parameters/0/schema", type: "string" }, { name: "failed", in: "query", required: false, schema: "#/paths/~1requests/get/parameters/1/schema", type: "boolean" }, { name: "cursor", in: "query", required: false, schema: "#/components/parameters/Cursor/schema", type: "string" }, { name: "limit", in: "query", required: false, schema: "#/components/parameters/Limit/schema", type: "integer" }],
+      responses: { "200": answer18, "400": answer2, "401": answer2, "403": answer2 },
+    },
+    listEvents: {
+      method: "GET",
+      path: "/events",
+      security: ["controlToken"],
       parameters: [],
-      responses: { "200": answer12, "401": answer2, "403": answer2 },
+      responses: { "200": answer19, "401": answer2, "403": answer2 },
     },
     listContractViolations: {
       method: "GET",
       path: "/contract-violations",
       security: ["controlToken"],
       parameters: [],
-      responses: { "200": answer13, "401": answer2, "403": answer2 },
+      responses: { "200": answer20, "401": answer2, "403": answer2 },
     },
   },
 };
