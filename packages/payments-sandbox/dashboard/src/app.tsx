@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { useLiveState } from './live.js';
 import { href, useRoute, type Route } from './router.js';
 import { CustomersView } from './views/customers.js';
+import { RequestsView } from './views/requests.js';
 import { TimeAndFaultsView } from './views/time-and-faults.js';
 import { TransactionView } from './views/transaction.js';
 import { TransactionsView } from './views/transactions.js';
@@ -11,6 +12,7 @@ import { WebhooksView } from './views/webhooks.js';
 const sections = [
   { id: 'transactions', label: 'Transactions' },
   { id: 'customers', label: 'Customers' },
+  { id: 'requests', label: 'Requests' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'time', label: 'Time and faults' },
   { id: 'violations', label: 'Contract violations' },
@@ -23,6 +25,8 @@ function view(route: Route) {
       return id ? <TransactionView receiptNumber={id} /> : <TransactionsView query={route.query} />;
     case 'customers':
       return <CustomersView query={route.query} />;
+    case 'requests':
+      return <RequestsView query={route.query} />;
     case 'webhooks':
       return <WebhooksView query={route.query} />;
     case 'time':

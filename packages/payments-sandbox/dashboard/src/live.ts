@@ -1,15 +1,12 @@
-// Live updates: one EventSource on the sandbox's event stream for the whole page. An event says only what changed
-// (its kind and identifier); a view that shows that kind of thing fetches again, once per burst (debounced), so a
-// run of a thousand payments costs the open view a handful of reads, not a thousand. No polling.
+// Live updates: one EventSource on the sandbox's event stream (`GET /__sandbox/events`) for the whole page. An event
+// says only what changed (its kind and identifier); a view that shows that kind of thing reads again, once per burst
+// (debounced), so a run of a thousand payments costs the open view a handful of reads, not a thousand. No polling.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { controlBase } from './api.js';
+import { controlPrefix } from '../../src/http/control-client.js';
+import type { Schemas } from './api.js';
 
-export interface LiveEvent {
-  /** What changed: `transaction`, `webhook-delivery`, `clock`... (the stream's event name). */
-  kind: string;
-  data: unknown;
-}
-
+export type LiveEvent = Schemas['SandboxEvent'];
+export type LiveKind = LiveEvent['kind'];
 type Listener = (event: LiveEvent) => void;
 type State = 'connecting' | 'live' | 'offline';
 
@@ -23,31 +20,28 @@ function setState(next: State) {
   for (const listener of stateListeners) listener(next);
 }
 
-function deliver(kind: string, message: MessageEvent) {
-  let data: unknown = message.data;
-  try {
-    data = JSON.parse(String(message.data));
-  } catch {
-    // a plain-text event: passed on as text
-  }
-  for (const listener of listeners) listener({ kind, data });
-}
-
-/** The names of the stream's events the dashboard listens to, besides unnamed ones. */
-export const eventKinds = ['request', 'transaction', 'webhook-delivery', 'webhook-subscription', 'customer', 'alias', 'clock', 'faults', 'contract-violation', 'reset'];
-
 function connect() {
   if (source || typeof EventSource === 'undefined') return;
-  source = new EventSource(`${controlBase}/events`, { withCredentials: true });
+  source = new EventSource(`${controlPrefix}/events`);
   source.onopen = () => setState('live');
-  // EventSource reconnects by itself (with Last-Event-ID); until then the page says it is not live.
+  // EventSource reconnects by itself (sending Last-Event-ID); meanwhile the page says it is not live.
   source.onerror = () => setState(source?.readyState === EventSource.CLOSED ? 'offline' : 'connecting');
-  source.onmessage = (message) => deliver('message', message);
-  for (const kind of eventKinds) source.addEventListener(kind, (message) => deliver(kind, message as MessageEvent));
+  source.onmessage = (message: MessageEvent<string>) => {
+    let event: LiveEvent;
+    try {
+      event = JSON.parse(message.data) as LiveEvent;
+    } catch {
+      return;
+    }
+    for (const listener of listeners) listener(event);
+  };
 }
 
-/** Calls `refresh` after events of `kinds` (any kind when empty), at most once per `quietMs` burst. */
-export function useLive(kinds: readonly string[], refresh: () => void, quietMs = 250): void {
+/** Events after which every view reads again: a reset, or events lost (`reload`). */
+const everything: readonly LiveKind[] = ['reset', 'reload'];
+
+/** Calls `refresh` after events of `kinds`, at most once per `quietMs` burst. */
+export function useLive(kinds: readonly LiveKind[], refresh: () => void, quietMs = 200): void {
   const latest = useRef(refresh);
   latest.current = refresh;
   const key = kinds.join(',');
@@ -55,9 +49,8 @@ export function useLive(kinds: readonly string[], refresh: () => void, quietMs =
     connect();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const listener: Listener = (event) => {
-      if (kinds.length > 0 && !kinds.includes(event.kind) && event.kind !== 'reset' && event.kind !== 'message') return;
-      if (timer !== undefined) return;
-      timer = setTimeout(() => {
+      if (!kinds.includes(event.kind) && !everything.includes(event.kind)) return;
+      timer ??= setTimeout(() => {
         timer = undefined;
         latest.current();
       }, quietMs);
@@ -67,7 +60,6 @@ export function useLive(kinds: readonly string[], refresh: () => void, quietMs =
       listeners.delete(listener);
       if (timer !== undefined) clearTimeout(timer);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, quietMs]);
 }
 

@@ -2,7 +2,7 @@
 // A reload keeps what is shown until the new answer is there, so the page does not flicker on every event.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ControlError } from './api.js';
-import { useLive } from './live.js';
+import { useLive, type LiveKind } from './live.js';
 
 export interface Resource<T> {
   data: T | undefined;
@@ -11,7 +11,7 @@ export interface Resource<T> {
   reload: () => void;
 }
 
-export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, inputs: readonly unknown[], liveKinds: readonly string[]): Resource<T> {
+export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, inputs: readonly unknown[], liveKinds: readonly LiveKind[]): Resource<T> {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<ControlError>();
   const [loading, setLoading] = useState(true);

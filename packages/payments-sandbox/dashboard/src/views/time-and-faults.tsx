@@ -1,9 +1,10 @@
 // The sandbox clock with "advance by", and the faults: the queue waiting for requests, what was applied, random
 // faults. Every choice offered is one the control contract offers (fault-choices.ts).
 import { useState } from 'preact/hooks';
-import { control, ControlError, type Fault, type Schemas } from '../api.js';
+import { useAction } from '../action.js';
+import { control, type Fault, type Schemas } from '../api.js';
 import { Failure, Heading, Loading } from '../components.js';
-import { faultStatuses, faultTimings, operationIds } from '../fault-choices.js';
+import { faultStatuses, faultTimings, operationIds } from '../contract-choices.js';
 import { duration, time } from '../format.js';
 import { useResource } from '../resource.js';
 
@@ -19,25 +20,6 @@ const presets = [
   { label: '+1 hour', ms: 3_600_000 },
   { label: '+1 day', ms: 86_400_000 },
 ];
-
-/** Runs a control call from a form, and keeps its failure to show beside the form. */
-function useAction(after: () => void) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ControlError>();
-  const run = async (call: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await call();
-      after();
-    } catch (failure) {
-      setError(failure instanceof ControlError ? failure : new ControlError(0, String(failure)));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
-}
 
 const faultLabel = (fault: Fault) => ('drop' in fault ? `connection dropped ${fault.drop}` : `${fault.status}${fault.when ? ` ${fault.when}` : ''}`);
 
@@ -95,7 +77,7 @@ function OperationField({ name, multiple }: { name: string; multiple?: boolean }
 
 export function TimeAndFaultsView() {
   const clock = useResource((signal) => control.getClock({ signal }), [], ['clock']);
-  const settings = useResource((signal) => control.getSettings({ signal }), [], ['clock', 'settings']);
+  const settings = useResource((signal) => control.getSettings({ signal }), [], ['clock']);
   const faults = useResource((signal) => control.getFaults({ signal }), [], ['faults', 'request']);
   const clockAction = useAction(clock.reload);
   const faultAction = useAction(faults.reload);

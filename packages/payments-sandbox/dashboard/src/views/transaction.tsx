@@ -1,129 +1,126 @@
-// One transaction and what happened to it, in time order: how it was taken, its settlement, the refunds and voids of
-// it, and the webhook notifications it caused with each delivery attempt.
-import type { ComponentChildren } from 'preact';
-import { control, type Transaction, type WebhookDelivery } from '../api.js';
+// One transaction and what happened to it, oldest first (getTransactionTimeline): the request that made it (its
+// body masked by the contract's sensitive marks), idempotent replays under its key, its settlement, refunds and
+// voids, and the webhook notifications it caused with each delivery attempt, answer and signature.
+import { control, type RecordedRequest, type Schemas } from '../api.js';
+import { Attempts } from '../components-delivery.js';
 import { Failure, Heading, JsonBlock, Loading, Status } from '../components.js';
-import { isRecord, money, time } from '../format.js';
+import { money, time } from '../format.js';
 import { useResource } from '../resource.js';
 import { href } from '../router.js';
 import { customerOf, typeOf } from '../transaction-filter.js';
 
-interface Step {
-  at: string | number | undefined;
-  title: ComponentChildren;
-  body: ComponentChildren;
-  kind: string;
-}
+type Entry = Schemas['TimelineEntry'];
 
-/** Whether a notification is about this transaction: its data is the transaction, or names it. */
-const concerns = (delivery: WebhookDelivery, receiptNumber: string) => {
-  const data: unknown = delivery.body.data;
-  return isRecord(data) && (data.receiptNumber === receiptNumber || (isRecord(data.transaction) && data.transaction.receiptNumber === receiptNumber));
+const kindTitle: Record<Entry['kind'], string> = {
+  created: 'Created',
+  replay: 'Replayed',
+  settled: 'Settled',
+  refund: 'Refund',
+  voided: 'Voided',
+  webhook: 'Webhook notification',
 };
 
-function DeliveryStep({ delivery }: { delivery: WebhookDelivery }) {
+function RequestLine({ request }: { request: RecordedRequest }) {
   return (
     <>
       <p>
-        To <code>{delivery.url}</code>: {delivery.delivered ? <Status value="delivered" /> : <Status value="not delivered yet" />}{' '}
-        <a href={href(['webhooks'], { delivery: delivery.id })}>see the delivery</a>
+        <code>
+          {request.method} {request.path}
+        </code>{' '}
+        → <Status value={String(request.status)} />
+        {request.replay ? ' (the stored answer, replayed)' : ''}
+        {request.fault ? (
+          <>
+            {' '}
+            with the injected fault <strong>{request.fault}</strong>
+          </>
+        ) : null}
       </p>
-      <ol class="attempts">
-        {delivery.attempts.map((attempt, n) => (
-          <li key={n}>
-            Attempt {n + 1}, {time(attempt.at)}: {attempt.status !== undefined ? <Status value={String(attempt.status)} /> : <span class="badge bad">{attempt.error ?? 'no answer'}</span>}
-          </li>
-        ))}
-      </ol>
+      {request.idempotencyKey ? (
+        <p class="muted">
+          Idempotency-Key <code>{request.idempotencyKey}</code>
+        </p>
+      ) : null}
+      {request.body !== null && request.body !== undefined ? <JsonBlock value={request.body} summary="Request body (card data masked)" /> : null}
+      {request.violations.length ? (
+        <ul class="violations">
+          {request.violations.map((v, n) => (
+            <li key={n}>{v}</li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
+function EntryBody({ entry }: { entry: Entry }) {
+  return (
+    <>
+      <p>{entry.summary}</p>
+      {entry.request ? <RequestLine request={entry.request} /> : null}
+      {!entry.request && entry.body ? <JsonBlock value={entry.body} summary="Request body as the sandbox kept it (card data masked)" /> : null}
+      {entry.transaction && entry.kind !== 'created' ? (
+        <p>
+          <a href={href(['transactions', entry.transaction.receiptNumber])}>{entry.transaction.receiptNumber}</a> <Status value={entry.transaction.status} />{' '}
+          {money(entry.transaction.totalAmount ?? entry.transaction.principalAmount)}
+        </p>
+      ) : null}
+      {entry.delivery ? (
+        <div class="delivery-in-timeline" data-delivery={entry.delivery.id}>
+          <p>
+            <code>{entry.delivery.eventType}</code> to <code>{entry.delivery.url}</code> <Status value={entry.delivery.outcome} />{' '}
+            <a href={href(['webhooks'], { delivery: entry.delivery.id })}>headers and payload</a>
+          </p>
+          <Attempts delivery={entry.delivery} />
+        </div>
+      ) : null}
     </>
   );
 }
 
 export function TransactionView({ receiptNumber }: { receiptNumber: string }) {
-  const data = useResource(
-    async (signal) => {
-      const [transactions, deliveries] = await Promise.all([control.listTransactions({ signal }), control.listWebhookDeliveries({ signal })]);
-      return { transactions, deliveries };
-    },
-    [receiptNumber],
-    ['transaction', 'request', 'webhook-delivery', 'clock'],
+  const timeline = useResource((signal) => control.getTransactionTimeline(receiptNumber, { signal }), [receiptNumber], ['transaction', 'request', 'delivery', 'clock']);
+  const back = (
+    <p>
+      <a href={href(['transactions'])}>← Transactions</a>
+    </p>
   );
-  if (data.error) return <Failure error={data.error} />;
-  if (!data.data) return <Loading />;
-  const transaction = data.data.transactions.find((t) => t.receiptNumber === receiptNumber);
-  if (!transaction) {
+  if (timeline.error) {
     return (
       <section>
+        {back}
         <Heading title={`Transaction ${receiptNumber}`} />
-        <p>The sandbox holds no transaction {receiptNumber}. <a href={href(['transactions'])}>See every transaction</a>.</p>
+        {timeline.error.status === 404 ? <p>The sandbox holds no transaction {receiptNumber}.</p> : <Failure error={timeline.error} />}
       </section>
     );
   }
-  const followUps = data.data.transactions.filter((t) => t.originalReceiptNumber === receiptNumber);
-  const deliveries = data.data.deliveries.filter((d) => concerns(d, receiptNumber));
-
-  const steps: Step[] = [
-    {
-      at: transaction.transactionTime as string,
-      kind: 'created',
-      title: (
-        <>
-          {typeOf(transaction) || 'Transaction'} of {money(transaction.totalAmount ?? transaction.principalAmount)}
-        </>
-      ),
-      body: <p>Taken{transaction.source ? ` from ${String(transaction.source)}` : ''}; now <Status value={transaction.status} />.</p>,
-    },
-    ...followUps.map(
-      (t: Transaction): Step => ({
-        at: t.transactionTime as string,
-        kind: 'follow-up',
-        title: (
-          <>
-            {typeOf(t) || 'Transaction'} <a href={href(['transactions', t.receiptNumber])}>{t.receiptNumber}</a> of {money(t.totalAmount ?? t.principalAmount)}
-          </>
-        ),
-        body: <p><Status value={t.status} /></p>,
-      }),
-    ),
-    ...deliveries.map(
-      (d): Step => ({
-        at: d.createdAt,
-        kind: 'webhook',
-        title: (
-          <>
-            Webhook notification <code>{d.eventType}</code>
-          </>
-        ),
-        body: <DeliveryStep delivery={d} />,
-      }),
-    ),
-  ];
-  const when = (step: Step) => (step.at === undefined ? 0 : new Date(step.at).getTime());
-  steps.sort((a, b) => when(a) - when(b));
+  if (!timeline.data) return <Loading />;
+  const { transaction, entries } = timeline.data;
   const settlement = typeof transaction.settlementDate === 'string' ? transaction.settlementDate : undefined;
-
+  const customer = customerOf(transaction);
   return (
     <section>
-      <p>
-        <a href={href(['transactions'])}>← Transactions</a>
-      </p>
+      {back}
       <Heading title={`Transaction ${receiptNumber}`}>
-        <Status value={transaction.status} /> {money(transaction.totalAmount ?? transaction.principalAmount)}
-        {customerOf(transaction) ? (
+        <span data-testid="transaction-status">
+          <Status value={transaction.status} />
+        </span>{' '}
+        {typeOf(transaction)} {money(transaction.totalAmount ?? transaction.principalAmount)}
+        {customer ? (
           <>
             {' '}
-            · customer <a href={href(['customers'], { customer: customerOf(transaction) })}>{customerOf(transaction)}</a>
+            · customer <a href={href(['transactions'], { customerId: customer })}>{customer}</a>
           </>
         ) : null}
         {settlement ? ` · settlement date ${settlement}` : ''}
       </Heading>
       <h2>Timeline</h2>
       <ol class="timeline" data-testid="timeline">
-        {steps.map((step, n) => (
-          <li key={n} class={`step step-${step.kind}`}>
-            <p class="when">{time(step.at)}</p>
-            <h3>{step.title}</h3>
-            {step.body}
+        {entries.map((entry, n) => (
+          <li key={n} class={`step step-${entry.kind}`} data-kind={entry.kind}>
+            <p class="when">{time(entry.at)}</p>
+            <h3>{kindTitle[entry.kind]}</h3>
+            <EntryBody entry={entry} />
           </li>
         ))}
       </ol>

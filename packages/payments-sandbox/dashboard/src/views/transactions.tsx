@@ -1,32 +1,29 @@
-// Every transaction the sandbox holds, newest first, 50 a page, with a search and filters kept in the address.
-import { useMemo } from 'preact/hooks';
+// Every transaction the sandbox holds, newest first, 50 a page, with a search and filters kept in the address. The
+// sandbox searches (listTransactions); the page asks again when a transaction is made or changes.
 import { control } from '../api.js';
 import { Failure, Heading, Loading, Status } from '../components.js';
+import { transactionStatuses } from '../contract-choices.js';
 import { money, time } from '../format.js';
 import { useResource } from '../resource.js';
 import { href, navigate } from '../router.js';
-import { customerOf, filterFromQuery, filterPage, typeOf } from '../transaction-filter.js';
-
-const filterFields = ['q', 'status', 'type', 'min', 'max', 'customer', 'reference', 'from', 'to'] as const;
+import { customerOf, filterFields, queryFromRoute, typeOf } from '../transaction-filter.js';
 
 export function TransactionsView({ query }: { query: URLSearchParams }) {
-  const all = useResource((signal) => control.listTransactions({ signal }), [], ['transaction', 'request']);
-  const filter = filterFromQuery(query);
-  const page = Number(query.get('page') ?? '1');
-  const shown = useMemo(() => (all.data ? filterPage(all.data, filter, page) : undefined), [all.data, query.toString()]);
-  const choices = useMemo(() => {
-    const statuses = new Set<string>();
-    const types = new Set<string>();
-    for (const t of all.data ?? []) {
-      statuses.add(t.status);
-      const type = typeOf(t);
-      if (type) types.add(type);
-    }
-    return { statuses: [...statuses].sort(), types: [...types].sort() };
-  }, [all.data]);
+  const asked = queryFromRoute(query);
+  const page = useResource((signal) => control.listTransactions(asked, { signal }), [JSON.stringify(asked)], ['transaction']);
 
-  const current = Object.fromEntries(filterFields.map((name) => [name, query.get(name) ?? '']));
-  const pageHref = (n: number) => href(['transactions'], { ...current, page: n });
+  const current: Record<string, string> = Object.fromEntries(filterFields.map((name) => [name, query.get(name) ?? '']));
+  const statuses = new Set(query.getAll('status'));
+  // Earlier pages' cursors, so that "Newer" goes back one page (the list pages forwards by cursor).
+  const trail = (query.get('trail') ?? '').split(' ').filter(Boolean);
+  const number = trail.length + (query.get('cursor') ? 1 : 0) + 1;
+  const filters = { ...current, status: undefined };
+  const withStatuses = (link: string) => link + [...statuses].map((s) => `&status=${encodeURIComponent(s)}`).join('');
+  const olderHref = (cursor: string) => withStatuses(href(['transactions'], { ...filters, cursor, trail: [...trail, query.get('cursor') ?? '-'].join(' ') }));
+  const newerHref = () => {
+    const previous = trail[trail.length - 1];
+    return withStatuses(href(['transactions'], { ...filters, cursor: previous === '-' ? undefined : previous, trail: trail.slice(0, -1).join(' ') || undefined }));
+  };
 
   return (
     <section>
@@ -39,51 +36,41 @@ export function TransactionsView({ query }: { query: URLSearchParams }) {
           event.preventDefault();
           const data = new FormData(event.currentTarget);
           const values: Record<string, string> = {};
-          for (const name of filterFields) values[name] = String(data.get(name) ?? '').trim();
-          navigate(href(['transactions'], values));
+          for (const name of filterFields) if (name !== 'status') values[name] = String(data.get(name) ?? '').trim();
+          navigate(href(['transactions'], values) + data.getAll('status').map((s) => `&status=${encodeURIComponent(String(s))}`).join(''));
         }}
       >
         <label class="wide">
           Search
-          <input type="search" name="q" defaultValue={current.q} placeholder="receipt number, customer, alias, text" />
+          <input type="search" name="q" defaultValue={current.q} placeholder="receipt number, customer, comment, metadata" />
         </label>
-        <label>
-          Status
-          <select name="status" defaultValue={current.status}>
-            <option value="">any</option>
-            {choices.statuses.map((s) => (
-              <option key={s} value={s} selected={s === current.status}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
+        <fieldset class="statuses">
+          <legend>Status</legend>
+          {transactionStatuses.map((s) => (
+            <label key={s} class="check">
+              <input type="checkbox" name="status" value={s} defaultChecked={statuses.has(s)} /> {s}
+            </label>
+          ))}
+        </fieldset>
         <label>
           Type
-          <select name="type" defaultValue={current.type}>
-            <option value="">any</option>
-            {choices.types.map((s) => (
-              <option key={s} value={s} selected={s === current.type}>
-                {s}
-              </option>
-            ))}
-          </select>
+          <input name="transactionType" defaultValue={current.transactionType} placeholder="PAYMENT, REFUND…" />
         </label>
         <label>
           Amount from
-          <input type="number" name="min" step="0.01" min="0" inputMode="decimal" defaultValue={current.min} />
+          <input type="number" name="amountMin" step="0.01" min="0" inputMode="decimal" defaultValue={current.amountMin} />
         </label>
         <label>
           Amount to
-          <input type="number" name="max" step="0.01" min="0" inputMode="decimal" defaultValue={current.max} />
+          <input type="number" name="amountMax" step="0.01" min="0" inputMode="decimal" defaultValue={current.amountMax} />
         </label>
         <label>
           Customer
-          <input name="customer" defaultValue={current.customer} />
+          <input name="customerId" defaultValue={current.customerId} />
         </label>
         <label>
           Reference number
-          <input name="reference" inputMode="numeric" defaultValue={current.reference} />
+          <input name="receiptNumber" inputMode="numeric" defaultValue={current.receiptNumber} />
         </label>
         <label>
           From date
@@ -101,62 +88,50 @@ export function TransactionsView({ query }: { query: URLSearchParams }) {
         </div>
       </form>
 
-      {all.error ? <Failure error={all.error} /> : null}
-      {!shown ? (
-        all.error ? null : <Loading />
+      {page.error ? <Failure error={page.error} /> : null}
+      {!page.data ? (
+        page.error ? null : <Loading />
+      ) : page.data.items.length === 0 ? (
+        <p data-testid="no-transactions">No transaction{query.toString() ? ' matches' : ' yet'}. Take a payment with your integration: it appears here as it happens.</p>
       ) : (
         <>
-          <p class="muted" role="status" data-testid="transaction-count">
-            {shown.total === 1 ? '1 transaction' : `${shown.total} transactions`}
-            {shown.pages > 1 ? `, page ${shown.page} of ${shown.pages}` : ''}
-          </p>
-          {shown.total === 0 ? (
-            <p>No transaction matches. Take a payment with your integration: it appears here as it happens.</p>
-          ) : (
-            <table class="list transactions">
-              <thead>
-                <tr>
-                  <th scope="col">Receipt</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Type</th>
-                  <th scope="col" class="number">
-                    Amount
-                  </th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Time</th>
+          <table class="list transactions" aria-label="Transactions, newest first">
+            <thead>
+              <tr>
+                <th scope="col">Receipt</th>
+                <th scope="col">Status</th>
+                <th scope="col">Type</th>
+                <th scope="col" class="number">
+                  Amount
+                </th>
+                <th scope="col">Customer</th>
+                <th scope="col">Time</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.items.map((t) => (
+                <tr key={t.receiptNumber} data-receipt={t.receiptNumber} data-status={t.status}>
+                  <td data-label="Receipt">
+                    <a href={href(['transactions', t.receiptNumber])}>{t.receiptNumber}</a>
+                  </td>
+                  <td data-label="Status">
+                    <Status value={t.status} />
+                  </td>
+                  <td data-label="Type">{typeOf(t)}</td>
+                  <td data-label="Amount" class="number">
+                    {money(t.totalAmount ?? t.principalAmount)}
+                  </td>
+                  <td data-label="Customer">{customerOf(t) ? <a href={href(['transactions'], { customerId: customerOf(t) })}>{customerOf(t)}</a> : ''}</td>
+                  <td data-label="Time">{time(t.transactionTime)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {shown.rows.map((t) => (
-                  <tr key={t.receiptNumber} data-receipt={t.receiptNumber}>
-                    <td data-label="Receipt">
-                      <a href={href(['transactions', t.receiptNumber])}>{t.receiptNumber}</a>
-                    </td>
-                    <td data-label="Status">
-                      <Status value={t.status} />
-                    </td>
-                    <td data-label="Type">{typeOf(t)}</td>
-                    <td data-label="Amount" class="number">
-                      {money(t.totalAmount ?? t.principalAmount)}
-                    </td>
-                    <td data-label="Customer">
-                      {customerOf(t) ? <a href={href(['customers'], { customer: customerOf(t) })}>{customerOf(t)}</a> : ''}
-                    </td>
-                    <td data-label="Time">{time(t.transactionTime)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          {shown.pages > 1 ? (
-            <nav class="pager" aria-label="Pages">
-              {shown.page > 1 ? <a href={pageHref(shown.page - 1)}>← Newer</a> : <span />}
-              <span>
-                Page {shown.page} of {shown.pages}
-              </span>
-              {shown.page < shown.pages ? <a href={pageHref(shown.page + 1)}>Older →</a> : <span />}
-            </nav>
-          ) : null}
+              ))}
+            </tbody>
+          </table>
+          <nav class="pager" aria-label="Pages">
+            {trail.length > 0 || query.get('cursor') ? <a href={newerHref()}>← Newer</a> : <span />}
+            <span>Page {number}</span>
+            {page.data.nextCursor ? <a href={olderHref(page.data.nextCursor)}>Older →</a> : <span />}
+          </nav>
         </>
       )}
     </section>

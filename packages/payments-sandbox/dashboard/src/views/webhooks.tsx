@@ -1,49 +1,63 @@
-// Where notifications go (subscriptions) and every notification sent, with each delivery attempt and its answer.
+// Where notifications go (subscriptions) and every notification sent, newest first, by outcome: its headers and
+// payload, each delivery attempt with the endpoint's answer and the signature, and "deliver again".
+import { useAction } from '../action.js';
 import { control, type WebhookDelivery } from '../api.js';
+import { Attempts } from '../components-delivery.js';
 import { Failure, Heading, JsonBlock, Loading, Status } from '../components.js';
+import { deliveryOutcomes } from '../contract-choices.js';
 import { time } from '../format.js';
 import { useResource } from '../resource.js';
 import { href } from '../router.js';
+import type { ListDeliveriesQuery } from '../types.js';
 
-const outcomes = [
-  { id: '', label: 'any outcome' },
-  { id: 'delivered', label: 'delivered' },
-  { id: 'failing', label: 'not delivered yet' },
-] as const;
-
-const outcomeOf = (d: WebhookDelivery) => (d.delivered ? 'delivered' : 'failing');
-
-function Delivery({ delivery, open }: { delivery: WebhookDelivery; open: boolean }) {
-  const last = delivery.attempts[delivery.attempts.length - 1];
+function Delivery({ delivery, open, reload }: { delivery: WebhookDelivery; open: boolean; reload: () => void }) {
+  const again = useAction(reload);
   return (
-    <li class="card delivery" data-delivery={delivery.id} data-event-type={delivery.eventType} data-outcome={outcomeOf(delivery)}>
+    <li class="card delivery" data-delivery={delivery.id} data-event-type={delivery.eventType} data-outcome={delivery.outcome}>
       <h3>
-        <code>{delivery.eventType}</code> {delivery.delivered ? <Status value="delivered" /> : <Status value="not delivered yet" />}
+        <code>{delivery.eventType}</code> <Status value={delivery.outcome} />
       </h3>
       <p class="muted">
         {time(delivery.createdAt)} to <code>{delivery.url}</code>
-        {last ? `, ${delivery.attempts.length === 1 ? '1 attempt' : `${delivery.attempts.length} attempts`}` : ', not attempted yet'}
       </p>
-      <ol class="attempts">
-        {delivery.attempts.map((attempt, n) => (
-          <li key={n}>
-            Attempt {n + 1}, {time(attempt.at)}: {attempt.status !== undefined ? <>answered <Status value={String(attempt.status)} /></> : <span class="badge bad">{attempt.error ?? 'no answer'}</span>}
-          </li>
-        ))}
-      </ol>
+      <Attempts delivery={delivery} />
+      <div class="actions">
+        <button type="button" class="secondary" disabled={again.busy} onClick={() => void again.run(() => control.createWebhookDeliveryAttempt(delivery.id))}>
+          Deliver again
+        </button>
+      </div>
+      {again.error ? <Failure error={again.error} /> : null}
+      <details class="json" open={open}>
+        <summary>Headers</summary>
+        <dl class="pairs">
+          {Object.entries(delivery.headers).map(([name, value]) => (
+            <>
+              <dt>
+                <code>{name}</code>
+              </dt>
+              <dd>
+                <code>{value}</code>
+              </dd>
+            </>
+          ))}
+        </dl>
+      </details>
       <JsonBlock value={delivery.body} summary="Payload" open={open} />
     </li>
   );
 }
 
 export function WebhooksView({ query }: { query: URLSearchParams }) {
-  const subscriptions = useResource((signal) => control.listWebhookSubscriptions({ signal }), [], ['webhook-subscription']);
-  const deliveries = useResource((signal) => control.listWebhookDeliveries({ signal }), [], ['webhook-delivery']);
-  const outcome = query.get('outcome') ?? '';
+  const outcome = (query.get('outcome') ?? '') as ListDeliveriesQuery['outcome'] | '';
+  const cursor = query.get('cursor') ?? '';
   const selected = query.get('delivery') ?? '';
-  const shown = (deliveries.data ?? [])
-    .filter((d) => !outcome || outcomeOf(d) === outcome)
-    .sort((a, b) => b.createdAt - a.createdAt);
+  const subscriptions = useResource((signal) => control.listWebhookSubscriptions({ signal }), [], ['reset']);
+  const deliveries = useResource(
+    (signal) => control.listWebhookDeliveries({ ...(outcome ? { outcome } : {}), ...(cursor ? { cursor } : {}) }, { signal }),
+    [outcome, cursor],
+    ['delivery'],
+  );
+  const shown = deliveries.data?.items ?? [];
 
   return (
     <section>
@@ -53,9 +67,11 @@ export function WebhooksView({ query }: { query: URLSearchParams }) {
       {!subscriptions.data ? (
         subscriptions.error ? null : <Loading />
       ) : subscriptions.data.length === 0 ? (
-        <p>No subscription: notifications are not posted anywhere. Subscribe your endpoint with the control client's <code>createWebhookSubscription</code>.</p>
+        <p>
+          No subscription: notifications are not posted anywhere. Subscribe your endpoint with the control client's <code>createWebhookSubscription</code>.
+        </p>
       ) : (
-        <table class="list">
+        <table class="list" aria-label="Subscriptions">
           <thead>
             <tr>
               <th scope="col">Endpoint</th>
@@ -79,9 +95,9 @@ export function WebhooksView({ query }: { query: URLSearchParams }) {
 
       <h2 id="deliveries-title">Deliveries</h2>
       <nav class="tabs" aria-label="Deliveries by outcome">
-        {outcomes.map((o) => (
-          <a key={o.id} href={href(['webhooks'], { outcome: o.id })} aria-current={outcome === o.id ? 'page' : undefined}>
-            {o.label}
+        {['', ...deliveryOutcomes].map((o) => (
+          <a key={o} href={href(['webhooks'], { outcome: o })} aria-current={outcome === o ? 'page' : undefined}>
+            {o || 'all'}
           </a>
         ))}
       </nav>
@@ -89,14 +105,18 @@ export function WebhooksView({ query }: { query: URLSearchParams }) {
       {!deliveries.data ? (
         deliveries.error ? null : <Loading />
       ) : shown.length === 0 ? (
-        <p data-testid="no-deliveries">No notification {outcome ? 'with that outcome' : 'sent yet'}.</p>
+        <p data-testid="no-deliveries">No notification {outcome ? `${outcome}` : 'sent yet'}.</p>
       ) : (
         <ul class="plain" aria-labelledby="deliveries-title">
           {shown.map((d) => (
-            <Delivery key={d.id} delivery={d} open={d.id === selected} />
+            <Delivery key={d.id} delivery={d} open={d.id === selected} reload={deliveries.reload} />
           ))}
         </ul>
       )}
+      <nav class="pager" aria-label="Pages">
+        {cursor ? <a href={href(['webhooks'], { outcome })}>← Newest</a> : <span />}
+        {deliveries.data?.nextCursor ? <a href={href(['webhooks'], { outcome, cursor: deliveries.data.nextCursor })}>Older →</a> : <span />}
+      </nav>
     </section>
   );
 }
