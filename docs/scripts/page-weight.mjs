@@ -1,6 +1,7 @@
 // Page weight of the built site: for each page, the bytes of its HTML plus every local file it references (scripts,
 // stylesheets, images), raw and as sent to a browser that accepts gzip: the gzip copy the build wrote
-// (precompress.mjs), which the server sends, or the file itself where there is none. The Redoc reference pages share
+// (precompress.mjs), which the server sends, or the file itself where there is none. An image the page loads lazily
+// (`loading="lazy"`: a guide's screenshots) counts in the page's bytes but not in what it sends first (`gzipBytes`). The Redoc reference pages share
 // one script, which a browser downloads once: `gzipBytesAfter` models what opening a page costs once another was opened.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, normalize } from 'node:path';
@@ -19,7 +20,7 @@ export const NEXT_REFERENCE_PAGE_BUDGET_BYTES = 150_000;
 
 /**
  * @typedef {{ page: string, bytes: number, gzipBytes: number, htmlGzipBytes: number, assets: string[],
- *   assetGzipBytes: Record<string, number> }} PageWeight
+ *   assetGzipBytes: Record<string, number>, lazyAssets: string[] }} PageWeight
  */
 
 /**
@@ -32,25 +33,33 @@ export function measurePageWeights(dist) {
     .sort()
     .map((page) => {
       const html = readFileSync(join(dist, page));
-      const assets = [
+      const text = html.toString('utf8');
+      /** @param {string[]} refs */
+      const localFiles = (refs) => [
         ...new Set(
-          [...html.toString('utf8').matchAll(/<(?:script|img|link)\b[^>]*?\s(?:src|href)="([^"#?]+)"/g)]
-            .map((match) => match[1] ?? '')
+          refs
             .filter((ref) => !/^[a-z]+:/i.test(ref) && !ref.endsWith('.html'))
             .map((ref) => normalize(join(dist, ref)))
             .filter((file) => existsSync(file) && statSync(file).isFile()),
         ),
       ];
+      const lazyAssets = localFiles(
+        [...text.matchAll(/<img\b[^>]*>/g)].filter((tag) => /\sloading="lazy"/.test(tag[0])).map((tag) => /\ssrc="([^"#?]+)"/.exec(tag[0])?.[1] ?? ''),
+      );
+      const assets = localFiles([...text.matchAll(/<(?:script|img|link)\b[^>]*?\s(?:src|href)="([^"#?]+)"/g)].map((match) => match[1] ?? '')).filter(
+        (file) => !lazyAssets.includes(file),
+      );
       const assetFiles = assets.map((file) => readFileSync(file));
       const assetGzipBytes = Object.fromEntries(assets.map((file, i) => [file, sentBytes(file, /** @type {Buffer} */ (assetFiles[i]))]));
       const htmlGzipBytes = sentBytes(join(dist, page), html);
       return {
         page,
-        bytes: [html, ...assetFiles].reduce((sum, f) => sum + f.length, 0),
+        bytes: [html, ...assetFiles].reduce((sum, f) => sum + f.length, 0) + lazyAssets.reduce((sum, file) => sum + statSync(file).size, 0),
         gzipBytes: htmlGzipBytes + Object.values(assetGzipBytes).reduce((sum, n) => sum + n, 0),
         htmlGzipBytes,
         assets,
         assetGzipBytes,
+        lazyAssets,
       };
     });
 }

@@ -47,6 +47,22 @@ describe('measurePageWeights', () => {
     }
   });
 
+  it('counts a lazily loaded image in the page, not in what it sends first', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paykit-docs-weight-'));
+    try {
+      const html = '<img src="shot.png" alt="a view" loading="lazy"><img src="logo.png">';
+      writeFileSync(join(dir, 'page.html'), html);
+      writeFileSync(join(dir, 'shot.png'), Buffer.alloc(5000, 1));
+      writeFileSync(join(dir, 'logo.png'), Buffer.alloc(300, 1));
+      const page = measurePageWeights(dir).find((row) => row.page === 'page.html');
+      expect(page?.bytes).toBe(Buffer.byteLength(html) + 5300);
+      expect(page?.gzipBytes).toBe(Buffer.byteLength(html) + 300);
+      expect(page?.lazyAssets.map((a) => a.slice(dir.length + 1))).toEqual(['shot.png']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('counts a file shared with the page opened before only once', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paykit-docs-weight-'));
     try {
