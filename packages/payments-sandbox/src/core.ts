@@ -5,6 +5,7 @@ import type { Links } from './http/links.js';
 import type { SchemaValidator } from './contract/schema-validator.js';
 import type { SandboxState } from './state/state.js';
 import type { components } from './generated/control/openapi.js';
+import type { ActivityFeed } from './state/activity.js';
 
 /** A business of the sandbox's facility. */
 export interface SandboxBusiness {
@@ -56,6 +57,8 @@ export interface SandboxCore {
   settings: SandboxSettings;
   facility: Facility;
   events: EventSink;
+  /** What happens, for the dashboard's live views (`GET /__sandbox/events`). */
+  activity: Pick<ActivityFeed, 'emit'>;
   /** Links for work done outside a request (webhook bodies): the sandbox's own base address. */
   links: () => Links;
 }

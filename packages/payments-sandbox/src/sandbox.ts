@@ -25,6 +25,11 @@ import { notificationProblems, responseProblems } from './contract/response-chec
 import { SchemaValidator } from './contract/schema-validator.js';
 import { settle } from './resources/transactions.js';
 import { WebhookDispatcher } from './http/webhooks.js';
+import { ActivityFeed } from './state/activity.js';
+import { RecentRequests } from './http/recent-requests.js';
+import { EventStreams } from './http/events.js';
+import { createUiHandler, uiPrefix, UiSessions } from './http/ui-session.js';
+import { DashboardFiles } from './http/dashboard-files.js';
 
 export interface PaymentsSandboxOptions {
   host?: string;
@@ -61,6 +66,8 @@ export interface PaymentsSandboxOptions {
   publicOrigins?: string[];
   /** Where the sandbox's warnings go (listening beyond loopback); default `console.warn`. */
   onWarning?: (message: string) => void;
+  /** The dashboard's built files (`index.html`, `assets/`); default the package's own `dist/dashboard/`. */
+  dashboardDir?: string;
 }
 
 export interface PaymentsSandbox {
@@ -80,6 +87,11 @@ export interface PaymentsSandbox {
   generatedControlToken: boolean;
   /** The control interface's address (`<origin>/__sandbox`). */
   controlUrl: string;
+  /**
+   * The dashboard's sign-in link: `<origin>/__sandbox/ui/#token=<control token>`. The token is in the fragment, which
+   * a browser does not send; keep the link to yourself as you would the token.
+   */
+  dashboardUrl: string;
   stateFile?: string;
   /** Problems found by `checkResponses: true`. */
   violations(): string[];
@@ -105,6 +117,9 @@ export interface SandboxInternals {
   store: StateStore;
   phases: RequestPhases;
   inFlight: InFlightRequests;
+  activity: ActivityFeed;
+  streams: EventStreams;
+  sessions: UiSessions;
 }
 const internals = new WeakMap<PaymentsSandbox, SandboxInternals>();
 export const internalsOf = (sandbox: PaymentsSandbox): SandboxInternals => internals.get(sandbox)!;
@@ -124,9 +139,14 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   const publicOrigins = checkPublicOrigins(options.publicOrigins);
   const initialSettings = structuredClone({ ...defaultSettings, ...options.settings });
   const problems: string[] = [];
+  const activity = new ActivityFeed();
   const report = (found: string[]) => {
-    if (!options.checkResponses) return;
-    for (const problem of found) typeof options.checkResponses === 'function' ? options.checkResponses(problem) : problems.push(problem);
+    if (!options.checkResponses) return found;
+    for (const problem of found) {
+      typeof options.checkResponses === 'function' ? options.checkResponses(problem) : problems.push(problem);
+      activity.emit('violation');
+    }
+    return found;
   };
 
   let origin = '';
@@ -164,6 +184,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     },
     facility: createFacility(contract, options),
     events: undefined as unknown as WebhookDispatcher,
+    activity,
     links: () => new Links(origin + contract.basePath),
   };
   const changed = () => store.commit().catch((error: unknown) => console.error(`payments sandbox: cannot save ${store.location}: ${String(error)}`));
@@ -172,8 +193,13 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     store.write(runDue).catch((error: unknown) => console.error(`payments sandbox: scheduled work not done: ${String(error)}`));
   const clock = new SandboxClock(() => core.state, store, changed, (runDue) => void runDueTasks(runDue));
   core.clock = clock;
-  const webhooks = new WebhookDispatcher(() => core.state, clock, () => core.settings, changed, (eventType, body) =>
-    report(notificationProblems(validator, contract, eventType, body)),
+  const webhooks = new WebhookDispatcher(
+    () => core.state,
+    clock,
+    () => core.settings,
+    changed,
+    (eventType, body) => void report(notificationProblems(validator, contract, eventType, body)),
+    (deliveryId) => activity.emit('delivery', deliveryId),
   );
   core.events = webhooks;
   clock.on('alias.complete-registration', (task) => completeRegistration(core, task.ref));
@@ -184,6 +210,11 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   const statuses = [...contract.operations.values()].map((o) => new Set([...o.responses.keys()].map(Number).filter((s) => s >= 429)));
   const faults = new FaultInjector(new Set([...(statuses[0] ?? [])].filter((s) => statuses.every((set) => set.has(s)))), () => store.state);
   const phases = new RequestPhases();
+  const requests = new RecentRequests();
+  const streams = new EventStreams(activity);
+  const sessions = new UiSessions();
+  guard.acceptSessions(sessions);
+  const ui = createUiHandler({ guard, sessions, files: new DashboardFiles(options.dashboardDir) });
   const inFlight = new InFlightRequests();
   const api = createApiHandler({
     core,
@@ -202,6 +233,11 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     originOf,
     // Checking every answer costs a schema validation per request: only when asked for.
     ...(options.checkResponses ? { inspect: (operation, response) => report(responseProblems(validator, contract, operation, response)) } : {}),
+    record: (seen) => {
+      const entry = requests.record(seen);
+      activity.emit('request', entry.id);
+      if (seen.fault) activity.emit('faults');
+    },
   });
   const control = createControlHandler({
     core,
@@ -211,12 +247,16 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     guard,
     store,
     violations: () => [...problems],
+    activity,
+    requests,
+    streams,
     // The records, the settings changed and the faults waiting go with the state (for every process on a shared
     // store); what this process alone keeps goes here.
     reset: () => {
       store.reset();
       idempotency.reset();
       problems.length = 0;
+      requests.clear();
       clock.runDue();
     },
   });
@@ -228,7 +268,12 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     res.once('close', () => {
       if (!res.writableFinished) gone.abort(new Error('the client closed the connection before the answer'));
     });
-    const serving = (req.url ?? '').startsWith(`${controlPrefix}/`) ? control(req, res, gone.signal) : api(req, res, gone.signal);
+    const url = req.url ?? '';
+    const serving = !url.startsWith(`${controlPrefix}/`)
+      ? api(req, res, gone.signal)
+      : url === uiPrefix || url.startsWith(`${uiPrefix}/`) || url.startsWith(`${uiPrefix}?`)
+        ? ui(req, res)
+        : control(req, res, gone.signal);
     serving.catch(() => res.destroy());
   });
   // A method Node's parser does not take (`FOO /x`) never becomes a request: answered 501 here, as the API answers
@@ -259,6 +304,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     url: origin + contract.basePath,
     origin,
     controlUrl: origin + controlPrefix,
+    dashboardUrl: `${origin}${uiPrefix}/#token=${encodeURIComponent(controlToken)}`,
     keys: { secret: keys.secret.map((k) => k.key), publishable: [...keys.publishable] },
     generatedKeys: keys.generated,
     // Made at first use: a fetch client loads Node's HTTP client (undici), a tenth of a second no one waits for unless
@@ -274,6 +320,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     webhooksIdle: () => webhooks.idle(),
     close: async () => {
       clock.stop();
+      streams.closeAll();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
@@ -281,6 +328,6 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
       await store.close();
     },
   };
-  internals.set(sandbox, { store, phases, inFlight });
+  internals.set(sandbox, { store, phases, inFlight, activity, streams, sessions });
   return sandbox;
 }

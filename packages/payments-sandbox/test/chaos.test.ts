@@ -1,6 +1,6 @@
 import { isPaymentsError, transactionOutcome } from '@paykit/payments';
 import { describe, expect, it } from 'vitest';
-import { cardTokenRequest, paymentRequest, sandboxPerTest } from './support.js';
+import { everyItem, cardTokenRequest, paymentRequest, sandboxPerTest } from './support.js';
 
 const env = sandboxPerTest();
 
@@ -64,7 +64,7 @@ describe('payments sandbox: chaos', () => {
 
     const faults = (await env.sandbox.control.getFaults()).applied;
     await env.sandbox.control.clearFaults();
-    const transactions = await env.sandbox.control.listTransactions();
+    const transactions = await everyItem((q) => env.sandbox.control.listTransactions(q));
     const perOrder = new Map<string, number>();
     for (const t of transactions) {
       const order = (t.metadata as { orderId: string }).orderId;

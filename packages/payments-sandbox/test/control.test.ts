@@ -7,7 +7,7 @@ import { SchemaValidator } from '../src/contract/schema-validator.js';
 import { controlDocument } from '../src/generated/control/document.js';
 import { controlOperations } from '../src/generated/control/client.js';
 import { createSandboxControl, SandboxControlError, startPaymentsSandbox, type PaymentsSandbox } from '../src/index.js';
-import { basic, call, cardToken, sandboxPerTest } from './support.js';
+import { everyItem, basic, call, cardToken, paymentRequest, sandboxPerTest } from './support.js';
 
 const contract = readContract(controlDocument as OpenApiDocument);
 const validator = new SchemaValidator(contract.document);
@@ -63,9 +63,27 @@ describe('payments sandbox control interface: the contract', () => {
     await control.listWebhookSubscriptions();
     await control.deleteWebhookSubscription(subscription.id);
     await expect(control.deleteWebhookSubscription(subscription.id)).rejects.toMatchObject({ status: 404 });
-    await control.listWebhookDeliveries();
-    await control.listTransactions();
+    await everyItem((q) => control.listWebhookDeliveries(q));
+    await control.listWebhookDeliveries({ outcome: 'failing', limit: 1 });
+    await expect(control.createWebhookDeliveryAttempt('no-such-delivery')).rejects.toMatchObject({ status: 404 });
+    const paid = await env.secret.transactions.create(paymentRequest(await cardToken(env)) as never, { idempotencyKey: 'contract-timeline' });
+    const receiptNumber = (paid.data as { receiptNumber: string }).receiptNumber;
+    await everyItem((q) => control.listTransactions(q));
+    await control.listTransactions({ status: ['Approved', 'Pending'], q: receiptNumber.slice(-3), amountMin: 0, createdFrom: '2000-01-01T00:00:00Z', limit: 1 });
+    await expect(control.listTransactions({ limit: 0 })).rejects.toMatchObject({ status: 400 });
+    await control.getTransactionTimeline(receiptNumber);
+    await expect(control.getTransactionTimeline('0')).rejects.toMatchObject({ status: 404 });
+    await control.listCustomers();
+    await control.listAliases({ limit: 10 });
+    await control.listRecurringPayments();
+    await control.listRequests({ failed: false });
     await control.listContractViolations();
+    // The stream has no method (it never ends): opened as a browser's EventSource would, its head checked.
+    const open = new AbortController();
+    const stream = await fetch(`${env.sandbox.controlUrl}/events`, { headers: { authorization: `Bearer ${env.sandbox.controlToken}` }, signal: open.signal });
+    expect([stream.status, stream.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    seen.set('listEvents', [stream.status]);
+    open.abort();
     await expect(control.advanceClock({ ms: -1 })).rejects.toMatchObject({ status: 400 });
     expect(problems).toEqual([]);
     expect([...seen.keys()].sort()).toEqual(Object.keys(controlOperations).sort());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, cardToken, failureOf, paymentRequest, sandboxPerTest } from './support.js';
+import { everyItem, call, cardToken, failureOf, paymentRequest, sandboxPerTest } from './support.js';
 
 const env = sandboxPerTest();
 
@@ -17,7 +17,7 @@ describe('payments sandbox: injected faults (control interface)', () => {
     const result = await env.secret.transactions.create(paymentRequest(token) as never);
     expect(result.status).toBe(201);
     expect(result.attempts).toBe(3);
-    expect(await env.sandbox.control.listTransactions()).toHaveLength(1);
+    expect(await everyItem((q) => env.sandbox.control.listTransactions(q))).toHaveLength(1);
     expect((await env.sandbox.control.getFaults()).applied).toEqual({ [label]: 2 });
   });
 
@@ -25,9 +25,9 @@ describe('payments sandbox: injected faults (control interface)', () => {
     await env.sandbox.control.injectFault({ fault: { drop: 'after' }, operationId: 'createTransaction' });
     const result = await pay();
     expect(result.attempts).toBe(2);
-    const [only] = await env.sandbox.control.listTransactions();
+    const [only] = await everyItem((q) => env.sandbox.control.listTransactions(q));
     expect(only).toMatchObject({ receiptNumber: (result.data as { receiptNumber: string }).receiptNumber });
-    expect(await env.sandbox.control.listTransactions()).toHaveLength(1);
+    expect(await everyItem((q) => env.sandbox.control.listTransactions(q))).toHaveLength(1);
   });
 
   it('500 (after the work, by default): the client does not resend; the payment exists; a resend with the key gets it', async () => {
@@ -35,7 +35,7 @@ describe('payments sandbox: injected faults (control interface)', () => {
     const token = await cardToken(env);
     const failure = await failureOf(env.secret.transactions.create(paymentRequest(token) as never, { idempotencyKey: 'order-500' }));
     expect(failure).toMatchObject({ kind: 'server', status: 500, attempts: 1 });
-    const [made] = await env.sandbox.control.listTransactions();
+    const [made] = await everyItem((q) => env.sandbox.control.listTransactions(q));
     const again = await env.secret.transactions.create(paymentRequest(token) as never, { idempotencyKey: 'order-500' });
     expect((again.data as { receiptNumber: string }).receiptNumber).toBe(made!.receiptNumber);
   });
@@ -43,7 +43,7 @@ describe('payments sandbox: injected faults (control interface)', () => {
   it.each([502, 504])('%d before the work: a server error that says to query the state, and nothing done', async (status) => {
     await env.sandbox.control.injectFault({ fault: { status }, operationId: 'createTransaction' });
     expect(await failureOf(pay())).toMatchObject({ kind: 'server', status, mustQueryState: true });
-    expect(await env.sandbox.control.listTransactions()).toEqual([]);
+    expect(await everyItem((q) => env.sandbox.control.listTransactions(q))).toEqual([]);
   });
 
   it('applies only to the next N requests of the operation named', async () => {

@@ -4,7 +4,7 @@ import { isPaymentsError, settleTransaction } from '@paykit/payments';
 import { createWebhookReceiver, isAliasEventFor, type WebhookEvent } from '@paykit/payments/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rules } from '@paykit/payments/rules';
-import { browserProfile, cardTokenRequest, failureOf, paymentRequest, sandboxPerTest } from './support.js';
+import { everyItem, browserProfile, cardTokenRequest, failureOf, paymentRequest, sandboxPerTest } from './support.js';
 
 /** The merchant's integration, end to end through @paykit/payments against the sandbox. */
 const env = sandboxPerTest({ settings: { aliasRegistrationDelayMs: 100 } });
@@ -101,6 +101,6 @@ describe('payments sandbox end to end: alias payments with webhooks', () => {
     expect(isAliasEventFor(event, alias.id)).toBe(true);
     expect(event.data).toMatchObject({ receiptNumber: payment.transaction!.receiptNumber, status: 'Approved', source: 'ALIAS' });
     expect((await env.secret.aliases.get(alias.id)).data).toMatchObject({ status: 'DEREGISTERED' });
-    expect((await env.sandbox.control.listWebhookDeliveries()).every((d) => d.delivered && d.attempts.length === 1)).toBe(true);
+    expect((await everyItem((q) => env.sandbox.control.listWebhookDeliveries(q))).every((d) => d.delivered && d.attempts.length === 1)).toBe(true);
   });
 });

@@ -147,3 +147,15 @@ export async function failureOf(promise: Promise<unknown>): Promise<any> {
   }
   throw new Error('expected the call to fail');
 }
+
+/** Every item of a paged control list (`listTransactions`, `listWebhookDeliveries`...), page after page. */
+export async function everyItem<T>(list: (query: { cursor?: string; limit?: number }) => Promise<{ items: T[]; nextCursor: string | null }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await list({ limit: 1000, ...(cursor === undefined ? {} : { cursor }) });
+    items.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+  return items;
+}

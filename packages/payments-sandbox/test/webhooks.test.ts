@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createWebhookReceiver, isAliasEventFor, type WebhookEvent } from '@paykit/payments/webhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sandboxPerTest } from './support.js';
+import { everyItem, sandboxPerTest } from './support.js';
 
 const env = sandboxPerTest({ settings: { aliasRegistrationDelayMs: 1_000, webhookRetryDelaysMs: [10_000, 60_000] } });
 
@@ -73,7 +73,7 @@ describe('payments sandbox: webhook deliveries', () => {
     expect(endpoint.received[0]!.headers['content-type']).toBe('application/json');
     expect(events).toHaveLength(1);
     expect(isAliasEventFor(events[0]!, alias)).toBe(true);
-    const [delivery] = await env.sandbox.control.listWebhookDeliveries();
+    const [delivery] = await everyItem((q) => env.sandbox.control.listWebhookDeliveries(q));
     expect(delivery).toMatchObject({ eventType: 'alias.registered', delivered: true, attempts: [{ status: 200 }] });
     expect(delivery!.body).toMatchObject({ eventType: 'alias.registered', data: { id: alias, status: 'REGISTERED' } });
   });
@@ -87,7 +87,7 @@ describe('payments sandbox: webhook deliveries', () => {
       await env.sandbox.control.advanceClock({ ms: wait });
       await env.sandbox.webhooksIdle();
     }
-    const [delivery] = await env.sandbox.control.listWebhookDeliveries();
+    const [delivery] = await everyItem((q) => env.sandbox.control.listWebhookDeliveries(q));
     expect(delivery!.attempts.map((a) => a.status)).toEqual([500, 401, 204, 200]);
     expect(delivery!.delivered).toBe(true);
     // The same notification every time: one event, one body.
@@ -100,11 +100,11 @@ describe('payments sandbox: webhook deliveries', () => {
   it('records an endpoint that cannot be reached, and stops when the subscription is removed', async () => {
     const subscription = await env.sandbox.control.createWebhookSubscription({ url: 'http://127.0.0.1:9/nowhere', secret: 'whsec_1' });
     await registeredAlias();
-    const [delivery] = await env.sandbox.control.listWebhookDeliveries();
+    const [delivery] = await everyItem((q) => env.sandbox.control.listWebhookDeliveries(q));
     expect(delivery).toMatchObject({ delivered: false, attempts: [{ error: expect.any(String) }] });
     await env.sandbox.control.deleteWebhookSubscription(subscription.id);
     await env.sandbox.control.advanceClock({ ms: 600_000 });
     await env.sandbox.webhooksIdle();
-    expect((await env.sandbox.control.listWebhookDeliveries())[0]!.attempts).toHaveLength(1);
+    expect((await everyItem((q) => env.sandbox.control.listWebhookDeliveries(q)))[0]!.attempts).toHaveLength(1);
   });
 });

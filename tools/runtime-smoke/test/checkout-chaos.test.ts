@@ -208,7 +208,15 @@ async function runOrders(count: number, checkout: (index: number) => Promise<End
 /** The payments the sandbox holds per order that took money or may have (anything but a decline). */
 async function chargesByOrder(prefix: string): Promise<Map<string, string[]>> {
   const charges = new Map<string, string[]>();
-  for (const transaction of await sandbox.control.listTransactions()) {
+  // The control interface lists a page at a time, newest first.
+  const transactions = [];
+  let cursor: string | undefined;
+  do {
+    const page = await sandbox.control.listTransactions({ limit: 1000, ...(cursor ? { cursor } : {}) });
+    transactions.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  for (const transaction of transactions) {
     const order = (transaction as { metadata?: { order?: string } }).metadata?.order;
     if (!order?.startsWith(prefix) || transaction.status === 'Declined') continue;
     charges.set(order, [...(charges.get(order) ?? []), String(transaction.status)]);

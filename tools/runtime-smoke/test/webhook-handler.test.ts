@@ -66,7 +66,7 @@ describe.each(receiverRuntimes)('createWebhookHandler in $name', (runtime) => {
       // The registration completes on the sandbox's clock; its notification goes out then.
       await sandbox.control.advanceClock({ ms: 1_000 });
       await sandbox.webhooksIdle();
-      const deliveries = (await sandbox.control.listWebhookDeliveries()).filter((d) => d.subscriptionId === subscription.id);
+      const deliveries = (await sandbox.control.listWebhookDeliveries({ limit: 1000 })).items.filter((d) => d.subscriptionId === subscription.id);
       expect(deliveries.map((d) => [d.eventType, d.delivered])).toEqual([['alias.registered', true]]);
       // Every attempt was answered 200 (the sandbox may make a second while the first is in flight).
       expect(new Set(deliveries[0]!.attempts.map((a) => a.status))).toEqual(new Set([200]));

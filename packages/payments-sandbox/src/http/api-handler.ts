@@ -12,6 +12,7 @@ import { checkBody, checkParameters, negotiate, parseBody, readBody, refuseQuery
 import { crashPoint } from '../state/crash-points.js';
 import type { StoredResponse } from '../state/state.js';
 import { StateStoreError, type StateStore } from '../state/store.js';
+import type { RequestSeen } from './recent-requests.js';
 
 export interface ApiHandlerParts {
   core: SandboxCore;
@@ -29,8 +30,10 @@ export interface ApiHandlerParts {
   store: Pick<StateStore, 'catchUp' | 'write' | 'commit'>;
   /** The origin a request's links are under: the one its `Host` names when that names this sandbox, else its own. */
   originOf: (host: string | undefined) => string;
-  /** Sees every answer before it is sent (the tests' contract check). */
-  inspect?: (operation: OperationSpec | undefined, response: StoredResponse) => void;
+  /** Sees every answer before it is sent (the tests' contract check); returns the problems it found. */
+  inspect?: (operation: OperationSpec | undefined, response: StoredResponse) => string[];
+  /** Told of every answer sent (the recent requests the dashboard shows). */
+  record?: (seen: RequestSeen) => void;
 }
 
 const writeMethods = new Set(['PUT', 'POST', 'PATCH', 'DELETE']);
@@ -114,10 +117,36 @@ export function createApiHandler(parts: ApiHandlerParts) {
     let operation: OperationSpec | undefined;
     let idempotencyKey: string | undefined;
     let claim: string | undefined;
+    // What the recent requests keep of it (masked there).
+    let sentKey: string | undefined;
+    let sentBody: unknown;
+    let replay = false;
+    let faultLabel: string | undefined;
     const admitted = inFlight.enter();
+    const at = core.clock.now();
+    const recorded = (response: StoredResponse, violations: string[]) =>
+      parts.record?.({
+        at,
+        method,
+        url: rawUrl,
+        operationId: operation?.operationId,
+        status: response.status,
+        replay,
+        idempotencyKey: sentKey,
+        fault: faultLabel,
+        body: sentBody,
+        answer: response.body,
+        violations,
+      });
     const reply = (response: StoredResponse) => {
-      parts.inspect?.(operation, response);
+      const violations = parts.inspect?.(operation, response) ?? [];
       send(res, response);
+      recorded(response, violations);
+    };
+    // An injected fault that drops the connection: no answer (status 0 in the recent requests).
+    const dropped = () => {
+      req.socket.destroy();
+      recorded({ status: 0, headers: {} }, []);
     };
     try {
       if (!recognisedMethods.has(method)) throw unrecognisedMethod(method);
@@ -134,20 +163,23 @@ export function createApiHandler(parts: ApiHandlerParts) {
       if (header) {
         checkParameters(validator, operation, { path: {}, query: url.searchParams, headers: req.headers }, (p) => p.in === 'header' && p.name === header);
         const sent = req.headers[header.toLowerCase()] as string | undefined;
+        sentKey = sent;
         idempotencyKey = sent === undefined ? undefined : scopedIdempotencyKey(caller, sent);
       }
       if (!admitted) throw new ApiError(429, 'More requests are in flight than the service takes at once.');
       const visit = { method, operationId: operation.operationId };
       await phases.reach('body', visit, signal);
       const body = parseBody(operation, req.headers['content-type'], await readBody(req, signal));
+      sentBody = body.value;
 
       // What the other processes on a shared store wrote (injected faults, settings, the records) is seen from here on.
       const write = writeMethods.has(method);
       await store.catchUp({ joinRunning: write });
       const operationId = operation.operationId;
       const fault = faults.armed(operationId) ? await store.write(() => faults.take(operationId), { signal }) : undefined;
+      faultLabel = fault?.label;
       if (fault?.when === 'before') {
-        if (fault.drop) return void req.socket.destroy();
+        if (fault.drop) return dropped();
         throw new ApiError(fault.status!, `Injected by the sandbox's control interface (${fault.label}).`);
       }
 
@@ -178,6 +210,7 @@ export function createApiHandler(parts: ApiHandlerParts) {
         throw new ApiError(429, 'A request with this Idempotency-Key is still being processed.');
       } else if (known.kind === 'replay') {
         idempotencyKey = undefined;
+        replay = true;
         response = known.response;
         // The original's change may not be durable yet: the replay is answered once it is, like the original.
         crashPoint('replay:waiting');
@@ -226,7 +259,7 @@ export function createApiHandler(parts: ApiHandlerParts) {
         }
       }
       if (fault?.when === 'after') {
-        if (fault.drop) return void req.socket.destroy();
+        if (fault.drop) return dropped();
         return reply(failure(new ApiError(fault.status!, `Injected by the sandbox's control interface after the work was done (${fault.label}).`), method, requestUrl));
       }
       reply(response);

@@ -70,9 +70,21 @@ export function ownOrigins(host: string, port: number, publicOrigins: readonly s
 /** The content types a browser sends to another origin without a preflight (the "simple" ones of the Fetch standard). */
 const simpleFormTypes = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
 
+/** How a control request proved itself: the bearer token, or the dashboard's session cookie. */
+export type ControlCaller = 'token' | 'session';
+
+/** What the guard asks of the dashboard's sessions (`ui-session.ts`): whether a request's cookie names a live one. */
+export interface SessionCheck {
+  has(cookieHeader: string | undefined): boolean;
+}
+
+const safeMethods = new Set(['GET', 'HEAD']);
+
 export class ControlGuard {
   private readonly expected: Buffer;
   private origins = new Set<string>();
+  private hosts = new Set<string>();
+  private sessions: SessionCheck = { has: () => false };
 
   constructor(token: string) {
     this.expected = digest(checkControlToken(token));
@@ -81,14 +93,54 @@ export class ControlGuard {
   /** The sandbox's own origins, once it listens (`ownOrigins`). */
   listening(origins: ReadonlySet<string>): void {
     this.origins = new Set(origins);
+    this.hosts = new Set([...origins].map((origin) => new URL(origin).host));
   }
 
-  /** Throws the refusal a request gets, if any; the order: token (401), origin (403), media type (415). */
-  check(headers: IncomingHttpHeaders): void {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
-    if (!match) throw new ControlRefusal(401, `the control interface needs its control token: Authorization: Bearer <token> (printed at start as "control token")`);
-    // Compared as digests of one length, in constant time: the answer says nothing about how much of a guess was right.
-    if (!timingSafeEqual(digest(match[1]!), this.expected)) throw new ControlRefusal(401, 'the control token is not this sandbox\'s');
+  /** The dashboard's sessions, whose cookie stands in for the token. */
+  acceptSessions(sessions: SessionCheck): void {
+    this.sessions = sessions;
+  }
+
+  /** Whether `token` is this sandbox's control token, compared as digests of one length, in constant time. */
+  matches(token: string): boolean {
+    return timingSafeEqual(digest(token), this.expected);
+  }
+
+  /** Whether `origin` is one of this sandbox's. */
+  ownOrigin(origin: string): boolean {
+    return this.origins.has(origin);
+  }
+
+  /**
+   * Whether a request's `Host` names this sandbox. A page of another site whose name was made to resolve to this
+   * machine (DNS rebinding) is same-origin to itself, so the browser sends its own name as `Host`: refused.
+   */
+  namesThisSandbox(host: string | undefined): boolean {
+    return host !== undefined && this.hosts.has(host.toLowerCase());
+  }
+
+  /**
+   * Throws the refusal a request gets, if any; the order: token or session (401), origin (403), media type (415).
+   * With the token: as a test's client sends it. With the dashboard's session cookie (no token): also the `Host`
+   * must name this sandbox, the request come from its own origin (`Sec-Fetch-Site: same-origin` when sent, and an
+   * own `Origin` on every change, which browsers send with each one).
+   */
+  check(headers: IncomingHttpHeaders, method = 'GET'): ControlCaller {
+    const authorization = headers.authorization;
+    const caller: ControlCaller = authorization === undefined && this.sessions.has(headers.cookie) ? 'session' : 'token';
+    if (caller === 'token') {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+      if (!match) throw new ControlRefusal(401, `the control interface needs its control token: Authorization: Bearer <token> (printed at start as "control token"), or the dashboard's session`);
+      // Compared as digests of one length, in constant time: the answer says nothing about how much of a guess was right.
+      if (!this.matches(match[1]!)) throw new ControlRefusal(401, 'the control token is not this sandbox\'s');
+    } else {
+      if (!this.namesThisSandbox(headers.host)) throw new ControlRefusal(403, 'the dashboard\'s session is taken only at an address of this sandbox (Host)');
+      if (!safeMethods.has(method) && headers.origin === undefined) throw new ControlRefusal(403, 'a change made with the dashboard\'s session must carry its Origin');
+      const site = headers['sec-fetch-site'];
+      if (site !== undefined && site !== 'same-origin') {
+        throw new ControlRefusal(403, `requests from another site (Sec-Fetch-Site: ${site}) may not use the control interface`);
+      }
+    }
     const origin = headers.origin;
     if (origin !== undefined && !this.origins.has(origin)) {
       throw new ControlRefusal(403, `requests from another origin (${origin}) may not use the control interface`);
@@ -102,5 +154,6 @@ export class ControlGuard {
       const why = simpleFormTypes.has(type) ? ', which any web page may send' : '';
       throw new ControlRefusal(415, `the control interface takes application/json bodies only, not ${type}${why}`);
     }
+    return caller;
   }
 }

@@ -23,6 +23,18 @@ export class SubscriptionError extends Error {
   override readonly name = 'SubscriptionError';
 }
 
+/** A delivery that cannot be attempted again: none of that id (404), or its subscription is gone (409). */
+export class DeliveryError extends Error {
+  override readonly name = 'DeliveryError';
+
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 const signatureHeader = webhookSignatureHeader ?? 'X-Webhook-Signature';
 
 export class WebhookDispatcher implements EventSink {
@@ -37,6 +49,8 @@ export class WebhookDispatcher implements EventSink {
     private readonly changed: () => Promise<void>,
     /** Called with every notification body before it is sent (the response checks of tests). */
     private readonly inspect: (eventType: string, body: unknown) => void = () => {},
+    /** Called when a delivery is made or attempted (the dashboard's live views). */
+    private readonly onDelivery: (deliveryId: string) => void = () => {},
   ) {
     clock.on('webhook.deliver', (task) => this.attempt(task.ref));
   }
@@ -89,6 +103,7 @@ export class WebhookDispatcher implements EventSink {
         attempts: [],
       };
       this.state().deliveries.set(delivery.id, delivery);
+      this.onDelivery(delivery.id);
       // The redelivery is scheduled before the first attempt, so that a crash during the attempt does not lose it,
       // and the first attempt waits until the event is durable: a notification reports what a crash cannot undo.
       this.clock.schedule('webhook.deliver', delivery.id, this.delayAfter(1));
@@ -103,6 +118,20 @@ export class WebhookDispatcher implements EventSink {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
+  /**
+   * Posts a delivery once more, now, whether or not it was delivered ("deliver again" of the dashboard): the same
+   * body, a fresh signature. Resolves with the delivery as it stands when the attempt starts.
+   */
+  redeliver(deliveryId: string): WebhookDelivery {
+    const delivery = this.state().deliveries.get(deliveryId);
+    if (!delivery) throw new DeliveryError(404, `no delivery ${deliveryId}`);
+    const subscription = this.state().subscriptions.get(delivery.subscriptionId);
+    if (!subscription) throw new DeliveryError(409, `the subscription of delivery ${deliveryId} has been removed`);
+    const sending = this.send(delivery, subscription, true).finally(() => this.inFlight.delete(sending));
+    this.inFlight.add(sending);
+    return delivery;
+  }
+
   private attempt(deliveryId: string): void {
     const delivery = this.state().deliveries.get(deliveryId);
     const subscription = delivery && this.state().subscriptions.get(delivery.subscriptionId);
@@ -111,7 +140,7 @@ export class WebhookDispatcher implements EventSink {
     this.inFlight.add(sending);
   }
 
-  private async send(delivery: WebhookDelivery, subscription: WebhookSubscription): Promise<void> {
+  private async send(delivery: WebhookDelivery, subscription: WebhookSubscription, manual = false): Promise<void> {
     // The signature's timestamp is the wall-clock time of the attempt, so that receivers' tolerance checks hold
     // even after the sandbox clock was moved forward.
     const { header } = signTestPayload(delivery.body, { secret: subscription.secret });
@@ -122,12 +151,14 @@ export class WebhookDispatcher implements EventSink {
     const at = this.clock.now();
     try {
       const response = await fetch(delivery.url, { method: 'POST', headers, body: delivery.body, signal: AbortSignal.timeout(this.settings().webhookTimeoutMs) });
-      await response.arrayBuffer().catch(() => undefined);
-      delivery.attempts.push({ at, status: response.status });
-      delivery.delivered = response.status === 200;
+      const answer = await response.text().catch(() => '');
+      delivery.attempts.push({ at, status: response.status, ...(answer ? { answer: answer.slice(0, 1_000) } : {}), signature: header, ...(manual ? { manual } : {}) });
+      if (response.status === 200) delivery.delivered = true;
     } catch (error) {
-      delivery.attempts.push({ at, error: error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error) });
+      const why = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+      delivery.attempts.push({ at, error: why, signature: header, ...(manual ? { manual } : {}) });
     }
+    this.onDelivery(delivery.id);
     // Changed in place outside a request: set again, so that the store writes it.
     if (this.state().deliveries.get(delivery.id) === delivery) this.state().deliveries.set(delivery.id, delivery);
     if (delivery.delivered) this.clock.cancel('webhook.deliver', delivery.id);

@@ -148,6 +148,7 @@ export function visibleTransaction(context: HandlerContext, receiptNumber: strin
 export function newTransaction(core: SandboxCore, fields: Omit<TransactionRecord, 'receiptNumber' | 'createdAt' | 'refunded'>): TransactionRecord {
   const record: TransactionRecord = { receiptNumber: String(1_000_000_000 + nextNumber(core.state)), createdAt: core.clock.now(), refunded: 0, ...fields };
   core.state.transactions.set(record.receiptNumber, record);
+  core.activity.emit('transaction', record.receiptNumber);
   return record;
 }
 
@@ -253,6 +254,7 @@ function refund(context: HandlerContext, body: Body): ApiResponse {
     throw invalidField('principalAmount', fromCents(amount), `exceeds what is left to refund (${money(left, original.currency).displayAmount})`);
   }
   original.refunded += amount;
+  context.core.activity.emit('transaction', original.receiptNumber);
   const t = newTransaction(context.core, {
     transactionType: 'REFUND',
     status: 'Approved',
@@ -302,6 +304,8 @@ export function settle(core: SandboxCore, receiptNumber: string): void {
   if (!t || t.status !== 'Pending') return;
   t.status = t.settlesTo ?? 'Approved';
   delete t.settlesTo;
+  t.settledAt = core.clock.now();
+  core.activity.emit('transaction', t.receiptNumber);
 }
 
 export const transactionHandlers: HandlerTable = {
@@ -326,6 +330,8 @@ export const transactionHandlers: HandlerTable = {
       });
     }
     t.status = 'Voided';
+    t.voidedAt = context.core.clock.now();
+    context.core.activity.emit('transaction', t.receiptNumber);
     return { status: 200, json: transactionModel(context.core, t, context.links) };
   },
 };

@@ -51,6 +51,9 @@ export interface TransactionRecord {
   metadata?: Record<string, unknown>;
   /** The request as sent (without card details), for the searches whose parameters the reference does not publish. */
   request: Record<string, unknown>;
+  /** When a pending payment settled, and when it was voided (sandbox clock): a transaction's timeline shows them. */
+  settledAt?: number;
+  voidedAt?: number;
 }
 
 export interface CustomerRecord {
@@ -105,7 +108,13 @@ export interface WebhookSubscription {
 export interface DeliveryAttempt {
   at: number;
   status?: number;
+  /** The start of the endpoint's answer body. */
+  answer?: string;
   error?: string;
+  /** The signature header the attempt carried. */
+  signature?: string;
+  /** Asked for through the control interface ("deliver again"). */
+  manual?: boolean;
 }
 
 export interface WebhookDelivery {

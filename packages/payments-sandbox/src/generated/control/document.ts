@@ -729,7 +729,7 @@ export const controlDocument: Record<string, unknown> = {
           {
             "name": "q",
             "in": "query",
-            "description": "Text to look for: a transaction whose receipt number, original receipt number, customer, comment or a\nmetadata value contains it (case-insensitive).\n",
+            "description": "Text to look for: a transaction whose receipt number, original receipt number, customer, comment, a\nmetadata value or a top-level value of its request as sent (a reference number the merchant gave) contains\nit (case-insensitive).\n",
             "schema": {
               "type": "string",
               "maxLength": 200
@@ -1781,7 +1781,7 @@ export const controlDocument: Record<string, unknown> = {
           },
           "status": {
             "type": "integer",
-            "description": "The status of the answer."
+            "description": "The status of the answer; 0 when the connection was dropped without one (an injected fault)."
           },
           "replay": {
             "type": "boolean",
@@ -1852,6 +1852,7 @@ export const controlDocument: Record<string, unknown> = {
           },
           "body": {
             "type": "object",
+            "additionalProperties": true,
             "description": "For `created` when its request is no longer among the recent requests, the body as the sandbox kept it."
           },
           "transaction": {
@@ -1911,10 +1912,12 @@ export const controlDocument: Record<string, unknown> = {
           },
           "details": {
             "type": "object",
+            "additionalProperties": true,
             "description": "The masked details of the token it was registered with (`creditCard`, `bankAccount`, `nzBankAccount`)."
           },
           "fields": {
             "type": "object",
+            "additionalProperties": true,
             "description": "The merchant's other fields, as sent."
           },
           "disabled": {
@@ -1943,6 +1946,7 @@ export const controlDocument: Record<string, unknown> = {
           },
           "fields": {
             "type": "object",
+            "additionalProperties": true,
             "description": "The merchant's fields, as sent (`customerNumber`, `customerName` and any other)."
           },
           "accounts": {
@@ -2077,6 +2081,7 @@ export const controlDocument: Record<string, unknown> = {
           },
           "fields": {
             "type": "object",
+            "additionalProperties": true,
             "description": "The merchant's fields, as sent."
           }
         }
@@ -2141,7 +2146,9 @@ export const controlDocument: Record<string, unknown> = {
               "delivery",
               "transaction",
               "clock",
+              "settings",
               "faults",
+              "subscription",
               "violation",
               "reset",
               "reload"

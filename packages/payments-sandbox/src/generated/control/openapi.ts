@@ -669,7 +669,7 @@ export interface components {
             path: string;
             /** @description The payments API operation it matched; null when none did. */
             operationId: string | null;
-            /** @description The status of the answer. */
+            /** @description The status of the answer; 0 when the connection was dropped without one (an injected fault). */
             status: number;
             /** @description True when the answer was the one stored under its `Idempotency-Key` (an idempotent resend). */
             replay: boolean;
@@ -701,7 +701,9 @@ export interface components {
             summary: string;
             request?: components["schemas"]["RecordedRequest"];
             /** @description For `created` when its request is no longer among the recent requests, the body as the sandbox kept it. */
-            body?: Record<string, never>;
+            body?: {
+                [key: string]: unknown;
+            };
             transaction?: components["schemas"]["Transaction"];
             delivery?: components["schemas"]["WebhookDelivery"];
         };
@@ -719,9 +721,13 @@ export interface components {
             accountType?: string;
             cardScheme?: string;
             /** @description The masked details of the token it was registered with (`creditCard`, `bankAccount`, `nzBankAccount`). */
-            details: Record<string, never>;
+            details: {
+                [key: string]: unknown;
+            };
             /** @description The merchant's other fields, as sent. */
-            fields: Record<string, never>;
+            fields: {
+                [key: string]: unknown;
+            };
             disabled: boolean;
         };
         /** @description A customer with its accounts, as the sandbox keeps them (card data masked). */
@@ -733,7 +739,9 @@ export interface components {
              */
             createdAt: string;
             /** @description The merchant's fields, as sent (`customerNumber`, `customerName` and any other). */
-            fields: Record<string, never>;
+            fields: {
+                [key: string]: unknown;
+            };
             accounts: components["schemas"]["Account"][];
         };
         /** @description A page of customers, newest first. */
@@ -774,7 +782,9 @@ export interface components {
             createdAt: string;
             customerId?: string;
             /** @description The merchant's fields, as sent. */
-            fields: Record<string, never>;
+            fields: {
+                [key: string]: unknown;
+            };
         };
         /** @description A page of recurring payments, newest first. */
         RecurringPaymentPage: {
@@ -795,7 +805,7 @@ export interface components {
             /** @description The event's number, also its SSE `id:` (what `Last-Event-ID` names). */
             id: number;
             /** @enum {string} */
-            kind: "request" | "delivery" | "transaction" | "clock" | "faults" | "violation" | "reset" | "reload";
+            kind: "request" | "delivery" | "transaction" | "clock" | "settings" | "faults" | "subscription" | "violation" | "reset" | "reload";
             /** @description The identifier of what changed (a request's id, a delivery's id, a receipt number), when there is one. */
             ref?: string;
         };
@@ -1317,8 +1327,9 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Text to look for: a transaction whose receipt number, original receipt number, customer, comment or a
-                 *     metadata value contains it (case-insensitive).
+                 * @description Text to look for: a transaction whose receipt number, original receipt number, customer, comment, a
+                 *     metadata value or a top-level value of its request as sent (a reference number the merchant gave) contains
+                 *     it (case-insensitive).
                  */
                 q?: string;
                 /** @description Only these statuses (repeat the parameter for several). */
