@@ -21,7 +21,7 @@ export function Attempts({ delivery }: { delivery: WebhookDelivery }) {
           </span>
           {attempt.signature ? (
             <span class="signature">
-              signature <code>{attempt.signature}</code>
+              Signature <code>{attempt.signature}</code>
             </span>
           ) : null}
           {attempt.answer ? <pre class="answer">{attempt.answer}</pre> : null}

@@ -30,12 +30,12 @@ function faultFrom(data: FormData, prefix = ''): Fault {
   return when ? { status: Number(kind), when: when as Schemas['FaultTiming'] } : { status: Number(kind) };
 }
 
-function FaultFields({ prefix = '' }: { prefix?: string }) {
+function FaultFields({ prefix }: { prefix: string }) {
   return (
     <>
-      <label>
-        Fault
-        <select name={`${prefix}kind`}>
+      <div class="field">
+        <label for={`${prefix}kind`}>Fault</label>
+        <select id={`${prefix}kind`} name={`${prefix}kind`}>
           {faultStatuses.map((s) => (
             <option key={s} value={String(s)}>
               answer {s}
@@ -43,10 +43,10 @@ function FaultFields({ prefix = '' }: { prefix?: string }) {
           ))}
           <option value="drop">drop the connection</option>
         </select>
-      </label>
-      <label>
-        When
-        <select name={`${prefix}when`}>
+      </div>
+      <div class="field">
+        <label for={`${prefix}when`}>When</label>
+        <select id={`${prefix}when`} name={`${prefix}when`}>
           <option value="">the sandbox's default</option>
           {faultTimings.map((t) => (
             <option key={t} value={t}>
@@ -54,24 +54,24 @@ function FaultFields({ prefix = '' }: { prefix?: string }) {
             </option>
           ))}
         </select>
-      </label>
+      </div>
     </>
   );
 }
 
-function OperationField({ name, multiple }: { name: string; multiple?: boolean }) {
+function OperationField({ id, multiple }: { id: string; multiple?: boolean }) {
   return (
-    <label>
-      {multiple ? 'Only operations' : 'Only operation'}
-      <select name={name} multiple={multiple} size={multiple ? 4 : undefined}>
+    <div class="field">
+      <label for={id}>{multiple ? 'Only operations' : 'Only operation'}</label>
+      <select id={id} name={id} multiple={multiple} size={multiple ? 4 : undefined}>
         {multiple ? null : <option value="">any</option>}
-        {operationIds.map((id) => (
-          <option key={id} value={id}>
-            {id}
+        {operationIds.map((operationId) => (
+          <option key={operationId} value={operationId}>
+            {operationId}
           </option>
         ))}
       </select>
-    </label>
+    </div>
   );
 }
 
@@ -200,12 +200,12 @@ export function TimeAndFaultsView() {
       >
         <h3 id="inject-title">Inject a fault</h3>
         <div class="fields">
-          <FaultFields />
+          <FaultFields prefix="" />
           <label>
             Requests
             <input name="count" type="number" min="1" step="1" defaultValue="1" required />
           </label>
-          <OperationField name="operationId" />
+          <OperationField id="operationId" />
         </div>
         <div class="actions">
           <button type="submit" disabled={faultAction.busy}>
@@ -246,7 +246,7 @@ export function TimeAndFaultsView() {
             Seed
             <input name="seed" type="number" step="1" placeholder="random" />
           </label>
-          <OperationField name="operationIds" multiple />
+          <OperationField id="operationIds" multiple />
         </div>
         <div class="actions">
           <button type="submit" disabled={faultAction.busy}>

@@ -68,8 +68,7 @@ function EntryBody({ entry }: { entry: Entry }) {
       {entry.delivery ? (
         <div class="delivery-in-timeline" data-delivery={entry.delivery.id}>
           <p>
-            <code>{entry.delivery.eventType}</code> to <code>{entry.delivery.url}</code> <Status value={entry.delivery.outcome} />{' '}
-            <a href={href(['webhooks'], { delivery: entry.delivery.id })}>headers and payload</a>
+            <Status value={entry.delivery.outcome} /> <a href={href(['webhooks'], { delivery: entry.delivery.id })}>Headers and payload</a>
           </p>
           <Attempts delivery={entry.delivery} />
         </div>

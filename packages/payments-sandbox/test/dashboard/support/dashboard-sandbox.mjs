@@ -8,7 +8,7 @@ process.on('SIGTERM', async () => {
   await sandbox.close();
   process.exit(0);
 });
-const signIn = sandbox.dashboardUrl ?? `${sandbox.origin}/__sandbox/ui/#token=${encodeURIComponent(sandbox.controlToken)}`;
+const signIn = sandbox.dashboardUrl;
 console.log(`secret key: ${sandbox.keys.secret[0]}`);
 console.log(`publishable key: ${sandbox.keys.publishable[0]}`);
 console.log(`dashboard: ${signIn}`);
