@@ -52,7 +52,8 @@ export function App() {
       first.current = false;
       return;
     }
-    main.current?.focus({ preventScroll: false });
+    main.current?.focus({ preventScroll: true });
+    scrollTo(0, 0);
   }, [key]);
 
   return (

@@ -21,15 +21,15 @@ export function time(value: unknown): string {
   return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
-/** A duration in milliseconds, as a person says it: `1 d 2 h`, `150 ms`. */
+/** A duration in milliseconds, as a person says it, to its two largest units: `1 day 2 hours`, `150 ms`. */
 export function duration(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   const parts: string[] = [];
   let rest = Math.floor(ms / 1000);
-  for (const [unit, size] of [['d', 86_400], ['h', 3_600], ['min', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [['day', 86_400], ['hour', 3_600], ['minute', 60], ['second', 1]] as const) {
     const n = Math.floor(rest / size);
     rest -= n * size;
-    if (n > 0) parts.push(`${n} ${unit}`);
+    if (n > 0) parts.push(`${n} ${unit}${n === 1 ? '' : 's'}`);
   }
   return parts.slice(0, 2).join(' ');
 }

@@ -14,10 +14,12 @@ export function parseRoute(hash: string): Route {
   return { segments: path.split('/').filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(search) };
 }
 
-/** An address of the dashboard: `href(['transactions', id], { page: 2 })`. Empty values are left out. */
-export function href(segments: string[], query: Record<string, string | number | undefined> = {}): string {
+/** An address of the dashboard: `href(['transactions'], { status: ['Pending', 'Approved'], q })`. Empty values are left out. */
+export function href(segments: string[], query: Record<string, string | number | readonly string[] | undefined> = {}): string {
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(name, String(value));
+  for (const [name, value] of Object.entries(query)) {
+    for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined && one !== '') search.append(name, String(one));
+  }
   const text = search.toString();
   return `#/${segments.map(encodeURIComponent).join('/')}${text ? `?${text}` : ''}`;
 }

@@ -6,7 +6,7 @@
 // Every wait is for the page's state or the sandbox's answer, never for a while. Screenshots of each view go to
 // test-results/dashboard/ (gitignored); with PAYKIT_UPDATE_SCREENSHOTS=1 the guide's are written to docs/guides/images.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
@@ -27,12 +27,15 @@ const results = fileURLToPath(new URL('../../test-results/dashboard/', import.me
 const guideImages = fileURLToPath(new URL('../../../../docs/guides/images/', import.meta.url));
 const updateScreenshots = process.env.PAYKIT_UPDATE_SCREENSHOTS === '1';
 
-/** The configurations, and which of them give the guide its screenshots. */
-const configurations: { name: string; options: BrowserContextOptions; phone: boolean; guide: boolean }[] = [
-  { name: 'desktop-light', options: { viewport: { width: 1280, height: 860 }, colorScheme: 'light' }, phone: false, guide: true },
-  { name: 'desktop-dark', options: { viewport: { width: 1280, height: 860 }, colorScheme: 'dark' }, phone: false, guide: false },
-  { name: 'phone-light', options: { viewport: { width: 390, height: 844 }, colorScheme: 'light', isMobile: true, hasTouch: true }, phone: true, guide: false },
-  { name: 'phone-dark', options: { viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true }, phone: true, guide: true },
+/**
+ * The configurations, and the views of each that the guide shows (docs/guides/images/sandbox-dashboard-VIEW-NAME.png,
+ * the top of the screen: the guide's images stay small).
+ */
+const configurations: { name: string; options: BrowserContextOptions; phone: boolean; guide: string[] }[] = [
+  { name: 'desktop-light', options: { viewport: { width: 1280, height: 860 }, colorScheme: 'light' }, phone: false, guide: ['transactions', 'timeline-webhook', 'faults'] },
+  { name: 'desktop-dark', options: { viewport: { width: 1280, height: 860 }, colorScheme: 'dark' }, phone: false, guide: [] },
+  { name: 'phone-light', options: { viewport: { width: 390, height: 844 }, colorScheme: 'light', isMobile: true, hasTouch: true }, phone: true, guide: [] },
+  { name: 'phone-dark', options: { viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true }, phone: true, guide: ['transactions'] },
 ];
 
 interface SandboxProcess {
@@ -104,6 +107,7 @@ describe.skipIf(skipBrowserTests)('the sandbox dashboard in Chromium', () => {
     ]);
     const token = decodeURIComponent(new URL(sandbox.signIn).hash.replace(/^#token=/, ''));
     control = createSandboxControl(sandbox.origin, { token });
+    rmSync(results, { recursive: true, force: true });
     mkdirSync(results, { recursive: true });
   });
 
@@ -143,9 +147,11 @@ describe.skipIf(skipBrowserTests)('the sandbox dashboard in Chromium', () => {
       shot += 1;
       const file = `${results}${configuration.name}-${String(shot).padStart(2, '0')}-${view}.png`;
       await page.screenshot({ path: file, fullPage: false });
-      if (updateScreenshots && configuration.guide) {
+      if (updateScreenshots && configuration.guide.includes(view)) {
         mkdirSync(guideImages, { recursive: true });
-        copyFileSync(file, `${guideImages}sandbox-dashboard-${view}-${configuration.name}.png`);
+        const { width } = page.viewportSize()!;
+        const clip = configuration.phone ? { x: 0, y: 0, width, height: 700 } : { x: 0, y: 0, width: 1200, height: 640 };
+        await page.screenshot({ path: `${guideImages}sandbox-dashboard-${view}-${configuration.name}.png`, clip });
       }
     };
     const go = (route: string) => page.evaluate((hash) => void (location.hash = hash), route);
@@ -253,7 +259,20 @@ describe.skipIf(skipBrowserTests)('the sandbox dashboard in Chromium', () => {
       await page.locator('main p, main ol').first().waitFor();
       await screenshot('violations');
 
-      // Keyboard: the first Tab reaches the skip link, which moves the focus to the content.
+      // The search: the alias payment's receipt number finds it alone; a status filter keeps the address.
+      await go('#/transactions');
+      await page.locator(`tr[data-receipt="${receipt}"]`).waitFor();
+      await page.getByRole('searchbox', { name: 'Search' }).fill(aliasReceipt);
+      await page.getByRole('searchbox', { name: 'Search' }).press('Enter');
+      await page.waitForFunction((only) => {
+        const rows = [...document.querySelectorAll('tr[data-receipt]')];
+        return rows.length === 1 && rows[0]!.getAttribute('data-receipt') === only;
+      }, aliasReceipt);
+      expect(new URL(page.url()).hash).toContain(`q=${aliasReceipt}`);
+
+      // Keyboard: on a page just loaded, the first Tab reaches the skip link, which moves the focus to the content.
+      await page.reload();
+      await page.locator('[data-live="live"]').waitFor();
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
       await page.keyboard.press('Enter');

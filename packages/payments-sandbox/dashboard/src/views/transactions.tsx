@@ -14,15 +14,15 @@ export function TransactionsView({ query }: { query: URLSearchParams }) {
 
   const current: Record<string, string> = Object.fromEntries(filterFields.map((name) => [name, query.get(name) ?? '']));
   const statuses = new Set(query.getAll('status'));
+  const filtering = statuses.size > 0 || filterFields.some((name) => name !== 'q' && current[name] !== '');
   // Earlier pages' cursors, so that "Newer" goes back one page (the list pages forwards by cursor).
   const trail = (query.get('trail') ?? '').split(' ').filter(Boolean);
   const number = trail.length + (query.get('cursor') ? 1 : 0) + 1;
-  const filters = { ...current, status: undefined };
-  const withStatuses = (link: string) => link + [...statuses].map((s) => `&status=${encodeURIComponent(s)}`).join('');
-  const olderHref = (cursor: string) => withStatuses(href(['transactions'], { ...filters, cursor, trail: [...trail, query.get('cursor') ?? '-'].join(' ') }));
+  const filters = { ...current, status: [...statuses] };
+  const olderHref = (cursor: string) => href(['transactions'], { ...filters, cursor, trail: [...trail, query.get('cursor') ?? '-'].join(' ') });
   const newerHref = () => {
     const previous = trail[trail.length - 1];
-    return withStatuses(href(['transactions'], { ...filters, cursor: previous === '-' ? undefined : previous, trail: trail.slice(0, -1).join(' ') || undefined }));
+    return href(['transactions'], { ...filters, cursor: previous === '-' ? undefined : previous, trail: trail.slice(0, -1).join(' ') || undefined });
   };
 
   return (
@@ -35,51 +35,56 @@ export function TransactionsView({ query }: { query: URLSearchParams }) {
         onSubmit={(event) => {
           event.preventDefault();
           const data = new FormData(event.currentTarget);
-          const values: Record<string, string> = {};
-          for (const name of filterFields) if (name !== 'status') values[name] = String(data.get(name) ?? '').trim();
-          navigate(href(['transactions'], values) + data.getAll('status').map((s) => `&status=${encodeURIComponent(String(s))}`).join(''));
+          const values: Record<string, string | string[]> = {};
+          for (const name of filterFields) values[name] = name === 'status' ? data.getAll(name).map(String) : String(data.get(name) ?? '').trim();
+          navigate(href(['transactions'], values));
         }}
       >
         <label class="wide">
           Search
           <input type="search" name="q" defaultValue={current.q} placeholder="receipt number, customer, comment, metadata" />
         </label>
-        <fieldset class="statuses">
-          <legend>Status</legend>
-          {transactionStatuses.map((s) => (
-            <label key={s} class="check">
-              <input type="checkbox" name="status" value={s} defaultChecked={statuses.has(s)} /> {s}
+        <details class="more" open={filtering}>
+          <summary>Filters: status, type, amount, customer, reference number, date</summary>
+          <div class="more-fields">
+            <fieldset class="statuses">
+              <legend>Status</legend>
+              {transactionStatuses.map((s) => (
+                <label key={s} class="check">
+                  <input type="checkbox" name="status" value={s} defaultChecked={statuses.has(s)} /> {s}
+                </label>
+              ))}
+            </fieldset>
+            <label>
+              Type
+              <input name="transactionType" defaultValue={current.transactionType} placeholder="PAYMENT, REFUND…" />
             </label>
-          ))}
-        </fieldset>
-        <label>
-          Type
-          <input name="transactionType" defaultValue={current.transactionType} placeholder="PAYMENT, REFUND…" />
-        </label>
-        <label>
-          Amount from
-          <input type="number" name="amountMin" step="0.01" min="0" inputMode="decimal" defaultValue={current.amountMin} />
-        </label>
-        <label>
-          Amount to
-          <input type="number" name="amountMax" step="0.01" min="0" inputMode="decimal" defaultValue={current.amountMax} />
-        </label>
-        <label>
-          Customer
-          <input name="customerId" defaultValue={current.customerId} />
-        </label>
-        <label>
-          Reference number
-          <input name="receiptNumber" inputMode="numeric" defaultValue={current.receiptNumber} />
-        </label>
-        <label>
-          From date
-          <input type="date" name="from" defaultValue={current.from} />
-        </label>
-        <label>
-          To date
-          <input type="date" name="to" defaultValue={current.to} />
-        </label>
+            <label>
+              Amount from
+              <input type="number" name="amountMin" step="0.01" min="0" inputMode="decimal" defaultValue={current.amountMin} />
+            </label>
+            <label>
+              Amount to
+              <input type="number" name="amountMax" step="0.01" min="0" inputMode="decimal" defaultValue={current.amountMax} />
+            </label>
+            <label>
+              Customer
+              <input name="customerId" defaultValue={current.customerId} />
+            </label>
+            <label>
+              Reference number
+              <input name="receiptNumber" inputMode="numeric" defaultValue={current.receiptNumber} />
+            </label>
+            <label>
+              From date
+              <input type="date" name="from" defaultValue={current.from} />
+            </label>
+            <label>
+              To date
+              <input type="date" name="to" defaultValue={current.to} />
+            </label>
+          </div>
+        </details>
         <div class="actions">
           <button type="submit">Search</button>
           <a class="button secondary" href={href(['transactions'])}>
