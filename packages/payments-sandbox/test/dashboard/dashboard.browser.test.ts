@@ -162,6 +162,9 @@ describe.skipIf(skipBrowserTests)('the sandbox dashboard in Chromium', () => {
       await page.waitForURL((url) => url.pathname === '/__sandbox/ui/' && !url.hash.includes('token'));
       await page.locator('[data-live="live"]').waitFor();
       await page.getByRole('heading', { name: 'Transactions', level: 1 }).waitFor();
+      // Light or dark as the system says.
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(background).toBe(configuration.options.colorScheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)');
       expect(page.url()).not.toContain('token');
       const session = (await context.cookies(`${s.origin}/__sandbox/ui/`)).find((c) => c.httpOnly);
       expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
@@ -229,9 +232,15 @@ describe.skipIf(skipBrowserTests)('the sandbox dashboard in Chromium', () => {
       await screenshot('timeline-webhook');
 
       await page.getByRole('link', { name: 'Webhooks' }).click();
-      await page.locator('[data-event-type="alias.registered"][data-outcome="delivered"]').waitFor();
+      const registered = page.locator('[data-event-type="alias.registered"][data-outcome="delivered"]');
+      await registered.waitFor();
       await page.locator('[data-event-type="alias.payment.received"][data-outcome="delivered"]').waitFor();
       await screenshot('webhooks');
+      // Deliver again: a second attempt, by hand, answered 200 by the endpoint.
+      const before = receiver!.signatures.length;
+      await registered.getByRole('button', { name: 'Deliver again' }).click();
+      await registered.locator('li[data-attempt-status="200"]', { hasText: 'by hand' }).waitFor();
+      expect(receiver!.signatures.length).toBe(before + 1);
 
       await page.getByRole('link', { name: 'Customers' }).click();
       await page.locator(`[data-alias="${aliasAddress}"]`).waitFor();
@@ -251,6 +260,9 @@ describe.skipIf(skipBrowserTests)('the sandbox dashboard in Chromium', () => {
 
       await page.getByRole('link', { name: 'Requests' }).click();
       await page.locator('[data-status="503"][data-fault]').first().waitFor();
+      // The card number the token was made from is in no request body the page holds (they are masked).
+      await page.locator('[data-request]', { hasText: 'createSingleUseToken' }).first().waitFor();
+      expect(await page.content()).not.toContain([...debitCards][0]!);
       expect(await page.locator('[data-status="503"][data-fault]').first().getAttribute('data-fault')).toMatch(/^503/);
       await screenshot('requests');
 
