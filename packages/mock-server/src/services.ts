@@ -78,6 +78,10 @@ export const services: MockService[] = [
           `publishable key: ${shown(sandbox.generatedKeys.publishable, sandbox.keys.publishable)}`,
           `control: ${sandbox.controlUrl}`,
           `control token: ${sandbox.generatedControlToken ? sandbox.controlToken : 'given (not printed)'}`,
+          // The token rides in the fragment, which a browser never sends: it reaches no request line or server log.
+          sandbox.generatedControlToken
+            ? `dashboard: ${sandbox.dashboardUrl}`
+            : `dashboard: ${sandbox.controlUrl}/ui/#token=<your control token>`,
           sandbox.stateFile ? `state: ${sandbox.stateFile}` : 'state: in memory (--state FILE keeps it)',
         ],
       };

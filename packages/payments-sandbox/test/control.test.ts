@@ -2,27 +2,11 @@
 // served and nothing else is, every answer validates against the contract, and only a holder of the control token,
 // from the sandbox's own origin, with a JSON body, gets through.
 import { afterAll, describe, expect, it } from 'vitest';
-import { matchPath, readContract, type OpenApiDocument } from '../src/contract/contract.js';
-import { SchemaValidator } from '../src/contract/schema-validator.js';
-import { controlDocument } from '../src/generated/control/document.js';
+import { matchPath } from '../src/contract/contract.js';
 import { controlOperations } from '../src/generated/control/client.js';
 import { createSandboxControl, SandboxControlError, startPaymentsSandbox, type PaymentsSandbox } from '../src/index.js';
 import { everyItem, basic, call, cardToken, paymentRequest, sandboxPerTest } from './support.js';
-
-const contract = readContract(controlDocument as OpenApiDocument);
-const validator = new SchemaValidator(contract.document);
-
-/** What the contract says of one answer: the problems of its body against the schema of its status (none when valid). */
-function answerProblems(method: string, url: string, status: number, text: string): string[] {
-  const path = new URL(url).pathname.replace(/^\/__sandbox/, '');
-  const operation = matchPath(contract, path)?.path.operations.get(method);
-  if (!operation) return [`${method} ${path} is not an operation of the contract`];
-  const response = operation.responses.get(String(status));
-  if (!response) return [`${operation.operationId} answered ${status}, which the contract does not declare`];
-  const pointer = response.media.get('application/json');
-  if (pointer === undefined) return text === '' ? [] : [`${operation.operationId} ${status} has a body the contract does not declare`];
-  return validator.check(pointer, JSON.parse(text)).map((p) => `${operation.operationId} ${status}: ${p.fieldName} ${p.messages.join(', ')}`);
-}
+import { answerProblems, controlContract as contract } from './support/control-contract.js';
 
 const env = sandboxPerTest();
 

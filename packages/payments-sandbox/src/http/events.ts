@@ -41,6 +41,8 @@ export class EventStreams {
       'X-Content-Type-Options': 'nosniff',
       // Proxies in front of a team's sandbox (nginx) would otherwise hold events back.
       'X-Accel-Buffering': 'no',
+      // A stream ends only when dropped: its connection goes with it.
+      Connection: 'close',
     });
     res.socket?.setNoDelay(true);
     res.write('retry: 2000\n\n');

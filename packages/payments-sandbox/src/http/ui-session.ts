@@ -145,6 +145,8 @@ export function createUiHandler({ guard, sessions, files }: UiParts) {
       return refuse(403, 'The dashboard takes no request from another site. Open the link the sandbox printed at start.');
     }
     if (path === uiPrefix) return void res.writeHead(308, { ...pageHeaders, Location: `${uiPrefix}/`, 'Content-Length': '0' }).end();
+    // `/__sandbox/ui/../x` is read as `/x`: not the dashboard's.
+    if (!path.startsWith(`${uiPrefix}/`)) return refuse(404, 'no such page of the dashboard');
     const relative = path.slice(uiPrefix.length + 1);
 
     if (relative === 'session') {
