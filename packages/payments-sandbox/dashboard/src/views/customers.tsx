@@ -13,9 +13,19 @@ const customerName = (fields: object) => {
 
 export function CustomersView({ query }: { query: URLSearchParams }) {
   const customer = query.get('customerId') ?? '';
-  const customers = useResource((signal) => control.listCustomers({}, { signal }), [], ['request']);
-  const aliases = useResource((signal) => control.listAliases({}, { signal }), [], ['request', 'clock', 'delivery']);
-  const recurring = useResource((signal) => control.listRecurringPayments({}, { signal }), [], ['request']);
+  // Each list pages on its own: its cursor is in the address under its name.
+  const cursors = { customers: query.get('customers') ?? '', aliases: query.get('aliases') ?? '', recurring: query.get('recurring') ?? '' };
+  const page = (cursor: string) => (cursor ? { cursor } : {});
+  const customers = useResource((signal) => control.listCustomers(page(cursors.customers), { signal }), [cursors.customers], ['request']);
+  const aliases = useResource((signal) => control.listAliases(page(cursors.aliases), { signal }), [cursors.aliases], ['request', 'clock', 'delivery']);
+  const recurring = useResource((signal) => control.listRecurringPayments(page(cursors.recurring), { signal }), [cursors.recurring], ['request']);
+  const pager = (list: keyof typeof cursors, next: string | null | undefined) =>
+    cursors[list] || next ? (
+      <nav class="pager" aria-label={`Pages of ${list}`}>
+        {cursors[list] ? <a href={href(['customers'], { ...cursors, customerId: customer, [list]: undefined })}>← Newest</a> : <span />}
+        {next ? <a href={href(['customers'], { ...cursors, customerId: customer, [list]: next })}>Older →</a> : <span />}
+      </nav>
+    ) : null;
   const mine = <T extends { customerId?: string }>(items: T[]) => (customer ? items.filter((item) => item.customerId === customer) : items);
 
   return (
@@ -81,6 +91,8 @@ export function CustomersView({ query }: { query: URLSearchParams }) {
         </ul>
       )}
 
+      {pager('customers', customers.data?.nextCursor)}
+
       <h2>Aliases</h2>
       {aliases.error ? <Failure error={aliases.error} /> : null}
       {!aliases.data ? (
@@ -123,6 +135,8 @@ export function CustomersView({ query }: { query: URLSearchParams }) {
         </table>
       )}
 
+      {pager('aliases', aliases.data?.nextCursor)}
+
       <h2>Recurring payments</h2>
       {recurring.error ? <Failure error={recurring.error} /> : null}
       {!recurring.data ? (
@@ -150,6 +164,7 @@ export function CustomersView({ query }: { query: URLSearchParams }) {
           ))}
         </ul>
       )}
+      {pager('recurring', recurring.data?.nextCursor)}
     </section>
   );
 }

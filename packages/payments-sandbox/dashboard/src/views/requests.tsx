@@ -46,7 +46,13 @@ export function RequestRow({ request }: { request: RecordedRequest }) {
 
 export function RequestsView({ query }: { query: URLSearchParams }) {
   const failed = query.get('failed') === 'true';
-  const requests = useResource((signal) => control.listRequests(failed ? { failed: true } : {}, { signal }), [failed], ['request']);
+  const cursor = query.get('cursor') ?? '';
+  const requests = useResource(
+    (signal) => control.listRequests({ ...(failed ? { failed: true } : {}), ...(cursor ? { cursor } : {}) }, { signal }),
+    [failed, cursor],
+    ['request'],
+  );
+  const filter = failed ? 'true' : undefined;
   return (
     <section>
       <Heading title="Requests">The API requests the sandbox answered most recently (kept in memory), newest first.</Heading>
@@ -70,6 +76,10 @@ export function RequestsView({ query }: { query: URLSearchParams }) {
           ))}
         </ul>
       )}
+      <nav class="pager" aria-label="Pages">
+        {cursor ? <a href={href(['requests'], { failed: filter })}>← Newest</a> : <span />}
+        {requests.data?.nextCursor ? <a href={href(['requests'], { failed: filter, cursor: requests.data.nextCursor })}>Older →</a> : <span />}
+      </nav>
     </section>
   );
 }
