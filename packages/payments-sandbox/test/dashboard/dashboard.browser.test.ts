@@ -303,4 +303,34 @@ describe.skipIf(skipBrowserTests)('the sandbox dashboard in Chromium', () => {
       await context.close();
     }
   });
+
+  it('pages transactions 50 at a time, newest first', async () => {
+    const s = sandbox!;
+    const tokens = payments.createPublishableClient({ apiKey: s.publishableKey, baseUrl: s.url });
+    const secret = payments.createSecretClient({ apiKey: s.secretKey, baseUrl: s.url });
+    const receipts: string[] = [];
+    for (let n = 0; n < 51; n++) {
+      const { data: token } = await tokens.singleUseTokens.create({ supplierBusinessCode: 'TEST_BUSINESS', accountType: 'CREDIT_CARD', cardNumber: [...debitCards][0]!, expiryDateMonth: '12', expiryDateYear: '2030' });
+      const paid = await secret.transactions.create({ singleUseTokenId: token.singleUseTokenId!, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 10 + n, currency: 'AUD', entryMode: 'STORED_CREDENTIAL' });
+      receipts.push(paid.data.receiptNumber!);
+    }
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 860 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(s.signIn);
+      await page.waitForURL((url) => url.pathname === '/__sandbox/ui/' && !url.hash.includes('token'));
+      const rows = () => page.locator('tr[data-receipt]').evaluateAll((found) => found.map((row) => row.getAttribute('data-receipt')));
+      await page.locator(`tr[data-receipt="${receipts[50]}"]`).waitFor();
+      expect(await rows()).toEqual(receipts.slice(1).reverse());
+      await page.getByRole('link', { name: 'Older →' }).click();
+      await page.locator(`tr[data-receipt="${receipts[0]}"]`).waitFor();
+      expect(await rows()).toEqual([receipts[0]]);
+      expect(await page.getByRole('link', { name: 'Older →' }).count()).toBe(0);
+      await page.getByRole('link', { name: '← Newer' }).click();
+      await page.locator(`tr[data-receipt="${receipts[50]}"]`).waitFor();
+      expect(await rows()).toHaveLength(50);
+    } finally {
+      await context.close();
+    }
+  });
 });
