@@ -1,6 +1,6 @@
 // Small pieces every view uses.
 import type { ComponentChildren } from 'preact';
-import type { ControlError } from './api.js';
+import type { ControlError, RecordedRequest } from './api.js';
 import { json } from './format.js';
 
 /** What a view shows when the control interface refused or failed. */
@@ -64,5 +64,21 @@ export function Heading({ title, children }: { title: string; children?: Compone
       <h1>{title}</h1>
       {children ? <p class="muted">{children}</p> : null}
     </div>
+  );
+}
+
+/** A recorded request's body (masked by the sandbox) and what its answer did wrong against the contract. */
+export function RequestDetails({ request }: { request: RecordedRequest }) {
+  return (
+    <>
+      {request.body !== null && request.body !== undefined ? <JsonBlock value={request.body} summary="Request body (card data masked)" /> : null}
+      {request.violations.length ? (
+        <ul class="violations">
+          {request.violations.map((v, n) => (
+            <li key={n}>{v}</li>
+          ))}
+        </ul>
+      ) : null}
+    </>
   );
 }

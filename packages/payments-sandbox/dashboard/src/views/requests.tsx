@@ -1,7 +1,7 @@
 // The API requests the sandbox answered most recently, newest first: what each got (an injected fault, a replayed
 // answer), the transaction it names, what its answer did wrong against the contract.
 import { control, type RecordedRequest } from '../api.js';
-import { Failure, Heading, JsonBlock, Loading, Status } from '../components.js';
+import { Failure, Heading, Loading, RequestDetails, Status } from '../components.js';
 import { time } from '../format.js';
 import { useResource } from '../resource.js';
 import { href } from '../router.js';
@@ -32,14 +32,7 @@ export function RequestRow({ request }: { request: RecordedRequest }) {
           </>
         ) : null}
       </p>
-      {request.violations.length ? (
-        <ul class="violations">
-          {request.violations.map((v, n) => (
-            <li key={n}>{v}</li>
-          ))}
-        </ul>
-      ) : null}
-      {request.body !== null && request.body !== undefined ? <JsonBlock value={request.body} summary="Body (card data masked)" /> : null}
+      <RequestDetails request={request} />
     </li>
   );
 }

@@ -3,7 +3,7 @@
 // voids, and the webhook notifications it caused with each delivery attempt, answer and signature.
 import { control, type RecordedRequest, type Schemas } from '../api.js';
 import { Attempts } from '../components-delivery.js';
-import { Failure, Heading, JsonBlock, Loading, Status } from '../components.js';
+import { Failure, Heading, JsonBlock, Loading, RequestDetails, Status } from '../components.js';
 import { money, time } from '../format.js';
 import { useResource } from '../resource.js';
 import { href } from '../router.js';
@@ -41,14 +41,7 @@ function RequestLine({ request }: { request: RecordedRequest }) {
           Idempotency-Key <code>{request.idempotencyKey}</code>
         </p>
       ) : null}
-      {request.body !== null && request.body !== undefined ? <JsonBlock value={request.body} summary="Request body (card data masked)" /> : null}
-      {request.violations.length ? (
-        <ul class="violations">
-          {request.violations.map((v, n) => (
-            <li key={n}>{v}</li>
-          ))}
-        </ul>
-      ) : null}
+      <RequestDetails request={request} />
     </>
   );
 }
