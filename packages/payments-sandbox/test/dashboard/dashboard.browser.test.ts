@@ -179,7 +179,9 @@ describe.skipIf(skipBrowserTests)('the sandbox dashboard in Chromium', () => {
           .singleUseTokenId!;
       const payment = async (principalAmount: number) =>
         secret.transactions.create({ singleUseTokenId: await card(), supplierBusinessCode: 'TEST_BUSINESS', principalAmount, currency: 'AUD', entryMode: 'STORED_CREDENTIAL' });
-      const paid = await payment(25.52);
+      const pending = { singleUseTokenId: await card(), supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 25.52, currency: 'AUD', entryMode: 'STORED_CREDENTIAL' };
+      const idempotencyKey = `dashboard-${configuration.name}-1`;
+      const paid = await secret.transactions.create(pending, { idempotencyKey });
       const receipt = paid.data.receiptNumber!;
       expect(paid.data.status).toBe('Pending');
 
@@ -189,9 +191,12 @@ describe.skipIf(skipBrowserTests)('the sandbox dashboard in Chromium', () => {
       expect(await row.getAttribute('data-status')).toBe('Pending');
       await screenshot('transactions');
 
-      // Its timeline: the request that made it, its body masked.
+      // Its timeline: the request that made it, its body masked, and a resend under the same key, replayed.
+      const resent = await secret.transactions.create(pending, { idempotencyKey });
+      expect(resent.data.receiptNumber).toBe(receipt);
       await row.getByRole('link', { name: receipt }).click();
       await page.locator('[data-kind="created"]').waitFor();
+      await page.locator('[data-kind="replay"]', { hasText: idempotencyKey }).waitFor();
       await page.getByRole('heading', { name: `Transaction ${receipt}` }).waitFor();
       expect(await page.locator('[data-kind="created"]').innerText()).toContain('POST');
       expect(await page.content()).not.toContain([...debitCards][0]!);
