@@ -26,7 +26,7 @@ import { SchemaValidator } from './contract/schema-validator.js';
 import { settle } from './resources/transactions.js';
 import { WebhookDispatcher } from './http/webhooks.js';
 import { ActivityFeed } from './state/activity.js';
-import { RecentRequests } from './http/recent-requests.js';
+import { RecentRequests } from './state/recent-requests.js';
 import { EventStreams } from './http/events.js';
 import { createUiHandler, uiPrefix, UiSessions } from './http/ui-session.js';
 import { DashboardFiles } from './http/dashboard-files.js';

@@ -53,6 +53,64 @@ describe('paykit-mock payments-sandbox', () => {
     });
   });
 
+  it('prints one dashboard link that signs a browser in; the token is in no other line it prints, the session in none', async () => {
+    const run = await startPaykitMock(['payments-sandbox', '--port-payments-sandbox', '0']);
+    let token = '';
+    let session = '';
+    const cardNumber = '4111111111111111';
+    try {
+      const link = new URL(/dashboard: (http:\S+)/.exec(run.output)![1]!);
+      token = new URLSearchParams(link.hash.slice(1)).get('token')!;
+      expect([link.pathname, token]).toEqual(['/__sandbox/ui/', /control token: (\S+)/.exec(run.output)![1]]);
+      const origin = link.origin;
+      const api = /payments-sandbox mock: (http:\S+)/.exec(run.output)![1]!;
+      const secret = /secret key: (\S+)/.exec(run.output)![1]!;
+      const publishable = /publishable key: (\S+)/.exec(run.output)![1]!;
+      // A whole sign-in as the page's script does it: the page, its script, a wrong token, the right one.
+      expect((await fetch(`${origin}/__sandbox/ui/`)).status).toBe(200);
+      expect((await fetch(`${origin}/__sandbox/ui/sign-in.js`)).status).toBe(200);
+      const signIn = (body: string) => fetch(`${origin}/__sandbox/ui/session`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body });
+      expect((await signIn(JSON.stringify({ token: `${token}-not` }))).status).toBe(401);
+      const signedIn = await signIn(JSON.stringify({ token }));
+      expect(signedIn.status).toBe(204);
+      session = /paykit_sandbox_session=([^;]+)/.exec(signedIn.headers.get('set-cookie')!)![1]!;
+      const cookie = `paykit_sandbox_session=${session}`;
+      // The session in use: a page, reads, a change, refusals, the stream; a payment with card data that makes the
+      // sandbox write a line (an unpublished entryMode is flagged on stderr), so that the output is not empty.
+      expect([200, 503]).toContain((await fetch(`${origin}/__sandbox/ui/`, { headers: { cookie } })).status);
+      const same = { cookie, 'sec-fetch-site': 'same-origin' };
+      expect((await fetch(`${origin}/__sandbox/transactions`, { headers: same })).status).toBe(200);
+      const json = { ...same, origin, 'content-type': 'application/json' };
+      expect((await fetch(`${origin}/__sandbox/clock/advance`, { method: 'POST', headers: json, body: '{"ms":1}' })).status).toBe(200);
+      expect((await fetch(`${origin}/__sandbox/clock/advance`, { method: 'POST', headers: { ...json, 'content-type': 'text/plain' }, body: '{"ms":1}' })).status).toBe(415);
+      expect((await fetch(`${origin}/__sandbox/clock`, { headers: { authorization: `Bearer ${token}x` } })).status).toBe(401);
+      const tokenAnswer = await fetch(`${api}/single-use-tokens`, {
+        method: 'POST',
+        headers: { authorization: basic(publishable), accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify({ supplierBusinessCode: 'TEST_BUSINESS', accountType: 'CREDIT_CARD', cardholderName: 'T', cardNumber, expiryDateMonth: '12', expiryDateYear: '2040' }),
+      });
+      const { singleUseTokenId } = (await tokenAnswer.json()) as { singleUseTokenId: string };
+      const payment = await fetch(`${api}/transactions`, {
+        method: 'POST',
+        headers: { authorization: basic(secret), accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify({ transactionType: 'PAYMENT', singleUseTokenId, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 10, currency: 'AUD', eci: 'INTERNET', entryMode: 'KEYED' }),
+      });
+      expect(payment.status).toBe(201);
+      const events = await fetch(`${origin}/__sandbox/events`, { headers: same });
+      expect(events.status).toBe(200);
+      await events.body?.cancel();
+      await run.until('entryMode');
+    } finally {
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+    }
+    const lines = run.printed().split('\n');
+    expect(lines.length).toBeGreaterThan(run.output.split('\n').length);
+    expect(lines.filter((line) => line.includes(token)).map((line) => line.split(':')[0]!.trim())).toEqual(['control token', 'dashboard']);
+    expect(run.printed()).not.toContain(session);
+    expect(run.printed()).not.toContain(cardNumber);
+  });
+
   it.each([
     { how: '--control-token', args: ['--control-token', 'given-control-token-cli-1'], env: undefined },
     { how: 'PAYKIT_SANDBOX_CONTROL_TOKEN', args: [], env: { ...process.env, PAYKIT_SANDBOX_CONTROL_TOKEN: 'given-control-token-cli-1' } },

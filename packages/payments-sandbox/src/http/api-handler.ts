@@ -12,7 +12,7 @@ import { checkBody, checkParameters, negotiate, parseBody, readBody, refuseQuery
 import { crashPoint } from '../state/crash-points.js';
 import type { StoredResponse } from '../state/state.js';
 import { StateStoreError, type StateStore } from '../state/store.js';
-import type { RequestSeen } from './recent-requests.js';
+import type { RequestSeen } from '../state/recent-requests.js';
 
 export interface ApiHandlerParts {
   core: SandboxCore;

@@ -11,7 +11,7 @@ import { DeliveryError, SubscriptionError, type SubscriptionInput, type WebhookD
 import type { WebhookSubscription } from '../state/state.js';
 import type { ActivityFeed } from '../state/activity.js';
 import type { EventStreams } from './events.js';
-import { requestNumber, type RecentRequests } from './recent-requests.js';
+import { requestNumber, type RecentRequests } from '../state/recent-requests.js';
 import {
   deliveryView,
   listAliases,

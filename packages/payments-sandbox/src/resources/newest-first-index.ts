@@ -65,6 +65,11 @@ function current(transactions: ReadonlyMap<string, TransactionRecord>): Index {
   return index;
 }
 
+/** The transactions oldest first (read it from the end for newest first), brought up to the map; not to be changed. */
+export function transactionsOldestFirst(transactions: ReadonlyMap<string, TransactionRecord>): readonly TransactionRecord[] {
+  return current(transactions).ascending;
+}
+
 /** The transactions newest first, lazily: a search that has its page stops reading. */
 export function* transactionsNewestFirst(transactions: ReadonlyMap<string, TransactionRecord>): Generator<TransactionRecord> {
   const { ascending } = current(transactions);

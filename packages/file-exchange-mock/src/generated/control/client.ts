@@ -16,6 +16,11 @@ export type JsonBody<P extends keyof paths, M extends keyof paths[P]> = paths[P]
   ? B
   : never;
 
+/** The query parameters an operation takes. */
+export type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } }
+  ? NonNullable<Q>
+  : never;
+
 /** Turns openapi-fetch's `{ data, error, response }` into the success body, or throws the caller's error. */
 export type Answer = <T>(call: Promise<{ data?: T; error?: unknown; response: Response }>) => Promise<T>;
 
