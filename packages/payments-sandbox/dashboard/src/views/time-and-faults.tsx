@@ -26,16 +26,18 @@ const faultLabel = (fault: Fault) => ('drop' in fault ? `connection dropped ${fa
 function faultFrom(data: FormData, prefix = ''): Fault {
   const kind = String(data.get(`${prefix}kind`));
   const when = String(data.get(`${prefix}when`) ?? '');
-  if (kind === 'drop') return { drop: (when || faultTimings[0]) as Schemas['FaultTiming'] };
+  if (kind === 'drop') return { drop: when as Schemas['FaultTiming'] };
   return when ? { status: Number(kind), when: when as Schemas['FaultTiming'] } : { status: Number(kind) };
 }
 
 function FaultFields({ prefix }: { prefix: string }) {
+  // A dropped connection has no default timing in the contract: then the form asks for one.
+  const [drop, setDrop] = useState(false);
   return (
     <>
       <div class="field">
         <label for={`${prefix}kind`}>Fault</label>
-        <select id={`${prefix}kind`} name={`${prefix}kind`}>
+        <select id={`${prefix}kind`} name={`${prefix}kind`} onChange={(event) => setDrop(event.currentTarget.value === 'drop')}>
           {faultStatuses.map((s) => (
             <option key={s} value={String(s)}>
               answer {s}
@@ -46,8 +48,8 @@ function FaultFields({ prefix }: { prefix: string }) {
       </div>
       <div class="field">
         <label for={`${prefix}when`}>When</label>
-        <select id={`${prefix}when`} name={`${prefix}when`}>
-          <option value="">the sandbox's default</option>
+        <select id={`${prefix}when`} name={`${prefix}when`} required={drop}>
+          <option value="">{drop ? 'choose' : "the sandbox's default"}</option>
           {faultTimings.map((t) => (
             <option key={t} value={t}>
               {t} the work
