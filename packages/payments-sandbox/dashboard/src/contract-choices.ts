@@ -2,7 +2,7 @@
 // transaction's statuses and a delivery's outcomes are enums of the control contract's parameters, the fault timings
 // its `FaultTiming` enum, the operations those of the payments contract; the fault statuses are those every operation
 // of the payments contract declares from 429 up (the rule the sandbox's fault injector applies; the control contract
-// lists them only in words).
+// lists them only in words). build.mjs runs this module at build time and gives the page only the values.
 import { controlDocument } from '../../src/generated/control/document.js';
 import { paymentsOperationTable } from '../../src/generated/operations.js';
 import type { Schemas } from './api.js';
