@@ -5,6 +5,6 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // Test certificates are made once per run (RSA keys take a second or more on a loaded machine), not per file.
-    globalSetup: ['test/support/global-certificates.ts'],
+    globalSetup: ['@paykit/test-support/global-certificates'],
   },
 });

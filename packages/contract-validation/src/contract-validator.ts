@@ -154,6 +154,11 @@ export class ContractValidator {
     }
     if (length === 0) {
       if (answer.status === 204 || answer.status === 304) return problems;
+      // An empty text is still a text (a report with no lines): a success in a declared non-JSON media type may be empty.
+      const mediaType = mediaTypeOf(first(answer.headers['content-type']));
+      if (answer.status < 400 && mediaType !== undefined && !isJsonMediaType(mediaType) && declared.content.some((entry) => mediaTypeCovers(entry.mediaType, mediaType))) {
+        return problems;
+      }
       const media = declared.content.map((entry) => entry.mediaType).join(', ');
       problems.push(
         answer.status >= 400

@@ -123,6 +123,15 @@ describe('an answer against the contract', () => {
     expect(named(payments.checkAnswer(create, message))).toEqual(problems);
   });
 
+  it.each([
+    ['an empty report (text/csv, no lines)', 'downloadPaymentFileCsvReport', 'text/csv', []],
+    ['an empty text/plain report', 'downloadPaymentFileFlatFileReport', 'text/plain', []],
+    ['an empty JSON success (not JSON at all)', 'listTransactions', 'application/json', [['openapi:body', 'body']]],
+    ['an empty success of a media type the operation does not answer with', 'downloadPaymentFileCsvReport', 'text/html', [['openapi:body', 'body']]],
+  ])('%s', (_, id, contentType, problems) => {
+    expect(named(payments.checkAnswer(payments.operation(id), answer(200, '', { 'content-type': contentType })))).toEqual(problems);
+  });
+
   it('a token the sandbox could answer with passes, and one with a wrong account type is named', () => {
     const ok = payments.checkAnswer(create, answer(200, { singleUseTokenId: 'abc', accountType: 'CREDIT_CARD', creditCard: { cardNumber: '4111' } }));
     expect(ok.filter((problem) => problem.location !== 'body.creditCard' && !problem.location.startsWith('body.creditCard.'))).toEqual([]);

@@ -40,17 +40,5 @@ export {
 } from './errors.js';
 export type { SoapFault } from './codec/read-response.js';
 export type { RetryEvent, RetryOptions } from './retry-policy.js';
-export {
-  complexTypes,
-  elements,
-  namespace,
-  operations,
-  type ComplexFieldDescriptor,
-  type FieldDescriptor,
-  type OperationDescriptor,
-  type OperationMessages,
-  type OperationName,
-  type ScalarFieldDescriptor,
-} from './generated/contract.js';
 export type * from './generated/types.js';
 export { isValidFileName, referenceRetryPolicy, TlsConfigurationError, type ClientTlsOptions, type UploadContent } from '@paykit/file-exchange/core';

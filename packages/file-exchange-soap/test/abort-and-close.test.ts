@@ -1,11 +1,10 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AbortedError, FileExchangeClient } from '@paykit/file-exchange';
 import { FileExchangeSoapClient } from '../src/index.js';
-import type { TestCertificates } from '@paykit/mock-server';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { answer, bodySent, stallMidBody, startHostileServer, startSilentServer, stopReadingThen, type Behaviour } from './support/hostile-server.js';
+import { describe, expect, it } from 'vitest';
+import { answer, bodySent, stallMidBody, startSilentServer, stopReadingThen, type Behaviour } from './support/hostile-server.js';
+import { hostileSuite, xml, text, partialSoap } from './support/hostile-suite.js';
 import { emptyList, restWarm, scopedClients, soapWarm, warmUp, type Clients } from './support/scoped-clients.js';
 
 // Every call of both clients takes a signal and close() ends what is pending: each ends with AbortedError naming the
@@ -13,24 +12,7 @@ import { emptyList, restWarm, scopedClients, soapWarm, warmUp, type Clients } fr
 // Each abort comes when its phase is reached, an event: the request's head at the server (the body is going out),
 // the first bytes of the answer at the client (the body is coming in), the client's onRetry (the wait begins).
 
-const NS = 'urn:paykit:file-exchange:v1';
-const xml = { 'content-type': 'text/xml; charset=utf-8' };
-const text = { 'content-type': 'text/plain' };
-const partialSoap = `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><downloadFilesResponse xmlns="${NS}"><file><fileID>F1</fileID><fileContent>QUJD`;
-
-let dir: string;
-let certificates: TestCertificates;
-let server: Awaited<ReturnType<typeof startHostileServer>>;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'paykit-abort-'));
-  certificates = inject('certificates');
-  server = await startHostileServer(certificates);
-});
-afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const suite = hostileSuite('paykit-abort-');
 
 /** The moment a row's phase is reached: a promise resolved by the server's behaviour or the client's onRetry. */
 interface Moment {
@@ -54,7 +36,7 @@ const waiting = (retrying: Moment) => ({ intervalMs: 60_000, maxDurationMs: 600_
  * row gave up on that reaches the server late cannot take it.
  */
 const scoped = (token: string, retrying: Moment = moment()) =>
-  scopedClients(server, certificates, token, emptyList, { retry: waiting(retrying), stallTimeoutMs: 0 });
+  scopedClients(suite.server, suite.certificates, token, emptyList, { retry: waiting(retrying), stallTimeoutMs: 0 });
 /** Warms the connection of the client `call` uses, then scripts `behaviour` for the call's request. */
 async function script(scoped: Awaited<ReturnType<typeof scopedClients>>, call: string, behaviour: Behaviour) {
   await warmUp(() => (call.startsWith('SOAP') ? soapWarm : restWarm)(scoped.clients));
@@ -89,7 +71,7 @@ const behaviourFor: Record<Phase, (soap: boolean, reached: Moment) => Behaviour 
 const rows: Row[] = (['before sending', 'body in', 'retry wait'] as const).flatMap((phase): Row[] => [
   { call: 'REST list', phase, operation: 'listFilesForDownload', run: ({ rest }, signal) => rest.list({ signal }) },
   { call: 'REST download', phase, operation: 'downloadFile', run: ({ rest }, signal) => rest.download('A.csv', { signal }).then((file) => file.body.toArray()) },
-  { call: 'REST downloadToFile', phase, operation: 'downloadFile', run: ({ rest }, signal) => rest.downloadToFile('A.csv', join(dir, 'A.csv'), { signal }) },
+  { call: 'REST downloadToFile', phase, operation: 'downloadFile', run: ({ rest }, signal) => rest.downloadToFile('A.csv', join(suite.dir, 'A.csv'), { signal }) },
   { call: 'SOAP downloadFiles', phase, operation: 'downloadFiles', run: ({ soap }, signal) => soap.downloadFiles('Q1', { signal }) },
   {
     call: 'SOAP downloadAll',
@@ -104,7 +86,7 @@ const rows: Row[] = (['before sending', 'body in', 'retry wait'] as const).flatM
     phase,
     operation: 'downloadAll',
     run: async ({ soap }, signal) => {
-      for await (const file of soap.downloadAllToFolder('Q1', dir, { signal })) void file;
+      for await (const file of soap.downloadAllToFolder('Q1', suite.dir, { signal })) void file;
     },
   },
 ]).concat(
@@ -138,7 +120,7 @@ describe('abort: every call takes a signal', () => {
   });
 
   it('leaves no .part file behind when a folder download is aborted mid-body', async () => {
-    const folder = await mkdtemp(join(dir, 'folder-'));
+    const folder = await mkdtemp(join(suite.dir, 'folder-'));
     const both = await scoped('abort-part');
     try {
       const sent = bodySent();
@@ -160,7 +142,7 @@ describe('abort in a TLS handshake that never completes', () => {
     { call: 'SOAP downloadFiles', operation: 'downloadFiles', run: (c: Clients, signal: AbortSignal) => c.soap.downloadFiles('Q1', { signal }) },
   ])('$call → AbortedError ($operation) at once', async (row) => {
     const silent = await startSilentServer();
-    const tls = { pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem };
+    const tls = { pfx: suite.certificates.clientPfxPath, passphrase: suite.certificates.clientPfxPassword, ca: suite.certificates.caCertPem };
     // No stall timeout and no retry: only the abort can end the handshake's wait.
     const options = { tls, retry: false as const, stallTimeoutMs: 0 };
     const clients = {

@@ -5,35 +5,21 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TestCertificates } from '@paykit/mock-server';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { smallDiskAvailable, smallDiskNote, withSmallDisk, resizeSmallDisk } from '@paykit/test-support';
 import { FileExchangeSoapClient, LocalFileError, type SavedFile } from '../src/index.js';
-import { smallDiskAvailable, smallDiskNote, withSmallDisk, resizeSmallDisk } from './support/small-disk.js';
-import { answer, startHostileServer, streamBody, type Behaviour } from './support/hostile-server.js';
+import { answer, streamBody, type Behaviour } from './support/hostile-server.js';
+import { hostileSuite, NS, xml } from './support/hostile-suite.js';
 import { emptySoapResponse } from './support/streamed-soap-file.js';
 import { soapEnvelope } from './support/scripted-server.js';
 
 vi.setConfig({ testTimeout: 90_000 });
-const NS = 'urn:paykit:file-exchange:v1';
-const xml = { 'content-type': 'text/xml; charset=utf-8' };
 const MiB = 1024 * 1024;
 
-let dir: string;
-let certificates: TestCertificates;
-let server: Awaited<ReturnType<typeof startHostileServer>>;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'paykit-folder-crash-'));
-  certificates = inject('certificates');
-  server = await startHostileServer(certificates);
-});
-afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const suite = hostileSuite('paykit-folder-crash-');
 
 type File = { id: string; name: string; content: Buffer };
 const files: File[] = [
@@ -58,7 +44,7 @@ const expectedLine = (file: File) => `${file.id} ${file.name} ${file.content.len
 /** Starts the child on `scope`; resolves when it has exited (killed or done). */
 function runChild(scope: { soapUrl: string }, folder: string, log: string, killInHandler?: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./support/folder-crash-child.ts', import.meta.url))], {
-    env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify({ soapUrl: scope.soapUrl, pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem, folder, log }), ...(killInHandler ? { PAYKIT_KILL_IN_HANDLER: killInHandler } : {}) },
+    env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify({ soapUrl: scope.soapUrl, pfx: suite.certificates.clientPfxPath, passphrase: suite.certificates.clientPfxPassword, ca: suite.certificates.caCertPem, folder, log }), ...(killInHandler ? { PAYKIT_KILL_IN_HANDLER: killInHandler } : {}) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -90,9 +76,9 @@ describe('downloadAllToFolder killed at each step of a response of three files, 
   ];
 
   it.each(rows.map((row, index) => ({ ...row, token: `crash-${index}` })))('killed $step: the next run hands over every file once, named and whole', async (row) => {
-    const folder = await mkdtemp(join(dir, 'folder-'));
+    const folder = await mkdtemp(join(suite.dir, 'folder-'));
     const log = join(folder, '..', `${row.token}.log`);
-    const first = server.scope(`${row.token}-1`, (_, res) => res.writeHead(599).end(), { warmed: false });
+    const first = suite.server.scope(`${row.token}-1`, (_, res) => res.writeHead(599).end(), { warmed: false });
     first.next(...row.first);
     const killed = runChild(first, folder, log, row.killInHandler);
     if (row.killWhen) {
@@ -102,7 +88,7 @@ describe('downloadAllToFolder killed at each step of a response of three files, 
     expect((await killed.exited).signal).toBe('SIGKILL');
     expect((await logged(log)).map((line) => line.split(' ')[0])).toEqual(row.handledFirst);
 
-    const second = server.scope(`${row.token}-2`, (_, res) => res.writeHead(599).end(), { warmed: false });
+    const second = suite.server.scope(`${row.token}-2`, (_, res) => res.writeHead(599).end(), { warmed: false });
     second.next(...row.second);
     const again = await runChild(second, folder, log).exited;
     expect(again.code, again.stderr).toBe(0);
@@ -117,7 +103,7 @@ describe('downloadAllToFolder killed at each step of a response of three files, 
 describe.skipIf(!smallDiskAvailable)(`a folder that fills part way through a response, ${smallDiskNote}`, () => {
   const big = (id: string, size: number): File => ({ id, name: `${id.toLowerCase()}.bin`, content: randomBytes(size) });
   const client = (scope: { soapUrl: string }) =>
-    FileExchangeSoapClient.create({ baseUrl: scope.soapUrl, tls: { pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem }, retry: false });
+    FileExchangeSoapClient.create({ baseUrl: scope.soapUrl, tls: { pfx: suite.certificates.clientPfxPath, passphrase: suite.certificates.clientPfxPassword, ca: suite.certificates.caCertPem }, retry: false });
   // Sent without a length, so that the free space cannot be checked first: the disk fills while the third is written.
   const unannounced = (some: File[]): Behaviour =>
     streamBody(200, xml, function* () {
@@ -129,7 +115,7 @@ describe.skipIf(!smallDiskAvailable)(`a folder that fills part way through a res
   it('hands over the files saved before, then fails naming the file the disk could not hold; after room is made, it comes', async () => {
     const [a, b, c] = [big('A', 2 * MiB), big('B', 2 * MiB), big('C', 6 * MiB)];
     await withSmallDisk(8, async (folder) => {
-      const scope = server.scope('disk-full', (_, res) => res.writeHead(599).end(), { warmed: false });
+      const scope = suite.server.scope('disk-full', (_, res) => res.writeHead(599).end(), { warmed: false });
       // The download of C was stopped, so the service sends the response again; A and B are then known.
       scope.next(unannounced([a, b, c]), unannounced([a, b, c]), emptySoapResponse);
       const soap = await client(scope);
@@ -156,7 +142,7 @@ describe.skipIf(!smallDiskAvailable)(`a folder that fills part way through a res
 
   it('a response announced larger than the room left is not read: LocalFileError before a byte is written', async () => {
     await withSmallDisk(8, async (folder) => {
-      const scope = server.scope('disk-small', (_, res) => res.writeHead(599).end(), { warmed: false });
+      const scope = suite.server.scope('disk-small', (_, res) => res.writeHead(599).end(), { warmed: false });
       const body = soapEnvelope(`<downloadFilesResponse xmlns="${NS}">${fileXml(big('D', 9 * MiB))}</downloadFilesResponse>`);
       scope.next(answer(200, { ...xml, 'content-length': String(Buffer.byteLength(body)) }, body));
       const soap = await client(scope);

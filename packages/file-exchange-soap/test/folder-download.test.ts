@@ -4,15 +4,14 @@ import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { TestCertificates } from '@paykit/mock-server';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FileExchangeSoapClient, InvalidFileNameError, type SavedFile } from '../src/index.js';
 import type { DownloadMeasurement } from '../bench/measure.js';
 import { answer, discardUpload, startHostileServer, type Behaviour } from './support/hostile-server.js';
+import { hostileSuite, NS, xml } from './support/hostile-suite.js';
 import { emptySoapResponse, repeatedSha256, streamedSoapFile } from './support/streamed-soap-file.js';
 import { soapEnvelope } from './support/scripted-server.js';
 
@@ -21,36 +20,22 @@ import { soapEnvelope } from './support/scripted-server.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 const run = promisify(execFile);
-const NS = 'urn:paykit:file-exchange:v1';
-const xml = { 'content-type': 'text/xml; charset=utf-8' };
 const MiB = 1024 * 1024;
 /** Where downloadAllToFolder records the fileIDs processed in a folder. */
 const processedIds = '.paykit-soap-processed-ids.txt';
 
-let dir: string;
-let certificates: TestCertificates;
-let server: Awaited<ReturnType<typeof startHostileServer>>;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'paykit-folder-'));
-  certificates = inject('certificates');
-  server = await startHostileServer(certificates);
-});
-afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const suite = hostileSuite('paykit-folder-');
 
 /**
  * A scope of the server of its own for each test (see startHostileServer.scope): its behaviours are taken by its own
  * requests in order, whatever their connection (no call here has a timeout that could leave one to arrive late, and a
  * retry after a cut response comes on a new connection); a request with none left gets the 599 fallback.
  */
-const scoped = (token: string) => server.scope(token, undefined, { warmed: false });
+const scoped = (token: string) => suite.server.scope(token, undefined, { warmed: false });
 const client = (scope: { soapUrl: string }) =>
   FileExchangeSoapClient.create({
     baseUrl: scope.soapUrl,
-    tls: { pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem },
+    tls: { pfx: suite.certificates.clientPfxPath, passphrase: suite.certificates.clientPfxPassword, ca: suite.certificates.caCertPem },
     retry: { intervalMs: 10, maxDurationMs: 10_000, allowShortIntervals: true },
   });
 const response = (files: Array<{ id: string; name?: string; content: Buffer }>) =>
@@ -71,7 +56,7 @@ const sha256 = async (path: string) => {
 
 describe('downloadAllToFolder', () => {
   it('writes every file of every response into the folder, complete, with no .part left', async () => {
-    const folder = await mkdtemp(join(dir, 'all-'));
+    const folder = await mkdtemp(join(suite.dir, 'all-'));
     const [a, b, c] = [randomBytes(70_000), randomBytes(3), Buffer.alloc(0)];
     const scope = scoped('all');
     scope.next(response([{ id: 'A', name: 'a.bin', content: a }, { id: 'B', name: 'b.bin', content: b }]), response([{ id: 'C', content: c }]), emptySoapResponse);
@@ -92,7 +77,7 @@ describe('downloadAllToFolder', () => {
   });
 
   it('removes what a response cut short wrote, and keeps the complete copy the retry brings', async () => {
-    const folder = await mkdtemp(join(dir, 'cut-'));
+    const folder = await mkdtemp(join(suite.dir, 'cut-'));
     const content = randomBytes(300_000);
     const cut = (): Behaviour => (req, res) => {
       req.resume();
@@ -119,7 +104,7 @@ describe('names the service sends are checked before the caller sees them', () =
     const escaped = name.replace(/&/g, '&amp;').replace(/</g, '&lt;');
     const scope = scoped(token);
     for (const toFolder of [false, true]) {
-      const folder = await mkdtemp(join(dir, 'names-'));
+      const folder = await mkdtemp(join(suite.dir, 'names-'));
       scope.next(response([{ id: 'OK', name: 'ok.csv', content: Buffer.from('1') }, { id: 'BAD', name: escaped, content: Buffer.from('2') }]));
       const soap = await client(scope);
       const session = toFolder ? soap.downloadAllToFolder('Q1', folder) : soap.downloadAll('Q1');
@@ -141,13 +126,13 @@ describe('names the service sends are checked before the caller sees them', () =
 
 /** Downloads one streamed file of `sizeMiB` in a process of its own; its memory growth and the file saved. */
 async function downloadInChild(sizeMiB: number): Promise<{ growth: number; received: number }> {
-  const folder = await mkdtemp(join(dir, 'memory-'));
+  const folder = await mkdtemp(join(suite.dir, 'memory-'));
   const block = randomBytes(3 * 64 * 1024);
   const repeats = Math.round((sizeMiB * MiB) / block.length);
   const scope = scoped(`memory-${sizeMiB}`);
   scope.next(streamedSoapFile('big.bin', block, repeats), emptySoapResponse);
   const child = fileURLToPath(new URL('./support/folder-download-child.ts', import.meta.url));
-  const input = { soapUrl: scope.soapUrl, pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem, folder };
+  const input = { soapUrl: scope.soapUrl, pfx: suite.certificates.clientPfxPath, passphrase: suite.certificates.clientPfxPassword, ca: suite.certificates.caCertPem, folder };
   const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', child], { env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify(input) } });
   const [measurementLine, savedLine] = stdout.trim().split('\n').slice(-2);
   const measurement = JSON.parse(measurementLine!) as DownloadMeasurement;
@@ -161,14 +146,14 @@ async function downloadInChild(sizeMiB: number): Promise<{ growth: number; recei
 
 /** Uploads a file of `sizeMiB` from its path in a process of its own; its memory growth. */
 async function uploadInChild(sizeMiB: number): Promise<number> {
-  const path = join(dir, `upload-${sizeMiB}.bin`);
+  const path = join(suite.dir, `upload-${sizeMiB}.bin`);
   const block = randomBytes(MiB);
   await writeFile(path, Buffer.concat(Array.from({ length: sizeMiB }, () => block)));
   const received = { bytes: 0, complete: false };
   const scope = scoped(`upload-${sizeMiB}`);
   scope.next(discardUpload(200, xml, soapEnvelope(`<uploadFileResponse xmlns="${NS}"/>`), received));
   const child = fileURLToPath(new URL('./support/upload-child.ts', import.meta.url));
-  const input = { soapUrl: scope.soapUrl, pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem, path, size: sizeMiB * MiB };
+  const input = { soapUrl: scope.soapUrl, pfx: suite.certificates.clientPfxPath, passphrase: suite.certificates.clientPfxPassword, ca: suite.certificates.caCertPem, path, size: sizeMiB * MiB };
   const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', child], { env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify(input) } });
   const measurement = JSON.parse(stdout.trim().split('\n').at(-1)!) as DownloadMeasurement;
   await rm(path, { force: true });

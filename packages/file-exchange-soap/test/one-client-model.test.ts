@@ -1,49 +1,36 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { FileExchangeClient, maxListBodyBytes } from '@paykit/file-exchange';
 import { fileExchangeRules, TransientFailureError, type ClientTlsOptions } from '@paykit/file-exchange/core';
-import type { TestCertificates } from '@paykit/mock-server';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_RESPONSE_TEXT_CHARS } from '../src/codec/read-response.js';
 import { FileExchangeSoapClient } from '../src/index.js';
 import { withFakeStallClock } from './support/fake-stall-clock.js';
 import { answer, bodySent, stallMidBody, startAlertingServer, startHostileServer, startRefusingProxy, streamBody, type Behaviour } from './support/hostile-server.js';
+import { hostileSuite, NS, xml, text } from './support/hostile-suite.js';
 import { byInterface, emptyList, restWarm, scopedClients, soapWarm, warmUp, type Clients } from './support/scoped-clients.js';
 import { soapEnvelope } from './support/scripted-server.js';
 
 // The same condition, met by the REST client (list) and by the SOAP client (DownloadFiles), gives the same error
 // class with the same retry decision: one table, both clients, a real TLS server playing the hostile peer.
 
-const NS = 'urn:paykit:file-exchange:v1';
-const xml = { 'content-type': 'text/xml; charset=utf-8' };
-const text = { 'content-type': 'text/plain' };
 const cap = fileExchangeRules.downloads.listCap;
 
-let dir: string;
-let certificates: TestCertificates;
-let server: Awaited<ReturnType<typeof startHostileServer>>;
+const suite = hostileSuite('paykit-one-model-');
 let proxy: Awaited<ReturnType<typeof startRefusingProxy>>;
 let alerting: Awaited<ReturnType<typeof startAlertingServer>>;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'paykit-one-model-'));
-  certificates = inject('certificates');
-  server = await startHostileServer(certificates);
   proxy = await startRefusingProxy(407);
-  alerting = await startAlertingServer(certificates);
+  alerting = await startAlertingServer(suite.certificates);
 });
 afterAll(async () => {
-  await server?.close();
   await proxy?.close();
   await alerting?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const tls = (overrides: Partial<ClientTlsOptions> = {}): ClientTlsOptions => ({
-  pfx: certificates.clientPfxPath,
-  passphrase: certificates.clientPfxPassword,
-  ca: certificates.caCertPem,
+  pfx: suite.certificates.clientPfxPath,
+  passphrase: suite.certificates.clientPfxPassword,
+  ca: suite.certificates.caCertPem,
   ...overrides,
 });
 
@@ -53,10 +40,10 @@ const tls = (overrides: Partial<ClientTlsOptions> = {}): ClientTlsOptions => ({
  * streaming a large body (a 300 ms one turned the 16 MiB row into a stall there).
  */
 const stallTimeoutMs = (row: Row) => (row.stall ? 300 : 30_000);
-async function rest(row: Row, peer: { restUrl: string } = server) {
+async function rest(row: Row, peer: { restUrl: string } = suite.server) {
   return FileExchangeClient.create({ baseUrl: peer.restUrl, tls: tls(row.tls?.()), retry: false, stallTimeoutMs: stallTimeoutMs(row) });
 }
-async function soap(row: Row, peer: { soapUrl: string } = server) {
+async function soap(row: Row, peer: { soapUrl: string } = suite.server) {
   return FileExchangeSoapClient.create({ baseUrl: peer.soapUrl, tls: tls(row.tls?.()), retry: false, stallTimeoutMs: stallTimeoutMs(row) });
 }
 
@@ -93,7 +80,7 @@ const rows: Row[] = [
     // Node's TLS servers close the connection on a foreign certificate without an alert: the client cannot tell
     // it from a network failure, so the reference's retry rule applies (the message hints at the certificate).
     title: 'a foreign client certificate, refused by closing the connection',
-    tls: () => ({ pfx: certificates.foreignClientPfxPath, passphrase: certificates.foreignClientPfxPassword }),
+    tls: () => ({ pfx: suite.certificates.foreignClientPfxPath, passphrase: suite.certificates.foreignClientPfxPassword }),
     expected: { name: 'TransientFailureError', retryable: true },
   },
   {
@@ -151,8 +138,8 @@ describe('one client model: the same condition, the same error in REST and SOAP'
   async function oneRow(row: Row & { token: string }) {
     // A row with scripted behaviours gets a scope of the server of its own: each behaviour is taken by its call only,
     // over the connection a first call warmed (see startHostileServer.scope).
-    const scoped = row.rest && row.soap ? await scopedClients(server, certificates, row.token, emptyList, { retry: false, stallTimeoutMs: stallTimeoutMs(row) }) : undefined;
-    const peer = row.alerting ? alerting : server;
+    const scoped = row.rest && row.soap ? await scopedClients(suite.server, suite.certificates, row.token, emptyList, { retry: false, stallTimeoutMs: stallTimeoutMs(row) }) : undefined;
+    const peer = row.alerting ? alerting : suite.server;
     const clients = [
       { interface: 'REST', behaviour: row.rest, warm: restWarm, client: scoped?.clients.rest ?? (await rest(row, peer)), call: (c: FileExchangeClient) => c.list() },
       { interface: 'SOAP', behaviour: row.soap, warm: soapWarm, client: scoped?.clients.soap ?? (await soap(row, peer)), call: (c: FileExchangeSoapClient) => c.downloadFiles('Q1') },
@@ -195,7 +182,7 @@ describe('one client model: the same condition, the same error in REST and SOAP'
     // A window shorter than one wait: the first failure closes it, whatever the machine's speed.
     const retry = { intervalMs: 10, maxDurationMs: 0, allowShortIntervals: true };
     // Every request of the scope gets a 500.
-    const { scope, clients, close } = await scopedClients(server, certificates, 'model-exhausted', byInterface(answer(500), answer(500, text, 'no')), { retry });
+    const { scope, clients, close } = await scopedClients(suite.server, suite.certificates, 'model-exhausted', byInterface(answer(500), answer(500, text, 'no')), { retry });
     const errors = [await clients.rest.list().catch((e: unknown) => e), await clients.soap.downloadFiles('Q1').catch((e: unknown) => e)];
     for (const error of errors) {
       expect((error as Error).name).toBe('RetriesExhaustedError');
@@ -218,7 +205,7 @@ describe('a keep-alive connection the server closed while it sat idle', () => {
     { interface: 'SOAP', warm: soapWarm, call: (clients: Clients) => clients.soap.downloadFiles('Q1'), answer: answer(200, xml, files(1)), result: [{ fileID: 'F', fileContent: Buffer.from('A') }] },
   ].map((row, index) => ({ ...row, token: `stale-${index}` })))('$interface: tried again at once on a new connection, under the reference retry rule', async (row) => {
     const retried: string[] = [];
-    const { scope, clients, close } = await scopedClients(server, certificates, row.token, row.answer, { retry: { onRetry: (event) => retried.push(event.failure.message) } });
+    const { scope, clients, close } = await scopedClients(suite.server, suite.certificates, row.token, row.answer, { retry: { onRetry: (event) => retried.push(event.failure.message) } });
     try {
       await warmUp(() => row.warm(clients));
       // The next request over the warmed connection: its connection ends without an answer.
@@ -245,7 +232,7 @@ describe('where the reference and we differ: a SOAP Client fault (HTTP 500)', ()
   ].map((row, index) => ({ ...row, token: `fault-${index}` })))('$title', async ({ code, soapClientFaults, retried, token }) => {
     // A scope of its own: the fault is taken by this call's first request (over the warmed connection), every other
     // request of the scope gets an empty queue.
-    const scope = server.scope(token, empty);
+    const scope = suite.server.scope(token, empty);
     const client = await FileExchangeSoapClient.create({
       baseUrl: scope.soapUrl,
       tls: tls(),

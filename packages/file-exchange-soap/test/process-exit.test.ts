@@ -4,49 +4,31 @@
 // only end is an AbortSignal.timeout while garbage collections run: each must still end on it.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TestCertificates } from '@paykit/mock-server';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { answer, stallMidBody, startHostileServer } from './support/hostile-server.js';
+import { describe, expect, it } from 'vitest';
+import { answer, stallMidBody } from './support/hostile-server.js';
+import { hostileSuite, xml, text, partialSoap } from './support/hostile-suite.js';
 import { byInterface } from './support/scoped-clients.js';
 
-const NS = 'urn:paykit:file-exchange:v1';
-const xml = { 'content-type': 'text/xml; charset=utf-8' };
-const text = { 'content-type': 'text/plain' };
-const partialSoap = `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><downloadFilesResponse xmlns="${NS}"><file><fileID>F1</fileID><fileContent>QUJD`;
-
-let dir: string;
-let certificates: TestCertificates;
-let server: Awaited<ReturnType<typeof startHostileServer>>;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'paykit-process-exit-'));
-  certificates = inject('certificates');
-  server = await startHostileServer(certificates);
-});
-afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const suite = hostileSuite('paykit-process-exit-');
 
 describe('after abort and close, the process exits', () => {
   it('lets the process exit by itself once its calls were aborted or closed (no timer or socket left)', async () => {
     // Every request of a scope gets its behaviour: the calls that wait get a 500, those that stall a body that stops.
-    const waitingScope = server.scope('exit-waiting', byInterface(answer(500), answer(500, text, 'busy')));
+    const waitingScope = suite.server.scope('exit-waiting', byInterface(answer(500), answer(500, text, 'busy')));
     // The child closes its clients once both stalled bodies are coming in: it is told so on its standard input.
     let stalledBodies = 0;
     let tellChild!: () => void;
     const bothStalled = new Promise<void>((resolve) => (tellChild = resolve));
     const onSent = () => setImmediate(() => setImmediate(() => ++stalledBodies === 2 && tellChild()));
-    const stallingScope = server.scope('exit-stalling', byInterface(stallMidBody(text, 'partial', onSent), stallMidBody(xml, partialSoap, onSent)));
+    const stallingScope = suite.server.scope('exit-stalling', byInterface(stallMidBody(text, 'partial', onSent), stallMidBody(xml, partialSoap, onSent)));
     const child = fileURLToPath(new URL('./support/abort-child.ts', import.meta.url));
     const urls = ({ restUrl, soapUrl }: { restUrl: string; soapUrl: string }) => ({ restUrl, soapUrl });
-    const input = { waiting: urls(waitingScope), stalling: urls(stallingScope), pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem };
+    const input = { waiting: urls(waitingScope), stalling: urls(stallingScope), pfx: suite.certificates.clientPfxPath, passphrase: suite.certificates.clientPfxPassword, ca: suite.certificates.caCertPem };
     // The pending waits are 5 minutes (retry) and 2 minutes (stall): a process still alive 60 s after its last call
     // ended kept one of them. The clock starts at its report, not at the spawn: compiling the child with tsx took
     // most of a minute on a loaded CI machine.
@@ -102,10 +84,10 @@ async function runUntilExit(command: string, args: string[], options: { env: Nod
 describe('a deadline that nobody else references holds, garbage collections or not', () => {
   it('ends every call of both clients on its AbortSignal.timeout while collections run (Node 20)', async () => {
     // Every request of the scope is read and never answered: only the signal can end the calls.
-    const silent = server.scope('gc-silent', (req) => void req.resume(), { warmed: false });
+    const silent = suite.server.scope('gc-silent', (req) => void req.resume(), { warmed: false });
     const child = fileURLToPath(new URL('./support/gc-abort-child.ts', import.meta.url));
-    const folder = await mkdtemp(join(dir, 'gc-'));
-    const input = { silent: { restUrl: silent.restUrl, soapUrl: silent.soapUrl }, pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPem, folder };
+    const folder = await mkdtemp(join(suite.dir, 'gc-'));
+    const input = { silent: { restUrl: silent.restUrl, soapUrl: silent.soapUrl }, pfx: suite.certificates.clientPfxPath, passphrase: suite.certificates.clientPfxPassword, ca: suite.certificates.caCertPem, folder };
     // The bound only ends a child whose calls never end (the defect): a deadline of 200 ms kept is done long before.
     const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', child], {
       env: { ...process.env, PAYKIT_CHILD_INPUT: JSON.stringify(input) },

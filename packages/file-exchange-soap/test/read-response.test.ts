@@ -150,6 +150,38 @@ describe('Base64Decoder', () => {
     }).toThrow(message);
   });
 
+  // The text a response's field gives as bytes (writeBytes) is gathered in 64 KiB slices: a file of several slices, fed
+  // in pieces that do not fall on the slices' bounds, with text given as a string (the XML parser's) in between.
+  const large = Buffer.from(Array.from({ length: 300_001 }, (_, i) => (i * 7919) % 251));
+  const largeText = Buffer.from(large.toString('base64'), 'latin1');
+  it.each([1000, 16_384, 65_536, 100_003])('decodes text given as bytes in pieces of %i bytes, in order with text given as strings', (size) => {
+    const written: Buffer[] = [];
+    const decoder = new Base64Decoder(undefined, { write: (piece) => written.push(Buffer.from(piece)), end: () => Buffer.concat(written) });
+    for (let i = 0; i < largeText.length; i += size) {
+      // Every third piece as a string, as the parser gives the text after an entity or a comment.
+      if ((i / size) % 3 === 2) decoder.write(largeText.toString('latin1', i, i + size));
+      else decoder.writeBytes(largeText.subarray(i, i + size));
+    }
+    const decoded = decoder.end() as Buffer;
+    // Compared as bytes (toEqual walks 300,000 of them one by one).
+    expect(decoded.length).toBe(large.length);
+    expect(decoded.equals(large)).toBe(true);
+  });
+
+  it.each([
+    ['a byte that is not ASCII', Buffer.from([0xc3, 0xa9])],
+    ['a base64url character', Buffer.from('-')],
+    ['padding in the middle', Buffer.from('QQ==')],
+  ])('refuses %s given as bytes far inside a long text', (_name, bad) => {
+    const decoder = new Base64Decoder(undefined, { write: () => undefined, end: () => undefined });
+    expect(() => {
+      decoder.writeBytes(largeText.subarray(0, 100_000));
+      decoder.writeBytes(bad);
+      decoder.writeBytes(largeText.subarray(100_000, 200_000));
+      decoder.end();
+    }).toThrow(/not base64|padding/);
+  });
+
   // Each way a decoded piece can go: to a sink, into the response's arena, or joined from pieces.
   const destinations = {
     sink: () => {

@@ -6,7 +6,8 @@
 // Each contender runs as its own process under /usr/bin/time, which reports wall time and
 // peak resident memory the same way for all.
 //   pnpm --filter @paykit/file-exchange bench          (BENCH_SIZE_MIB=64 BENCH_ROUNDS=2 for a quick look;
-//   BENCH_ONLY=pipe, or another word of the row labels, runs only the rows whose label contains it)
+//   BENCH_ONLY=pipe, or another word of the row labels, runs only the rows whose label contains it; a whole label,
+//   BENCH_ONLY='upload | pipe' say, runs only that row)
 import { execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
@@ -25,6 +26,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
 const MiB = 1024 * 1024;
 const targets = { ratio: 1.3, peakMiB: 128 };
 const only = process.env.BENCH_ONLY;
+/** The rows, in the order they run. */
+const labels = ['upload < file', 'upload | pipe', 'upload | pipe, no --size', 'download'];
 
 async function writeRandomishFile(path, bytes) {
   // Incompressible-looking content without paying for 1 GiB of randomness: a random 1 MiB block, varied per MiB.
@@ -68,7 +71,7 @@ const withUndici = (process.env.BENCH_TRANSPORTS ?? '').split(',').includes('und
  * node-https-transfer.mjs) shows what Node itself costs beside curl, so a run separates that from what the CLI adds.
  */
 async function compare(label, contenders, afterEach) {
-  if (only !== undefined && !label.includes(only)) return;
+  if (only !== undefined && label !== only && (labels.includes(only) || !label.includes(only))) return;
   const entrants = Object.keys(contenders);
   const results = Object.fromEntries(entrants.map((name) => [name, []]));
   for (let round = 0; round < rounds; round++) {

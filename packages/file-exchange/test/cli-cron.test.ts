@@ -4,70 +4,24 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cliRunner } from './support/cli-runner.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { smallDiskAvailable, smallDiskNote, withSmallDisk } from '@paykit/test-support';
+import { cliSuite } from './support/cli-runner.js';
 import { expectKeptAndSendable } from './support/kept-content.js';
-import { startMock, type MockFixture } from './support/mock.js';
 import { startMtlsServer } from './support/mtls-server.js';
-import { smallDiskAvailable, smallDiskNote, withSmallDisk } from './support/small-disk.js';
 
 // The rows of the README's "CLI fault table" that need no process of their own, each against paykit-files run in
 // this process (runCli) and the stateful mock over TLS; the signal, SIGKILL and lock rows are in
 // cli-processes.test.ts.
-let fx: MockFixture;
-let dir: string;
-const { environment, cli, run } = cliRunner(
-  () => fx,
-  () => dir,
-);
+const suite = cliSuite('paykit-files-cron-');
+const { environment, cli, run, contentOf, enqueue, ledgerNames, startTrickleServer } = suite;
 
-beforeAll(async () => {
-  fx = await startMock();
-});
-afterAll(async () => {
-  await fx?.close();
-});
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'paykit-files-cron-'));
-});
-afterEach(async () => {
-  const cleaner = await fx.client();
-  for (const name of fx.mock.store.pendingDownloads()) await cleaner.delete(name);
-  await rm(dir, { recursive: true, force: true });
-});
-
-const contentOf = (name: string) => Buffer.from(`content of ${name}\n`.repeat(100));
-const enqueue = (...names: string[]) => {
-  for (const fileName of names) fx.mock.store.enqueueDownload({ fileName, content: contentOf(fileName) });
-};
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const ledgerNames = async () => (await readFile(join(dir, 'ledger.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
-
-/** A service with one file, SLOW.bin (10 000 bytes), sent 1000 bytes every `everyMs`. */
-function startTrickleServer(everyMs: number) {
-  return startMtlsServer(fx.certificates, (request, response) => {
-    if (request.url?.endsWith('/filesForDownload/')) return void response.writeHead(200, { 'content-type': 'text/plain' }).end('SLOW.bin\n');
-    if (request.method === 'DELETE') return void response.writeHead(204).end();
-    response.writeHead(200, { 'content-length': '10000', 'content-type': 'application/octet-stream' });
-    let sent = 0;
-    // A server that sends slowly, so that the download outlasts --log-interval; the CLI runs in this process, on the
-    // same event loop, where its log timer falls due long before the server's last piece however slow the machine is.
-    // real-time: a slow server, 1000 bytes a tick
-    const timer = setInterval(() => {
-      if (response.destroyed) return clearInterval(timer);
-      response.write(Buffer.alloc(1000));
-      if ((sent += 1000) >= 10_000) {
-        clearInterval(timer);
-        response.end();
-      }
-    }, everyMs);
-  });
-}
 
 describe('the processing command sees whole files only', () => {
   it('reads the complete downloaded file itself on standard input, with its size and SHA-256 in its environment', async () => {
     enqueue('WHOLE.csv');
-    const seen = join(dir, 'seen');
+    const seen = join(suite.dir, 'seen');
     // [ -f /dev/stdin ]: standard input is a regular file (the download), not a pipe.
     const command = `{ [ -f /dev/stdin ] && echo file || echo pipe; echo "$PAYKIT_FILE_SIZE $PAYKIT_FILE_SHA256"; sha256sum | cut -d' ' -f1; } > "${seen}"`;
     const result = await cli(['download', '--exec', command]);
@@ -84,11 +38,11 @@ describe('an upload from a pipe that fails for good keeps what the pipe gave', (
   ])('refused (403), $how: exit 1, the content kept, and the printed command sends it', async ({ size }) => {
     const name = `KEPT_REFUSED_${size ? 'SIZED' : 'UNSIZED'}.csv`;
     const content = Buffer.from(`${name}: a report that cannot be made again\n`.repeat(3000));
-    fx.mock.store.failNext('upload', { status: 403 });
-    const result = await cli(['upload', name, ...(size ? ['--size', String(content.length)] : ['--allow-unknown-size'])], { env: environment({ TMPDIR: dir }), stdin: content });
+    suite.fx.mock.store.failNext('upload', { status: 403 });
+    const result = await cli(['upload', name, ...(size ? ['--size', String(content.length)] : ['--allow-unknown-size'])], { env: environment({ TMPDIR: suite.dir }), stdin: content });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/AccessRefusedError/);
-    await expectKeptAndSendable({ fx, dir, cli }, result.stderr, name, content);
+    await expectKeptAndSendable(suite, result.stderr, name, content);
   });
 });
 
@@ -101,7 +55,7 @@ describe('a processing command that fails or is killed', () => {
     const result = await cli(['download', '--exec', command]);
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(reason);
-    expect(fx.mock.store.pendingDownloads()).toEqual(['FAILS.csv']);
+    expect(suite.fx.mock.store.pendingDownloads()).toEqual(['FAILS.csv']);
     expect(await ledgerNames()).toEqual([]);
   });
 });
@@ -109,7 +63,7 @@ describe('a processing command that fails or is killed', () => {
 describe('logs for cron (standard error not a terminal)', () => {
   it('says what is going on at least every --log-interval: a retry wait, a processing command', async () => {
     enqueue('LOG.csv');
-    fx.mock.store.failNext('download', { status: 500 });
+    suite.fx.mock.store.failNext('download', { status: 500 });
     const env = environment({ PAYKIT_FILES_RETRY_INTERVAL: '1', PAYKIT_FILES_RETRY_FOR: '30' });
     const result = await cli(['download', '--exec', 'cat > /dev/null; sleep 1', '--log-interval', '0.2'], { env });
     expect(result.code, result.stderr).toBe(0);
@@ -124,7 +78,7 @@ describe('logs for cron (standard error not a terminal)', () => {
     const server = await startTrickleServer(100);
     try {
       const env = environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` });
-      const result = await cli(['download', '--out', join(dir, 'inbox'), '--log-interval', '0.25'], { env });
+      const result = await cli(['download', '--out', join(suite.dir, 'inbox'), '--log-interval', '0.25'], { env });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toMatch(/\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ paykit-files: downloading SLOW\.bin: [\d.]+ (B|KiB) of 9\.8 KiB, [\d.]+ \w+\/s \(\d+ m?s so far\)\n/);
       expect(result.stderr).not.toContain('\r');
@@ -141,18 +95,18 @@ describe('uploads that are probably a mistake', () => {
     { title: 'an empty file', args: [], input: { stdinFile: 'empty' }, message: /Standard input is empty/ },
     { title: 'a directory', args: [], input: { stdinFile: '.' }, message: /Standard input is a directory/ },
   ])('refuses $title with exit 2, sending nothing', async ({ args, input, message }) => {
-    await writeFile(join(dir, 'empty'), '');
-    const options = 'stdinFile' in input ? { stdinFile: join(dir, input.stdinFile!) } : input;
+    await writeFile(join(suite.dir, 'empty'), '');
+    const options = 'stdinFile' in input ? { stdinFile: join(suite.dir, input.stdinFile!) } : input;
     const result = await cli(['upload', 'MISTAKE.csv', ...args], options);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
-    expect(fx.mock.store.uploads().filter((upload) => upload.fileName === 'MISTAKE.csv')).toEqual([]);
+    expect(suite.fx.mock.store.uploads().filter((upload) => upload.fileName === 'MISTAKE.csv')).toEqual([]);
   });
 
   it('sends an empty pipe with --allow-empty', async () => {
     const result = await cli(['upload', 'EMPTY_OK.csv', '--allow-empty'], { stdin: '' });
     expect(result.code, result.stderr).toBe(0);
-    expect(fx.mock.store.uploads().filter((upload) => upload.fileName === 'EMPTY_OK.csv').map((upload) => upload.content.length)).toEqual([0]);
+    expect(suite.fx.mock.store.uploads().filter((upload) => upload.fileName === 'EMPTY_OK.csv').map((upload) => upload.content.length)).toEqual([0]);
   });
 });
 
@@ -161,7 +115,7 @@ describe.skipIf(!smallDiskAvailable)(`a full TMPDIR under an upload from a pipe,
     { how: 'with --size (sent as it is read)', size: true },
     { how: 'without --size (read to its end first)', size: false },
   ])('$how: exit 1 at once with LocalFileError naming the folder, no retry, nothing kept', async ({ size }) => {
-    const server = await startMtlsServer(fx.certificates, (_, response) => response.writeHead(202).end());
+    const server = await startMtlsServer(suite.fx.certificates, (_, response) => response.writeHead(202).end());
     const content = Buffer.alloc(16 * 1024 * 1024, 9);
     async function* pipe() {
       for (let offset = 0; offset < content.length; offset += 1024 * 1024) yield content.subarray(offset, offset + 1024 * 1024);
@@ -188,8 +142,8 @@ describe.skipIf(!smallDiskAvailable)(`a full TMPDIR under an upload from a pipe,
 
 describe("an operator's resend under a name already processed", () => {
   it('is deleted unprocessed and said so by default; --reprocess NAME processes it', async () => {
-    await writeFile(join(dir, 'ledger.txt'), 'RESENT.csv\n');
-    const handled = join(dir, 'handled');
+    await writeFile(join(suite.dir, 'ledger.txt'), 'RESENT.csv\n');
+    const handled = join(suite.dir, 'handled');
     const command = `cat > /dev/null; echo "$PAYKIT_FILE_NAME" >> "${handled}"`;
     enqueue('RESENT.csv');
     const byDefault = await cli(['download', '--exec', command]);
@@ -200,7 +154,7 @@ describe("an operator's resend under a name already processed", () => {
     const again = await cli(['download', '--exec', command, '--reprocess', 'RESENT.csv']);
     expect(again.code).toBe(0);
     expect(await readFile(handled, 'utf8')).toBe('RESENT.csv\n');
-    expect(fx.mock.store.pendingDownloads()).toEqual([]);
+    expect(suite.fx.mock.store.pendingDownloads()).toEqual([]);
   });
 });
 
@@ -229,7 +183,7 @@ describe('messages', () => {
   });
 
   it('--stall-timeout turns a server that never answers into a network failure', async () => {
-    const server = await startMtlsServer(fx.certificates, () => undefined);
+    const server = await startMtlsServer(suite.fx.certificates, () => undefined);
     try {
       const env = environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest`, PAYKIT_FILES_RETRY_FOR: '0' });
       const result = await cli(['list', '--stall-timeout', '0.3'], { env });
@@ -240,7 +194,6 @@ describe('messages', () => {
     }
   });
 });
-
 
 describe('what cron sees', () => {
   it('log lines carry their date and time (UTC), from the clock the CLI is given', async () => {
@@ -283,7 +236,7 @@ describe('what cron sees', () => {
     const refused = await cli(['upload', 'UNSIZED.csv'], { stdin: 'half a report' });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/Standard input is a pipe and --size was not given.*--size BYTES.*--allow-unknown-size/s);
-    expect(fx.mock.store.uploads().filter((upload) => upload.fileName === 'UNSIZED.csv')).toEqual([]);
+    expect(suite.fx.mock.store.uploads().filter((upload) => upload.fileName === 'UNSIZED.csv')).toEqual([]);
     expect((await cli(['upload', 'UNSIZED.csv', '--allow-unknown-size'], { stdin: 'half a report' })).code).toBe(0);
   });
 
@@ -292,7 +245,7 @@ describe('what cron sees', () => {
     { format: 'xml', args: ['--xml'], type: 'text/html', body: '<html/>', error: /UnexpectedResponseError: listFilesForDownload: the answer is text\/html, not application\/xml/ },
     { format: 'xml, a document of another kind', args: ['--xml'], type: 'application/xml', body: '<html><body/></html>', error: /ProtocolError: listFilesForDownload: the XML answer holds no downloadFileList element/ },
   ])('a 200 that is not a list ($format): exit 1, not names or an empty queue', async ({ args, type, body, error }) => {
-    const server = await startMtlsServer(fx.certificates, (_, response) => response.writeHead(200, { 'content-type': type }).end(body));
+    const server = await startMtlsServer(suite.fx.certificates, (_, response) => response.writeHead(200, { 'content-type': type }).end(body));
     try {
       const result = await cli(['list', ...args], { env: environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` }) });
       expect(result.code).toBe(1);
@@ -316,9 +269,9 @@ describe('what cron sees', () => {
       await rm(made, { recursive: true, force: true });
     });
     const withPem = async () => {
-      await writeFile(join(dir, 'c.pem'), pem.cert);
-      await writeFile(join(dir, 'k.pem'), pem.key);
-      return environment({ PAYKIT_FILES_CERT_FILE: join(dir, 'c.pem'), PAYKIT_FILES_KEY_FILE: join(dir, 'k.pem'), PAYKIT_FILES_CERT_PASSWORD: '' });
+      await writeFile(join(suite.dir, 'c.pem'), pem.cert);
+      await writeFile(join(suite.dir, 'k.pem'), pem.key);
+      return environment({ PAYKIT_FILES_CERT_FILE: join(suite.dir, 'c.pem'), PAYKIT_FILES_KEY_FILE: join(suite.dir, 'k.pem'), PAYKIT_FILES_CERT_PASSWORD: '' });
     };
 
     it('warns from 30 days out, on every run, even with --quiet', async () => {

@@ -1,37 +1,16 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startMock, type MockFixture } from './support/mock.js';
+import { describe, expect, it } from 'vitest';
 import { startMtlsServer } from './support/mtls-server.js';
-import { cliRunner } from './support/cli-runner.js';
+import { cliSuite } from './support/cli-runner.js';
 
-let fx: MockFixture;
-let dir: string;
-const { environment, cli, run } = cliRunner(
-  () => fx,
-  () => dir,
-);
-
-beforeAll(async () => {
-  fx = await startMock();
-});
-afterAll(async () => {
-  await fx?.close();
-});
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'paykit-files-cli-'));
-});
-afterEach(async () => {
-  const cleaner = await fx.client();
-  for (const name of fx.mock.store.pendingDownloads()) await cleaner.delete(name);
-  await rm(dir, { recursive: true, force: true });
-});
+const suite = cliSuite('paykit-files-cli-');
+const { environment, cli, run, contentOf, enqueue } = suite;
 
 /** The process id of a process that has exited (so, free unless the system reuses it at once). */
 async function exitedProcessId(): Promise<number> {
@@ -47,9 +26,9 @@ async function startUploadServer(
   let attempts = 0;
   const server = createHttpsServer(
     {
-      key: await readFile(fx.certificates.serverKeyPath),
-      cert: await readFile(fx.certificates.serverCertPath),
-      ca: await readFile(fx.certificates.caCertPath),
+      key: await readFile(suite.fx.certificates.serverKeyPath),
+      cert: await readFile(suite.fx.certificates.serverCertPath),
+      ca: await readFile(suite.fx.certificates.caCertPath),
       requestCert: true,
       rejectUnauthorized: true,
     },
@@ -67,29 +46,25 @@ async function startUploadServer(
   };
 }
 
-const enqueue = (...names: string[]) => {
-  for (const fileName of names) fx.mock.store.enqueueDownload({ fileName, content: Buffer.from(`content of ${fileName}\n`) });
-};
-
 describe('paykit-files upload', () => {
   it('sends standard input under the given name', async () => {
     const content = Buffer.from('id,amount\n1,100\n'.repeat(1000));
     const result = await cli(['upload', 'CLI_UPLOAD_001.csv', '--content-type', 'text/csv', '--allow-unknown-size'], { stdin: content });
     expect(result).toMatchObject({ code: 0, stdout: '' });
     expect(result.stderr).toContain('uploaded CLI_UPLOAD_001.csv');
-    expect(fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_UPLOAD_001.csv')).toEqual([
+    expect(suite.fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_UPLOAD_001.csv')).toEqual([
       expect.objectContaining({ content, mimeType: 'text/csv', via: 'rest' }),
     ]);
   });
 
   it('reads a file redirected to standard input in place: no temporary copy is made', async () => {
     const content = Buffer.from('id,amount\n2,200\n'.repeat(5000));
-    const source = join(dir, 'redirected.csv');
+    const source = join(suite.dir, 'redirected.csv');
     await writeFile(source, content);
     // No temporary folder exists: a copy of standard input would fail.
-    const result = await cli(['upload', 'CLI_REDIRECT_001.csv'], { stdinFile: source, env: environment({ TMPDIR: join(dir, 'absent') }) });
+    const result = await cli(['upload', 'CLI_REDIRECT_001.csv'], { stdinFile: source, env: environment({ TMPDIR: join(suite.dir, 'absent') }) });
     expect(result).toMatchObject({ code: 0, stdout: '' });
-    expect(fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_REDIRECT_001.csv').map((u) => u.content.equals(content))).toEqual([true]);
+    expect(suite.fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_REDIRECT_001.csv').map((u) => u.content.equals(content))).toEqual([true]);
   });
 
   it.each([
@@ -99,7 +74,7 @@ describe('paykit-files upload', () => {
     const name = `CLI_PIPE_${extra.length}.csv`;
     const result = await cli(['upload', name, ...extra], { stdin: 'sixteen bytes!!\n' });
     expect(result.code).toBe(0);
-    expect(fx.mock.store.uploads().filter((u) => u.fileName === name).map((u) => u.content.toString())).toEqual(['sixteen bytes!!\n']);
+    expect(suite.fx.mock.store.uploads().filter((u) => u.fileName === name).map((u) => u.content.toString())).toEqual(['sixteen bytes!!\n']);
   });
 
   it.each([
@@ -145,7 +120,7 @@ describe('paykit-files upload', () => {
       }
       yield content.subarray(half);
     }
-    const spoolParent = join(dir, 'spool');
+    const spoolParent = join(suite.dir, 'spool');
     await mkdir(spoolParent);
     try {
       const result = await cli(['upload', 'CLI_RESENT.bin', ...extra(content.length)], {
@@ -225,19 +200,19 @@ describe('paykit-files upload', () => {
     const result = await cli(['upload', 'CLI_PIPE_SHORT.csv', '--size', '100'], { stdin: 'only this' });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/gave only 9 bytes where 100 were announced/);
-    expect(fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_PIPE_SHORT.csv')).toEqual([]);
+    expect(suite.fx.mock.store.uploads().filter((u) => u.fileName === 'CLI_PIPE_SHORT.csv')).toEqual([]);
   });
 
   it('works with a PEM certificate and key given as options', async () => {
     const env = environment({ PAYKIT_FILES_CERT_FILE: '', PAYKIT_FILES_CERT_PASSWORD: '' });
-    const result = await cli(['upload', 'CLI_PEM_001.txt', '--cert', fx.certificates.clientCertPath, '--key', fx.certificates.clientKeyPath, '--allow-unknown-size'], { stdin: 'pem', env });
+    const result = await cli(['upload', 'CLI_PEM_001.txt', '--cert', suite.fx.certificates.clientCertPath, '--key', suite.fx.certificates.clientKeyPath, '--allow-unknown-size'], { stdin: 'pem', env });
     expect(result.code).toBe(0);
-    expect(fx.mock.store.uploads().some((u) => u.fileName === 'CLI_PEM_001.txt')).toBe(true);
+    expect(suite.fx.mock.store.uploads().some((u) => u.fileName === 'CLI_PEM_001.txt')).toBe(true);
   });
 
   it('reads the certificate password from a file', async () => {
-    const passwordFile = join(dir, 'password');
-    await writeFile(passwordFile, `${fx.certificates.clientPfxPassword}\n`, { mode: 0o600 });
+    const passwordFile = join(suite.dir, 'password');
+    await writeFile(passwordFile, `${suite.fx.certificates.clientPfxPassword}\n`, { mode: 0o600 });
     const env = environment({ PAYKIT_FILES_CERT_PASSWORD: '' });
     const result = await cli(['upload', 'CLI_PWFILE_001.txt', '--cert-password-file', passwordFile, '--allow-unknown-size'], { stdin: 'x', env });
     expect(result.code).toBe(0);
@@ -246,7 +221,7 @@ describe('paykit-files upload', () => {
 
 describe('paykit-files retry lines', () => {
   it('says what failed and when the next try is, also when standard error is not a terminal', async () => {
-    fx.mock.store.failNext('upload', { status: 500 });
+    suite.fx.mock.store.failNext('upload', { status: 500 });
     // A window long enough for a slow first try on a busy machine; only one failure is queued.
     const result = await cli(['upload', 'CLI_RETRY_001.csv', '--allow-unknown-size'], { stdin: 'x', env: environment({ PAYKIT_FILES_RETRY_FOR: '30' }) });
     expect(result.code).toBe(0);
@@ -257,7 +232,7 @@ describe('paykit-files retry lines', () => {
   });
 
   it('says nothing with --quiet', async () => {
-    fx.mock.store.failNext('upload', { status: 500 });
+    suite.fx.mock.store.failNext('upload', { status: 500 });
     const result = await cli(['upload', 'CLI_RETRY_002.csv', '--quiet', '--allow-unknown-size'], { stdin: 'x', env: environment({ PAYKIT_FILES_RETRY_FOR: '30' }) });
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
   });
@@ -274,7 +249,7 @@ describe('paykit-files list', () => {
 describe('paykit-files list with names that are not file names', () => {
   it('escapes control characters and backslashes, and says so on standard error', async () => {
     const names = ['A.csv', 'nul\u0000byte', 'esc\u001b[31mred', 'back\\slash', 'caf\u00e9', 'tab\there'];
-    const server = await startMtlsServer(fx.certificates, (_, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end(names.join('\n')));
+    const server = await startMtlsServer(suite.fx.certificates, (_, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end(names.join('\n')));
     try {
       const result = await cli(['list'], { env: environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` }) });
       expect(result.code).toBe(0);
@@ -290,44 +265,44 @@ describe('paykit-files list with names that are not file names', () => {
 describe('paykit-files download', () => {
   it('runs the processing command for each file with its content on stdin, then deletes it', async () => {
     enqueue('A.csv', 'B.csv');
-    const out = join(dir, 'processed');
+    const out = join(suite.dir, 'processed');
     const command = `mkdir -p "${out}" && cat > "${out}/$PAYKIT_FILE_NAME" && test -f "$PAYKIT_FILE_PATH"`;
     const result = await cli(['download', '--exec', command]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('2 file(s) done, 0 failed');
     expect((await readdir(out)).sort()).toEqual(['A.csv', 'B.csv']);
-    expect(await readFile(join(out, 'A.csv'), 'utf8')).toBe('content of A.csv\n');
-    expect(fx.mock.store.pendingDownloads()).toEqual([]);
+    expect(await readFile(join(out, 'A.csv'), 'utf8')).toBe(contentOf('A.csv').toString());
+    expect(suite.fx.mock.store.pendingDownloads()).toEqual([]);
   });
 
   it('saves into a folder with --out', async () => {
     enqueue('REPORT_1.xml');
-    const result = await cli(['download', '--out', join(dir, 'inbox')]);
+    const result = await cli(['download', '--out', join(suite.dir, 'inbox')]);
     expect(result.code).toBe(0);
-    expect(await readdir(join(dir, 'inbox'))).toEqual(['REPORT_1.xml']);
-    expect(fx.mock.store.pendingDownloads()).toEqual([]);
+    expect(await readdir(join(suite.dir, 'inbox'))).toEqual(['REPORT_1.xml']);
+    expect(suite.fx.mock.store.pendingDownloads()).toEqual([]);
   });
 
   it('keeps a saved file named X.partial when X arrives later (temporary names cannot be service names)', async () => {
-    const inbox = join(dir, 'inbox');
+    const inbox = join(suite.dir, 'inbox');
     enqueue('REPORT.xml.partial');
     expect((await cli(['download', '--out', inbox])).code).toBe(0);
     enqueue('REPORT.xml');
     expect((await cli(['download', '--out', inbox])).code).toBe(0);
     expect((await readdir(inbox)).sort()).toEqual(['REPORT.xml', 'REPORT.xml.partial']);
-    expect(await readFile(join(inbox, 'REPORT.xml.partial'), 'utf8')).toBe('content of REPORT.xml.partial\n');
-    expect(await readFile(join(inbox, 'REPORT.xml'), 'utf8')).toBe('content of REPORT.xml\n');
+    expect(await readFile(join(inbox, 'REPORT.xml.partial'), 'utf8')).toBe(contentOf('REPORT.xml.partial').toString());
+    expect(await readFile(join(inbox, 'REPORT.xml'), 'utf8')).toBe(contentOf('REPORT.xml').toString());
   });
 
   it('carries on after a name too long for the local file system, and still prints the summary', async () => {
     const long = `${'L'.repeat(300)}.csv`;
     enqueue('A.csv', long, 'C.csv');
-    const result = await cli(['download', '--out', join(dir, 'inbox')]);
+    const result = await cli(['download', '--out', join(suite.dir, 'inbox')]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(new RegExp(`${long} failed at handler and stays in the queue: .*ENAMETOOLONG`));
     expect(result.stderr).toContain('2 file(s) done, 1 failed');
-    expect((await readdir(join(dir, 'inbox'))).sort()).toEqual(['A.csv', 'C.csv']);
-    expect(fx.mock.store.pendingDownloads()).toEqual([long]);
+    expect((await readdir(join(suite.dir, 'inbox'))).sort()).toEqual(['A.csv', 'C.csv']);
+    expect(suite.fx.mock.store.pendingDownloads()).toEqual([long]);
   });
 
   it('exits 3 and keeps a file whose processing failed, naming it on stderr', async () => {
@@ -336,17 +311,17 @@ describe('paykit-files download', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/BAD\.csv failed at handler and stays in the queue: processing command exited with status 1/);
     expect(result.stderr).toContain('2 file(s) done, 1 failed');
-    expect(fx.mock.store.pendingDownloads()).toEqual(['BAD.csv']);
+    expect(suite.fx.mock.store.pendingDownloads()).toEqual(['BAD.csv']);
     // The next run, with the problem fixed, finishes the queue without touching the files already done.
     const again = await cli(['download', '--exec', 'cat > /dev/null; echo "handled $PAYKIT_FILE_NAME"']);
     expect(again).toMatchObject({ code: 0, stdout: 'handled BAD.csv\n' });
-    expect(fx.mock.store.pendingDownloads()).toEqual([]);
+    expect(suite.fx.mock.store.pendingDownloads()).toEqual([]);
   });
 });
 
 describe('paykit-files download after a killed run', () => {
   it('removes, on the next run, what a killed run (SIGKILL) left, and only that', async () => {
-    const inbox = join(dir, 'inbox');
+    const inbox = join(suite.dir, 'inbox');
     await mkdir(inbox);
     const deadPid = await exitedProcessId();
     const left = [`~paykit-download-${deadPid}-a1b2c3`, `~paykit-saving-${deadPid}-d4e5f6a7`];
@@ -377,7 +352,7 @@ describe('failures', () => {
     {
       title: 'a PEM certificate without its key',
       args: ['list'],
-      env: () => environment({ PAYKIT_FILES_CERT_FILE: fx.certificates.clientCertPath, PAYKIT_FILES_CERT_PASSWORD: '' }),
+      env: () => environment({ PAYKIT_FILES_CERT_FILE: suite.fx.certificates.clientCertPath, PAYKIT_FILES_CERT_PASSWORD: '' }),
       code: 2,
       stderr: /client\.pem holds no private key.*--key/,
     },
@@ -388,19 +363,19 @@ describe('failures', () => {
       // The mock's 403 for a foreign certificate is final: with the reference's 5-minute retry wait, one retry would
       // outlast the test.
       title: 'a client certificate from another CA',
-      args: () => ['download', '--out', join(dir, 'inbox')],
+      args: () => ['download', '--out', join(suite.dir, 'inbox')],
       before: () => enqueue('KEPT_FOREIGN.txt'),
       env: () =>
         environment({
-          PAYKIT_FILES_CERT_FILE: fx.certificates.foreignClientPfxPath,
-          PAYKIT_FILES_CERT_PASSWORD: fx.certificates.foreignClientPfxPassword,
+          PAYKIT_FILES_CERT_FILE: suite.fx.certificates.foreignClientPfxPath,
+          PAYKIT_FILES_CERT_PASSWORD: suite.fx.certificates.foreignClientPfxPassword,
           PAYKIT_FILES_RETRY_INTERVAL: '300',
           PAYKIT_FILES_RETRY_FOR: '14400',
         }),
       code: 1,
       stderr: /^(?![\s\S]*retry)[\s\S]*AccessRefusedError: .*403/,
     },
-    { title: 'access refused by the service', args: ['list'], before: () => fx.mock.store.failNext('list', { status: 403 }), code: 1, stderr: /AccessRefusedError: .*403/ },
+    { title: 'access refused by the service', args: ['list'], before: () => suite.fx.mock.store.failNext('list', { status: 403 }), code: 1, stderr: /AccessRefusedError: .*403/ },
     {
       title: 'a service that stays unreachable',
       args: ['upload', 'CLI_FAILING.csv', '--allow-unknown-size'],
@@ -418,7 +393,7 @@ describe('failures', () => {
       response.writeHead(200, { 'content-type': 'text/plain' }).end(names);
     });
     try {
-      const result = await cli(['download', '--out', join(dir, 'inbox')], { env: environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` }) });
+      const result = await cli(['download', '--out', join(suite.dir, 'inbox')], { env: environment({ PAYKIT_FILES_BASE_URL: `${server.origin}/services/messaging/rest` }) });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/ProtocolError: /);
       expect(requests).toEqual(['GET /services/messaging/rest/filesForDownload/']);
@@ -432,7 +407,7 @@ describe('failures', () => {
     const result = await cli(typeof args === 'function' ? args() : args, { env: env?.() ?? environment(), stdin: 'x' });
     expect(result.code).toBe(code);
     expect(result.stderr).toMatch(stderr);
-    expect(result.stderr + result.stdout).not.toContain(fx.certificates.clientPfxPassword);
+    expect(result.stderr + result.stdout).not.toContain(suite.fx.certificates.clientPfxPassword);
     expect(result.stderr + result.stdout).not.toContain('Cwrong-password-42');
     expect(result.stderr).not.toMatch(/legacy algorithm/);
   });

@@ -22,7 +22,7 @@ import {
   UploadInProgressError,
   type UploadContent,
 } from '../src/index.js';
-import { startConnectProxy } from './support/connect-proxy.js';
+import { startConnectProxy } from '@paykit/test-support';
 import { withControlledClock } from './support/fake-clock.js';
 import { quickRetry, startMock, type MockFixture } from './support/mock.js';
 
@@ -400,7 +400,7 @@ describe('client certificate', () => {
 
 describe('through an HTTP proxy', () => {
   it('uploads, lists, downloads and deletes through a CONNECT tunnel with proxy credentials', async () => {
-    const proxy = await startConnectProxy({ user: 'merchant', password: 'proxy-secret' });
+    const proxy = await startConnectProxy({ credentials: { user: 'merchant', password: 'proxy-secret' } });
     try {
       const proxied = await fx.client({
         tls: {
@@ -430,7 +430,7 @@ describe('through an HTTP proxy', () => {
     { title: 'upload (node:https tunnel)', call: (c: FileExchangeClient) => c.upload(fresh('NOPROXY'), Buffer.from('x')) },
     { title: 'list (openapi-fetch over the same tunnel)', call: (c: FileExchangeClient) => c.list() },
   ])('refuses wrong proxy credentials at once on $title, without showing them', async ({ call }) => {
-    const proxy = await startConnectProxy({ user: 'merchant', password: 'right' });
+    const proxy = await startConnectProxy({ credentials: { user: 'merchant', password: 'right' } });
     try {
       const retries: number[] = [];
       const proxied = await fx.client({

@@ -4,11 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resizeSmallDisk, smallDiskAvailable, smallDiskNote, withSmallDisk } from '@paykit/test-support';
 import { DownloadLimitReachedError, FileLedger, FileNotInListError, LocalFileError, TransientFailureError, type FileExchangeClient } from '../src/index.js';
 import { startMock, type MockFixture } from './support/mock.js';
 import { startMtlsServer } from './support/mtls-server.js';
 import { rejectionOf } from './support/rejection.js';
-import { resizeSmallDisk, smallDiskAvailable, smallDiskNote, withSmallDisk } from './support/small-disk.js';
 
 // What a download does to the local disk: nothing at the target until the whole file has come (a temporary name
 // beside it, renamed at the end), and, on a disk too full for the file, no download spent that the space check could

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConnectProxy } from '@paykit/test-support';
 import { createTlsAgent, TlsConfigurationError, type ClientTlsOptions } from '../src/index.js';
 import { temporaryCertificates } from './support/certificates.js';
-import { startConnectProxy } from './support/connect-proxy.js';
 import { startMtlsServer } from './support/mtls-server.js';
 
 let certs: Awaited<ReturnType<typeof temporaryCertificates>>;
@@ -141,7 +141,7 @@ describe('configuration errors are typed, early and free of secrets', () => {
 
 describe('proxy', () => {
   it('tunnels through an HTTP proxy with credentials from the address', async () => {
-    const proxy = await startConnectProxy({ user: 'merchant', password: 'proxy-pass' });
+    const proxy = await startConnectProxy({ credentials: { user: 'merchant', password: 'proxy-pass' } });
     try {
       const proxyUrl = proxy.url.replace('//', '//merchant:proxy-pass@');
       const response = await get(await createTlsAgent({ pfx: certs.clientPfxPath, passphrase: certs.clientPfxPassword, ca: certs.caCertPath, proxy: proxyUrl }));
@@ -153,7 +153,7 @@ describe('proxy', () => {
   });
 
   it('fails without leaking the proxy password when the proxy refuses the credentials', async () => {
-    const proxy = await startConnectProxy({ user: 'merchant', password: 'right-pass' });
+    const proxy = await startConnectProxy({ credentials: { user: 'merchant', password: 'right-pass' } });
     try {
       const proxyUrl = proxy.url.replace('//', '//merchant:Cwrong-proxy-pass@');
       const error = await get(await createTlsAgent({ pfx: certs.clientPfxPath, passphrase: certs.clientPfxPassword, ca: certs.caCertPath, proxy: proxyUrl })).then(

@@ -438,7 +438,7 @@ try {
   if (prism) console.log(compare('POST sandbox', 'POST prism', 'sandbox / Prism', 1));
   console.log(compare('POST sandbox, dashboard streaming', 'POST sandbox', 'dashboard streaming / without', 0.95));
   console.log(
-    `events the dashboard's stream read: GET arms ${results['GET sandbox, dashboard streaming'].events}, POST arms ${results['POST sandbox, dashboard streaming'].events} (none lost: a reader that falls behind is told to reload)`,
+    `events the dashboard's stream read: GET arms ${results['GET sandbox, dashboard streaming'].events}, POST arms ${results['POST sandbox, dashboard streaming'].events} (the reader runs in this process, beside the load: its CPU is not the server's)`,
   );
   if (shared) console.log('  (the PostgreSQL row\'s CPU is the two sandbox processes\' only, not the server\'s)');
   const { results: searched, cold } = await dashboardSearches();

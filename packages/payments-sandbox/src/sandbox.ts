@@ -182,7 +182,7 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     get settings() {
       return settings.current();
     },
-    facility: createFacility(contract, options),
+    facility: createFacility(options),
     events: undefined as unknown as WebhookDispatcher,
     activity,
     links: () => new Links(origin + contract.basePath),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../src/generated/rules.js';
 import { basic, call, cardTokenRequest, paymentRequest, sandboxPerTest } from './support.js';
 
 const keys = {

@@ -173,7 +173,12 @@ describe('customers, aliases, recurring payments', () => {
     expect(pending).toMatchObject({ aliasAddress: 'state@pay.example.com', status: 'PENDING', statusDueAt: expect.any(String) });
     await control().advanceClock({ ms: 1_000 });
     expect((await control().listAliases()).items[0]).toMatchObject({ status: 'REGISTERED', statusDueAt: null });
+    expect((await control().listAliases({ customerId: pending.customerId })).items.map((a) => a.id)).toEqual([pending.id]);
+    expect((await control().listAliases({ customerId: other.customerId })).items).toEqual([]);
 
+    expect((await control().listCustomers({ customerId: customer.customerId })).items.map((c) => c.customerId)).toEqual([customer.customerId]);
+    expect((await control().listRecurringPayments({ customerId: other.customerId })).items).toEqual([]);
+    expect((await control().listRecurringPayments({ customerId: customer.customerId })).items).toHaveLength(1);
     expect((await control().listRecurringPayments()).items).toEqual([
       { id: expect.any(String), createdAt: expect.any(String), customerId: customer.customerId, fields: { frequency: 'MONTHLY' } },
     ]);

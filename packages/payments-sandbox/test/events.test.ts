@@ -38,18 +38,18 @@ describe('the event stream', () => {
     const token = await cardToken(env);
     const paid = await env.secret.transactions.create(paymentRequest(token, 10.52) as never);
     const receiptNumber = (paid.data as { receiptNumber: string }).receiptNumber;
-    await reader.until(hasEvent('transaction', receiptNumber), 'the new transaction');
-    await reader.until(hasEvent('request'), 'a request');
+    await reader.waitUntil(hasEvent('transaction', receiptNumber), 'the new transaction');
+    await reader.waitUntil(hasEvent('request'), 'a request');
     await env.sandbox.control.advanceClock({ ms: 3_000 });
-    await reader.until(hasEvent('clock'), 'the clock moving');
+    await reader.waitUntil(hasEvent('clock'), 'the clock moving');
     // The pending payment settled as the clock moved: a second change of the same transaction.
-    await reader.until((r) => r.data().filter((e) => e.kind === 'transaction' && e.ref === receiptNumber).length === 2, 'the settlement');
+    await reader.waitUntil((r) => r.data().filter((e) => e.kind === 'transaction' && e.ref === receiptNumber).length === 2, 'the settlement');
     await env.sandbox.control.injectFault({ fault: { status: 503 } });
-    await reader.until(hasEvent('faults'), 'the fault injected');
+    await reader.waitUntil(hasEvent('faults'), 'the fault injected');
     await env.sandbox.control.createWebhookSubscription({ url: 'http://127.0.0.1:9/nowhere', secret: 'whsec_events' });
-    await reader.until(hasEvent('subscription'), 'the subscription');
+    await reader.waitUntil(hasEvent('subscription'), 'the subscription');
     await env.sandbox.control.resetSandbox();
-    await reader.until(hasEvent('reset'), 'the reset');
+    await reader.waitUntil(hasEvent('reset'), 'the reset');
     for (const event of reader.data()) expect(Object.keys(event).sort()).toEqual(event.ref === undefined ? ['id', 'kind'] : ['id', 'kind', 'ref']);
     // The ids count up by one: nothing was skipped.
     const ids = reader.events.filter((e) => e.id !== undefined).map((e) => Number(e.id));
@@ -59,28 +59,28 @@ describe('the event stream', () => {
   it('gives a reconnecting reader what it missed (Last-Event-ID), or reload when that is no longer kept', async () => {
     const first = await stream();
     await env.sandbox.control.advanceClock({ ms: 1 });
-    await first.until(hasEvent('clock'), 'a first event');
+    await first.waitUntil(hasEvent('clock'), 'a first event');
     const lastSeen = first.events.at(-1)!.id!;
     first.close();
     await env.sandbox.control.advanceClock({ ms: 1 });
     await env.sandbox.control.injectFault({ fault: { status: 503 } });
     const again = await stream({ 'last-event-id': lastSeen });
-    await again.until(hasEvent('faults'), 'the missed events');
+    await again.waitUntil(hasEvent('faults'), 'the missed events');
     expect(again.data().map((e) => e.kind)).toEqual(['clock', 'faults']);
 
     const { activity } = internalsOf(env.sandbox);
     for (let i = 0; i < activity.capacity + 1; i++) activity.emit('request', `req_x${i}`);
     const late = await stream({ 'last-event-id': lastSeen });
-    await late.until(hasEvent('reload'), 'reload');
+    await late.waitUntil(hasEvent('reload'), 'reload');
     expect(late.data()).toHaveLength(1);
     const unknown = await stream({ 'last-event-id': 'not-a-number' });
-    await unknown.until(hasEvent('reload'), 'reload for an id never handed out');
+    await unknown.waitUntil(hasEvent('reload'), 'reload for an id never handed out');
   });
 
   it('sends a heartbeat comment to every reader when the timer fires', async () => {
     const reader = await stream();
     internalsOf(env.sandbox).streams.beat();
-    await reader.until((r) => r.events.some((e) => e.comment === 'heartbeat'), 'a heartbeat');
+    await reader.waitUntil((r) => r.events.some((e) => e.comment === 'heartbeat'), 'a heartbeat');
   });
 
   it('takes the dashboard session cookie, as a browser EventSource sends it', async () => {
@@ -94,7 +94,7 @@ describe('the event stream', () => {
     open.push(reader);
     expect(reader.response.status).toBe(200);
     await env.sandbox.control.advanceClock({ ms: 1 });
-    await reader.until(hasEvent('clock'), 'an event');
+    await reader.waitUntil(hasEvent('clock'), 'an event');
   });
 
   it('drops a reader that does not read, once its backlog passes the bound, after telling it to reload; others go on', async () => {
@@ -127,7 +127,7 @@ describe('the event stream', () => {
     slow.destroy();
     // The steady reader still gets events.
     await env.sandbox.control.advanceClock({ ms: 1 });
-    await steady.until(hasEvent('clock'), 'an event after the flood', 20_000);
+    await steady.waitUntil(hasEvent('clock'), 'an event after the flood');
   });
 
   it('costs nothing once the last reader has gone: no reader is followed', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { isPaymentsError, settleTransaction } from '@paykit/payments';
 import { createWebhookReceiver, isAliasEventFor, type WebhookEvent } from '@paykit/payments/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../src/generated/rules.js';
 import { everyItem, browserProfile, cardTokenRequest, failureOf, paymentRequest, sandboxPerTest } from './support.js';
 
 /** The merchant's integration, end to end through @paykit/payments against the sandbox. */

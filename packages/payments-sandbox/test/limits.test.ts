@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../src/generated/rules.js';
 import { loadPaymentsContract } from '../src/contract/contract.js';
 import { call, phasesOf, sandboxPerTest, tally } from './support.js';
 

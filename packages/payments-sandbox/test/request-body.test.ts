@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../src/generated/rules.js';
 import { internalsOf } from '../src/sandbox.js';
 import { basic, call, cardToken, paymentRequest, phasesOf, sandboxPerTest } from './support.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../src/generated/rules.js';
 import { call, cardToken, failureOf, sandboxPerTest } from './support.js';
 
 const env = sandboxPerTest();

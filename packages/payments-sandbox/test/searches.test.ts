@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../src/generated/rules.js';
 import { call, cardTokenRequest, paymentRequest, sandboxPerTest, type SandboxPerTest } from './support.js';
 
 // Every list of transactions filters by the query: a transaction without the searched field does not match, and a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../src/generated/rules.js';
 import { defaultThreeDSOutcome, threeDSOutcomeByCard } from '../src/index.js';
 import { browserProfile, call, cardToken, cardTokenRequest, failureOf, paymentRequest, sandboxPerTest } from './support.js';
 

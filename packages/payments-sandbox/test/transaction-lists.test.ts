@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../src/generated/rules.js';
 import { Links, page } from '../src/rules/links.js';
 import { matchesQuery } from '../src/resources/search.js';
 import { storeOf } from '../src/sandbox.js';

@@ -1,6 +1,6 @@
 import { settleTransaction, transactionOutcome } from '@paykit/payments';
 import { describe, expect, it } from 'vitest';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../src/generated/rules.js';
 import { everyItem, call, cardToken, failureOf, paymentRequest, sandboxPerTest, type SandboxPerTest } from './support.js';
 
 const env = sandboxPerTest({ businesses: [{ supplierBusinessCode: 'TEST_BUSINESS', surcharges: { VISA: '1.5' } }], settings: { pendingSettlesAfterMs: 5_000 } });

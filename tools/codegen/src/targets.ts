@@ -1,5 +1,6 @@
 import {
   contractProxyPackage,
+  contractTestsPackage,
   contractValidationPackage,
   fileExchangeContract,
   fileExchangeMockControlContract,
@@ -21,9 +22,10 @@ import { controlClientGenerator } from './generators/control-client.js';
 import { fileExchangeRulesGenerator } from './generators/file-exchange-rules.js';
 import { mockSettingsGenerator } from './generators/mock-settings.js';
 import { operationTableGenerator } from './generators/operation-table.js';
+import { contractValuesGenerator } from './generators/contract-values.js';
 import { paymentsClientGenerators } from './generators/payments-client.js';
 import { paymentsRulesGenerator } from './generators/payments-rules.js';
-import { soapClientGenerators } from './generators/soap/client.js';
+import { soapClientGenerators, soapDescriptorGenerators } from './generators/soap/client.js';
 import { soapMockGenerators } from './generators/soap/mock.js';
 import { stateMachinesGenerator } from './generators/state-machines.js';
 import { typesGenerator } from './generators/types.js';
@@ -98,8 +100,9 @@ export const targets: Readonly<Record<string, Target>> = {
     sources: [{ contract: fileExchangeSoapContract, generators: soapClientGenerators }],
     sensitive: [fileExchangeSoapContract],
   },
-  // The sandbox enforces the reference's state tables and routes by the operation tables; the rules it reads from
-  // @paykit/payments, which ships them.
+  // The sandbox enforces the reference's state tables and rules, and routes by the operation tables. Its rules are
+  // generated here rather than imported from @paykit/payments, whose public entry points carry no table only our
+  // tools use.
   'payments-sandbox': {
     package: paymentsSandboxPackage,
     generatedDirs: ['src/generated'],
@@ -108,8 +111,11 @@ export const targets: Readonly<Record<string, Target>> = {
         contract: paymentsContract,
         generators: [
           stateMachinesGenerator(paymentsContract.name, 'src/generated/state-machines.ts'),
+          paymentsRulesGenerator('src/generated/rules.ts'),
           // The operations it routes and checks requests by, so that it reads no spec at run time.
           operationTableGenerator('src/generated/operations.ts', 'paymentsOperationTable'),
+          // The facility's defaults: the card schemes a business accepts, the payment methods GET /methods lists.
+          contractValuesGenerator('src/generated/facility-defaults.ts', { enums: { cardSchemes: 'CardSchemeName' }, examples: { paymentMethodList: 'PaymentMethodList' } }),
         ],
       },
       // Its control interface: the client it ships and the contract its server routes by.
@@ -160,5 +166,12 @@ export const targets: Readonly<Record<string, Target>> = {
     generatedDirs: ['src/generated'],
     sources: [],
     sensitive: everyRestContract,
+  },
+  // The contract tests build a valid sample of every SOAP message from the client's descriptors, generated here
+  // because the client package keeps them internal (they are not one of its entry points).
+  'contract-tests': {
+    package: contractTestsPackage,
+    generatedDirs: ['src/generated'],
+    sources: [{ contract: fileExchangeSoapContract, generators: soapDescriptorGenerators }],
   },
 };

@@ -25,7 +25,18 @@ const document = {
         operationId: 'changeWidget',
         security: [{ publishableKey: [] }],
         parameters: [{ $ref: '#/components/parameters/ResendKey' }],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { size: { type: 'integer' } } } }, 'text/plain': {} } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                allOf: [{ $ref: '#/components/schemas/WidgetChange' }, { type: 'object', properties: { size: { type: 'integer' }, colour: { type: 'string', 'x-paykit-open-enum': ['RED'] } } }],
+              },
+            },
+            'text/plain': {},
+          },
+        },
         responses: { '204': ok, '404': { $ref: '#/components/responses/Problem' } },
       },
       head: { operationId: 'checkWidget', responses: { '200': ok } },
@@ -41,6 +52,10 @@ const document = {
       },
     },
   },
+  webhooks: {
+    'widget.made': { post: { requestBody: json({ $ref: '#/components/schemas/WidgetEvent' }), responses: { '200': ok } } },
+    'widget.gone': { post: { responses: { '200': ok } } },
+  },
   components: {
     parameters: {
       WidgetId: { name: 'widgetId', in: 'path', schema: { $ref: '#/components/schemas/Id' } },
@@ -53,6 +68,9 @@ const document = {
       Limit: { type: 'integer' },
       '{Widget}': { type: 'object' },
       Problem: { type: 'object' },
+      WidgetChange: { type: 'object', properties: { kind: { $ref: '#/components/schemas/WidgetKind' }, name: { type: 'string' } } },
+      WidgetKind: { type: 'string', 'x-paykit-open-enum': ['SMALL', 'LARGE'] },
+      WidgetEvent: { type: 'object' },
     },
   },
 } as unknown as OpenApiDocument;
@@ -107,6 +125,15 @@ describe('the operation table', () => {
       ].filter((pointer): pointer is string => typeof pointer === 'string');
       for (const pointer of pointers) expect(nodeAt(document, pointer), pointer).toMatchObject({ type: expect.any(String) });
     }
+  });
+
+  it('lists the JSON body\'s open-list fields, through $refs and allOf parts, and none where there are none', () => {
+    expect(table.operations.changeWidget!.openValues).toEqual({ kind: ['SMALL', 'LARGE'], colour: ['RED'] });
+    expect(Object.values(table.operations).filter((o) => o.openValues).length).toBe(1);
+  });
+
+  it('gives each webhook\'s body schema by its event, null where it has none', () => {
+    expect(table.webhooks).toEqual({ 'widget.made': '#/components/schemas/WidgetEvent', 'widget.gone': null });
   });
 
   it('refuses a reference cycle instead of following it for ever', () => {

@@ -75,8 +75,8 @@ describe('paykit-codegen on a SOAP contract', () => {
     expect(settings).toContain(`"stateful": ${fileExchangeSoapContract.mock.stateful}`);
   });
 
-  it('is read by the client and the stateful mock only: the launcher takes the mock\'s settings from @paykit/file-exchange-mock', () => {
-    expect(Object.keys(soapTargets()).sort()).toEqual(['file-exchange-mock', 'file-exchange-soap']);
+  it('is read by the client, the stateful mock and the contract tests only: the launcher takes the mock\'s settings from @paykit/file-exchange-mock', () => {
+    expect(Object.keys(soapTargets()).sort()).toEqual(['contract-tests', 'file-exchange-mock', 'file-exchange-soap']);
   });
 
   it.each(Object.keys(soapTargets()))('%s writes into its own package only', async (name) => {
@@ -122,7 +122,7 @@ describe('paykit-codegen on a SOAP contract', () => {
   ])('exits 2 with the usage on $args, writing nothing', async ({ args, problem }) => {
     expect(await main(args.includes('--out') ? args : [...args, '--out', out], soapTargets())).toBe(2);
     expect(errors.join('\n')).toContain(problem);
-    expect(errors.join('\n')).toContain('usage: paykit-codegen <file-exchange-soap|file-exchange-mock> [--check] [--out DIR]');
+    expect(errors.join('\n')).toContain('usage: paykit-codegen <file-exchange-soap|file-exchange-mock|contract-tests> [--check] [--out DIR]');
     expect(await filesUnder(out)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { createFileExchangeClient, type FileExchangeClient } from '@paykit/file-exchange';
-import { MutatingProxy } from './mutating-proxy.js';
+import { clientBehindProxy, harnessStallTimeoutMs, type ProxiedClient } from './proxied-client.js';
 
 /** Where a running Prism serves the REST file exchange contract (the suite starts one and shares it). */
 export interface PrismAddress {
@@ -7,11 +7,8 @@ export interface PrismAddress {
   origin: string;
 }
 
-export interface FileExchangeHarness {
+export interface FileExchangeHarness extends ProxiedClient<FileExchangeClient> {
   mock: PrismAddress;
-  proxy: MutatingProxy;
-  client: FileExchangeClient;
-  close(): Promise<void>;
 }
 
 /**
@@ -20,19 +17,6 @@ export interface FileExchangeHarness {
  * what asks Prism for each case (`Prefer`). Closing the harness leaves Prism running: it is not the harness's.
  */
 export async function startFileExchangeHarness(mock: PrismAddress): Promise<FileExchangeHarness> {
-  const proxy = await MutatingProxy.start(mock.origin);
-  const client = await createFileExchangeClient({
-    baseUrl: proxy.origin + new URL(mock.url).pathname,
-    retry: false,
-    stallTimeoutMs: 20_000,
-  });
-  return {
-    mock,
-    proxy,
-    client,
-    close: async () => {
-      await client.close();
-      await proxy.close();
-    },
-  };
+  const proxied = await clientBehindProxy(mock.url, (baseUrl) => createFileExchangeClient({ baseUrl, retry: false, stallTimeoutMs: harnessStallTimeoutMs }));
+  return { mock, ...proxied };
 }

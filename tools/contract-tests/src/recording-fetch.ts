@@ -1,4 +1,4 @@
-import type { WireRequest, WireResponse } from './response-validator.js';
+import type { WireRequest, WireResponse } from './wire-check.js';
 
 export interface RecordedExchange {
   request: WireRequest;

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileExchangeSoapContract, readSoapContract } from '@paykit/contracts';
-// The descriptors of the WSDL's messages the client encodes by (its public API): what each message holds.
-import { complexTypes, elements, operations, type FieldDescriptor } from '@paykit/file-exchange-soap';
 import { validateXML } from 'xmllint-wasm';
+// The descriptors of the WSDL's messages, generated here by the generator that writes the SOAP client's own (which
+// keeps them internal): what each message holds.
+import { complexTypes, elements, operations, type FieldDescriptor } from './generated/contract.js';
 
 export type SoapOperationName = keyof typeof operations;
 export const soapOperationNames = Object.keys(operations) as SoapOperationName[];

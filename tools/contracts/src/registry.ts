@@ -149,6 +149,12 @@ export const contractValidationPackage: PackageRef = { name: '@paykit/contract-v
 /** The validating proxy and recorder: what every REST contract marks secret is generated into its `src/generated/`. */
 export const contractProxyPackage: PackageRef = { name: '@paykit/contract-proxy', dir: 'packages/contract-proxy' };
 
+/**
+ * The contract tests (private, never published): the SOAP client's message descriptors, to build a valid sample of
+ * every message, are generated into its `src/generated/` (the client package keeps them internal).
+ */
+export const contractTestsPackage: PackageRef = { name: '@paykit/contract-tests', dir: 'tools/contract-tests' };
+
 /** Every mock package, in the order they depend on each other (the launcher last). */
 export const mockPackages: readonly PackageRef[] = [paymentsSandboxPackage, fileExchangeMockPackage, mockServerPackage];
 

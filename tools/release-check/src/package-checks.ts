@@ -1,5 +1,5 @@
 // Checks of one installed package, each returning the problems it found as short sentences (empty: none), so that a
-// test can compare them with the known problems of that check.
+// test fails with them as its message.
 import { existsSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { lstat, readdir, readFile, readlink, realpath } from 'node:fs/promises';
@@ -183,10 +183,13 @@ export async function undeclaredImportProblems(dir: string, files: string[], man
     ['dependencies', 'peerDependencies', 'optionalDependencies'].flatMap((field) => Object.keys((manifest[field] as Record<string, string> | undefined) ?? {})),
   );
   const compiled = files.filter((f) => /\.d\.[cm]?ts$/.test(f) || (/\.[cm]?js$/.test(f) && shipped.has(f.replace(/\.([cm]?)js$/, '.d.$1ts'))));
+  // The package's own subpath imports (`#platform`): its package.json's `imports` maps them to its own files.
+  const ownImports = new Set(Object.keys((manifest.imports as Record<string, unknown> | undefined) ?? {}));
   const problems = new Map<string, string>();
   for (const file of compiled) {
     const declaration = /\.d\.[cm]?ts$/.test(file);
     for (const [, specifier] of (await readFile(join(dir, file), 'utf8')).matchAll(bareSpecifier)) {
+      if (ownImports.has(specifier!)) continue;
       const name = packageNameOf(specifier!);
       if (specifier!.startsWith('node:') || nodeBuiltins.has(name) || name === manifest.name || declared.has(name)) continue;
       if (declaration && declared.has(`@types/${name.replace(/^@/, '').replace('/', '__')}`)) continue;

@@ -174,6 +174,15 @@ describe('checks of an installed package', () => {
     const dir = await makePackage(files, manifest);
     expect(await undeclaredImportProblems(dir, await packageFiles(dir), manifest)).toEqual([]);
   });
+
+  it("accept the package's own subpath imports that its package.json declares, and only those", async () => {
+    const manifest = { ...cleanManifest, imports: { '#platform': { browser: './dist/web.js', default: './dist/node.js' } } };
+    const files = { ...cleanFiles, 'dist/index.js': "import { a } from '#platform';\nimport { b } from '#other';\nexport const c = a + b;\n" };
+    const dir = await makePackage(files, manifest);
+    expect(await undeclaredImportProblems(dir, await packageFiles(dir), manifest)).toEqual([
+      'dist/index.js imports #other, but #other is not in its dependencies',
+    ]);
+  });
 });
 
 describe('entry points', () => {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { checkWorkspace, type CheckReport } from './check.js';
+import { importGraphProblems } from './import-graph.js';
 import { configLimitMs, endToEndLimitMs, markerLines, unitFileLimitMs } from './rules.js';
 import { findRoot, rootRelative } from './workspace.js';
 
@@ -12,6 +13,9 @@ payments, or its folder; * matches anything), or only the files under the PATHs 
   end-to-end-marker  the marker names its reason
   sleep              setTimeout/sleep/delay in a test file runs under fake timers, in a waitFor…/waitUntil… poll loop,
                      or with \`// real-time: <reason>\` on its line or the line above
+Without --filter or PATH it also checks the import graph of the whole workspace:
+  import-direction   a package imports only workspace packages its package.json declares, the declared graph has no
+                     cycle, and shipped code imports no tool, no devDependency-only package and (unless a mock) no mock
 Exit code: 0 clean, 1 problems found, 2 usage.`;
 
 type Print = (line: string) => void;
@@ -66,5 +70,10 @@ export async function main(args: string[], print: Print = console.log, printErro
     return 2;
   }
   for (const line of formatReport(report)) print(line);
-  return report.problems.length === 0 ? 0 : 1;
+  if (parsed.values.filter?.length || parsed.positionals.length) return report.problems.length === 0 ? 0 : 1;
+  const graph = importGraphProblems(root);
+  for (const problem of graph.problems) print(`${problem.file}:${problem.line}: import-direction: ${problem.message}`);
+  const scope = `${graph.packages} packages, ${graph.imports} imports between them`;
+  print(graph.problems.length === 0 ? `import graph: ${scope}: downward only` : `import graph: ${graph.problems.length} problem(s) (${scope}); the rules: tools/test-hygiene/README.md`);
+  return report.problems.length === 0 && graph.problems.length === 0 ? 0 : 1;
 }

@@ -26,6 +26,7 @@ describe('paykit-test-hygiene on a workspace', () => {
       'test hygiene: 3 problems in 3 files (2 packages, 3 test files, 2 vitest configs):',
       '  @fixture/dirty (pkgs/dirty): 3 problems in 3 files',
       'The rules and how to meet each: tools/test-hygiene/README.md',
+      'import graph: 2 packages, 0 imports between them',
     ]);
   });
 

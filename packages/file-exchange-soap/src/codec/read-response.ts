@@ -148,12 +148,12 @@ class ResponseReader {
     this.stack.push(top ? this.childFrame(top, tag) : this.rootFrame(tag));
   }
 
-  /** Text of the base64 field being read, given around the XML parser (see feedParser). */
-  onBase64Text(text: string): void {
+  /** Text of the base64 field being read, as its bytes, given around the XML parser (see feedParser). */
+  onBase64Bytes(bytes: Buffer): void {
     const top = this.stack.at(-1);
     if (top?.kind !== 'base64') throw new Error('base64 text outside a base64 field');
     try {
-      top.decoder.write(text);
+      top.decoder.writeBytes(bytes);
     } catch (error) {
       throw badBase64(top.field, error);
     }
@@ -334,7 +334,7 @@ async function feedParser(body: AsyncIterable<Uint8Array>, parser: sax.SAXParser
         const amp = chunk.indexOf(AMP, at);
         const stop = amp !== -1 && (lt === -1 || amp < lt) ? amp : lt;
         const end = stop === -1 ? chunk.length : stop;
-        if (end > at) reader.onBase64Text(chunk.toString('latin1', at, end));
+        if (end > at) reader.onBase64Bytes(chunk.subarray(at, end));
         if (stop === -1) break;
         at = stop;
         raw = false;

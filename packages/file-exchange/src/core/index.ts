@@ -5,10 +5,31 @@
  * (`@paykit/file-exchange-soap`) share, so that both follow the reference the same way with the same options:
  * client-certificate TLS, the base address, the reference's rules and its retry window, one upload at a time, the
  * file name check, the stall timeout, and one error hierarchy: the same condition is the same class in both.
+ * Two kinds of export, both public (the SOAP client is a package of its own and must construct the very classes the
+ * REST client throws): what a merchant's own tool may use (TLS loading, the errors, the retry options, the name
+ * rule), and the transfer plumbing the two clients share (the transport, the queue, the signals, the retry loop).
+ * Named one by one: a name added here is a promise, listed in the README's "Entry points".
  */
 export * from './tls/index.js';
 export { parseBaseUrl } from './base-url.js';
-export * from './errors.js';
+export {
+  AbortedError,
+  abortedBy,
+  AccessRefusedError,
+  ClientOptionsError,
+  FileExchangeError,
+  InvalidFileNameError,
+  LocalFileError,
+  ProtocolError,
+  ProxyRefusedError,
+  RetriesExhaustedError,
+  TlsHandshakeError,
+  TransientFailureError,
+  UnexpectedResponseError,
+  type FileExchangeErrorDetails,
+  type FileExchangeOperation,
+  type TlsHandshakeFailure,
+} from './errors.js';
 export { assertValidFileName, isValidFileName } from './file-name.js';
 export { classifyNetworkFailure, refusedCertificateHint, type NetworkFailure, type NetworkFailureKind } from './network-failure.js';
 export { resolveRetryPolicy, withRetries, type RetryContext, type RetryEvent, type RetryOptions, type RetryPolicy } from './retry.js';

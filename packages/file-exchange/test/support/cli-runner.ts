@@ -1,9 +1,13 @@
 import { spawn, type SpawnOptions } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { runCli, type CliIo } from '../../src/cli/main.js';
-import type { MockFixture } from './mock.js';
+import { startMock, type MockFixture } from './mock.js';
+import { startMtlsServer } from './mtls-server.js';
 
 /**
  * The built CLI, as a user runs it: its own process, configured by environment and options. PAYKIT_FILES_CLI_UNDER_TEST
@@ -122,4 +126,75 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A test file of the CLI against the stateful mock: the mock for the whole file (`fx`), a fresh folder per test
+ * (`dir`, named `<prefix>…`, holding the ledger), and after each test the downloads left queued deleted and the folder
+ * removed; the runner of `cliRunner` on them, and the little the CLI files all use.
+ */
+export function cliSuite(prefix: string) {
+  let fixture: MockFixture | undefined;
+  let folder: string | undefined;
+  beforeAll(async () => {
+    fixture = await startMock();
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterEach(async () => {
+    const cleaner = await fx().client();
+    for (const name of fx().mock.store.pendingDownloads()) await cleaner.delete(name);
+    await rm(dir(), { recursive: true, force: true });
+  });
+  const fx = (): MockFixture => {
+    if (!fixture) throw new Error('the mock is started in beforeAll');
+    return fixture;
+  };
+  const dir = (): string => {
+    if (!folder) throw new Error('the folder is made in beforeEach');
+    return folder;
+  };
+  const contentOf = (name: string) => Buffer.from(`content of ${name}\n`.repeat(100));
+  const suite = {
+    get fx() {
+      return fx();
+    },
+    get dir() {
+      return dir();
+    },
+    ...cliRunner(fx, dir),
+    /** A file's content as `enqueue` queues it: its name, on 100 lines. */
+    contentOf,
+    /** Queues files of these names on the mock for download. */
+    enqueue(...names: string[]) {
+      for (const fileName of names) fx().mock.store.enqueueDownload({ fileName, content: contentOf(fileName) });
+    },
+    /** The names in the ledger, none when there is no ledger yet. */
+    ledgerNames: async () => (await readFile(join(dir(), 'ledger.txt'), 'utf8').catch(() => '')).split('\n').filter(Boolean),
+    /** A service with one file, SLOW.bin (10 000 bytes), sent 1000 bytes every `everyMs`. */
+    startTrickleServer(everyMs: number) {
+      return startMtlsServer(fx().certificates, (request, response) => {
+        if (request.url?.endsWith('/filesForDownload/')) return void response.writeHead(200, { 'content-type': 'text/plain' }).end('SLOW.bin\n');
+        if (request.method === 'DELETE') return void response.writeHead(204).end();
+        response.writeHead(200, { 'content-length': '10000', 'content-type': 'application/octet-stream' });
+        let sent = 0;
+        // A server that sends slowly: a download still under way when the test acts (a signal, a log interval). The
+        // tests act on what the CLI reports, so how slow the machine is changes nothing.
+        // real-time: a slow server, 1000 bytes a tick
+        const timer = setInterval(() => {
+          if (response.destroyed) return clearInterval(timer);
+          response.write(Buffer.alloc(1000));
+          if ((sent += 1000) >= 10_000) {
+            clearInterval(timer);
+            response.end();
+          }
+        }, everyMs);
+      });
+    },
+  };
+  return suite;
 }

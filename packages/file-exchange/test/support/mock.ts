@@ -1,40 +1,19 @@
-import { startFileExchangeMock, type FileExchangeMock, type FileExchangeMockOptions } from '@paykit/mock-server';
+import { clientTls, startMockFixture, type MockFixture as SharedMockFixture } from '@paykit/test-support';
+import type { FileExchangeMockOptions } from '@paykit/mock-server';
 import { FileExchangeClient, type FileExchangeClientOptions } from '../../src/index.js';
 import { temporaryCertificates } from './certificates.js';
 
 /** Retries fast enough for tests; the reference's 5 minutes would stall them. */
 export const quickRetry = { intervalMs: 20, maxDurationMs: 2_000, allowShortIntervals: true } as const;
 
-export interface MockFixture {
-  mock: FileExchangeMock;
-  certificates: Awaited<ReturnType<typeof temporaryCertificates>>;
-  /** A client with the right certificate; more options override the defaults. */
-  client(overrides?: Partial<FileExchangeClientOptions>): Promise<FileExchangeClient>;
-  close(): Promise<void>;
-}
+export type MockFixture = SharedMockFixture<FileExchangeClient, FileExchangeClientOptions>;
 
-/** The stateful mock over client-certificate TLS, with certificates generated for this test file only. */
+/** The stateful mock over client-certificate TLS with the suite's certificates, and REST clients for it. */
 export async function startMock(options: Omit<FileExchangeMockOptions, 'certificates'> = {}): Promise<MockFixture> {
   const certificates = await temporaryCertificates();
-  const mock = await startFileExchangeMock({ ...options, certificates });
-  const clients: FileExchangeClient[] = [];
-  return {
-    mock,
+  return startMockFixture<FileExchangeClient, FileExchangeClientOptions>(
     certificates,
-    async client(overrides = {}) {
-      const client = await FileExchangeClient.create({
-        baseUrl: mock.restUrl,
-        tls: { pfx: certificates.clientPfxPath, passphrase: certificates.clientPfxPassword, ca: certificates.caCertPath },
-        retry: quickRetry,
-        ...overrides,
-      });
-      clients.push(client);
-      return client;
-    },
-    async close() {
-      await Promise.all(clients.map((client) => client.close()));
-      await mock.close();
-      await certificates.cleanup();
-    },
-  };
+    (mock, overrides) => FileExchangeClient.create({ baseUrl: mock.restUrl, tls: clientTls(certificates), retry: quickRetry, ...overrides }),
+    options,
+  );
 }

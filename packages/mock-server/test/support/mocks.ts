@@ -1,6 +1,6 @@
+import type { SharedPrism } from '@paykit/test-support';
 import { inject } from 'vitest';
 import type { RestContract } from '../../src/index.js';
-import type { SharedPrism } from './mocks-setup.js';
 
 /** The run's Prism on a REST contract (started once by test/support/mocks-setup.ts). */
-export const sharedPrism = (contract: RestContract): SharedPrism => inject('prism')[contract];
+export const sharedPrism = (contract: RestContract): SharedPrism => inject('prism')[contract]!;

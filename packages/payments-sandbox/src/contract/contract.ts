@@ -1,16 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { paymentsOperationTable, type OperationContent, type OperationTable } from '../generated/operations.js';
 
 /**
- * The sandbox learns its routes, parameters, bodies and answers from the payments contract this package bundles at
- * build time (`dist/specs/payments.json`, the file Prism serves): JSON, so it loads in milliseconds, and its paths
- * already carry the base path of the spec's server (`/rest/v1`). Nothing here names a path or a field.
+ * The sandbox's routes, parameters, bodies and answers come from the payments contract's operation table, generated
+ * from the spec by @paykit/codegen (`src/generated/operations.ts`): the HTTP methods, the idempotency header and the
+ * schema pointers are read from the spec in one place (tools/contracts) and reach this file as code. Nothing here
+ * names a path or a field. The bundled spec (`dist/specs/payments.json`, the file Prism serves) is still read for
+ * the schemas the checks compile.
  */
 
 type Node = Record<string, unknown>;
 export type OpenApiDocument = Node & { paths: Record<string, Node>; components: Record<string, Record<string, Node>> };
-
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export type KeyType = 'secretKey' | 'publishableKey';
 
@@ -18,10 +19,10 @@ export interface ParameterSpec {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
-  /** JSON pointer to the parameter's schema. */
-  schema: string;
-  /** The schema's `type` after following references, to read query text as a number or a boolean. */
-  type: unknown;
+  /** JSON pointer to the parameter's schema (where its `$ref`s end). */
+  schema: string | undefined;
+  /** The schema's `type`, to read query text as a number or a boolean. */
+  type: string | undefined;
 }
 
 export interface OperationSpec {
@@ -40,6 +41,8 @@ export interface OperationSpec {
   successMediaTypes: string[];
   /** The operation takes the idempotency header. */
   idempotencyHeader: string | undefined;
+  /** The JSON body's fields the contract lists only in part (`x-paykit-open-enum`), with the values it publishes. */
+  openValues: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface PathSpec {
@@ -56,133 +59,67 @@ export interface SandboxContract {
   basePath: string;
   paths: PathSpec[];
   operations: Map<string, OperationSpec>;
-  /** The named examples of the contract (the default payment methods come from one). */
-  examples: Record<string, Node>;
+  /** The contract's webhook events, each with the JSON pointer of its body's schema (undefined: none). */
+  webhooks: Map<string, string | undefined>;
 }
 
-const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
+const mediaOf = (content: OperationContent) => new Map(Object.entries(content).map(([type, pointer]) => [type.toLowerCase(), pointer ?? undefined]));
 
-export function nodeAt(document: Node, pointer: string): unknown {
-  return pointer
-    .replace(/^#\/?/, '')
-    .split('/')
-    .filter(Boolean)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Node)[key] : undefined), document);
-}
-
-/** Follows `$ref`s from a pointer to the pointer of the node they lead to. */
-export function resolvePointer(document: Node, pointer: string): string {
-  let current = pointer;
-  for (let hops = 0; hops < 32; hops++) {
-    const node = nodeAt(document, current);
-    if (!isNode(node) || typeof node.$ref !== 'string') return current;
-    current = node.$ref;
-  }
-  throw new Error(`reference cycle at ${pointer}`);
-}
-
-const methods = ['get', 'put', 'post', 'patch', 'delete'] as const;
-
-function contentPointers(document: Node, holder: string): Map<string, string | undefined> {
-  const content = nodeAt(document, `${holder}/content`);
-  const media = new Map<string, string | undefined>();
-  if (!isNode(content)) return media;
-  for (const [type, entry] of Object.entries(content)) {
-    media.set(type.toLowerCase(), isNode(entry) && entry.schema !== undefined ? `${holder}/content/${escapePointer(type)}/schema` : undefined);
-  }
-  return media;
-}
-
-function readOperation(document: OpenApiDocument, path: string, template: string, method: string, idempotencyName: string | undefined): OperationSpec {
-  const pathPointer = `#/paths/${escapePointer(path)}`;
-  const pointer = `${pathPointer}/${method}`;
-  const operation = nodeAt(document, pointer) as Node;
-  const parameters = new Map<string, ParameterSpec>();
-  for (const holder of [pathPointer, pointer]) {
-    const list = nodeAt(document, `${holder}/parameters`);
-    if (!Array.isArray(list)) continue;
-    list.forEach((_, index) => {
-      const at = resolvePointer(document, `${holder}/parameters/${index}`);
-      const parameter = nodeAt(document, at) as Node;
-      const schema = `${at}/schema`;
-      const type = (nodeAt(document, resolvePointer(document, schema)) as Node | undefined)?.type;
-      const spec: ParameterSpec = { name: String(parameter.name), in: parameter.in as ParameterSpec['in'], required: parameter.required === true, schema, type };
-      parameters.set(`${spec.in}:${spec.name.toLowerCase()}`, spec);
-    });
-  }
-  const security = (operation.security ?? document.security) as Node[] | undefined;
-  const keyType = security?.flatMap((requirement) => Object.keys(requirement))[0] as KeyType | undefined;
-  const bodyPointer = operation.requestBody ? resolvePointer(document, `${pointer}/requestBody`) : undefined;
-  const responses = new Map<string, { media: Map<string, string | undefined>; headers: string[] }>();
-  for (const status of Object.keys((operation.responses as Node | undefined) ?? {})) {
-    const at = resolvePointer(document, `${pointer}/responses/${status}`);
-    const headers = nodeAt(document, `${at}/headers`);
-    responses.set(status, { media: contentPointers(document, at), headers: isNode(headers) ? Object.keys(headers) : [] });
-  }
-  const successMediaTypes = [...responses].filter(([status]) => /^2\d\d$/.test(status)).flatMap(([, r]) => [...r.media.keys()]);
-  const idempotent = idempotencyName !== undefined && parameters.has(`header:${idempotencyName.toLowerCase()}`);
-  return {
-    operationId: String(operation.operationId),
-    method: method.toUpperCase(),
-    template,
-    keyType,
-    parameters: [...parameters.values()],
-    requestBody: bodyPointer
-      ? { required: (nodeAt(document, bodyPointer) as Node).required === true, media: contentPointers(document, bodyPointer) }
-      : undefined,
-    responses,
-    successMediaTypes: [...new Set(successMediaTypes)],
-    idempotencyHeader: idempotent ? idempotencyName : undefined,
-  };
-}
-
-/** The name of the header parameter the contract calls the idempotency key (a component parameter of that name). */
-function idempotencyHeaderName(document: OpenApiDocument): string | undefined {
-  const parameter = document.components.parameters?.IdempotencyKey;
-  return typeof parameter?.name === 'string' ? parameter.name : undefined;
-}
-
-export function readContract(document: OpenApiDocument): SandboxContract {
-  const basePath = typeof document['x-paykit-mock-base-path'] === 'string' ? document['x-paykit-mock-base-path'] : '';
-  const idempotencyName = idempotencyHeaderName(document);
-  const paths: PathSpec[] = [];
+/**
+ * The contract as the sandbox routes by it, from a generated operation table and the document its pointers point
+ * into. `basePath`: the prefix the request paths carry here (the table's own by default).
+ */
+export function readContract(table: OperationTable, document: OpenApiDocument, basePath = table.basePath): SandboxContract {
+  const byTemplate = new Map<string, PathSpec>();
   const operations = new Map<string, OperationSpec>();
-  for (const [path, item] of Object.entries(document.paths)) {
-    const template = path.slice(basePath.length) || '/';
-    const names: string[] = [];
-    const source = template
-      .split('/')
-      .map((segment) => segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}/g, (_, name: string) => (names.push(name), '([^/]+)')))
-      .join('/');
-    const spec: PathSpec = {
-      template,
-      pattern: new RegExp(`^${source}$`),
-      names,
-      literals: template.split('/').filter((segment) => segment && !segment.includes('{')).length,
-      operations: new Map(),
+  for (const [operationId, entry] of Object.entries(table.operations)) {
+    const responses = new Map(Object.entries(entry.responses).map(([status, answer]) => [status, { media: mediaOf(answer.content), headers: [...answer.headers] }]));
+    const successMediaTypes = [...responses].filter(([status]) => /^2\d\d$/.test(status)).flatMap(([, answer]) => [...answer.media.keys()]);
+    const operation: OperationSpec = {
+      operationId,
+      method: entry.method,
+      template: entry.path,
+      keyType: entry.security[0] as KeyType | undefined,
+      parameters: entry.parameters.map((parameter) => ({ name: parameter.name, in: parameter.in, required: parameter.required, schema: parameter.schema, type: parameter.type })),
+      requestBody: entry.requestBody ? { required: entry.requestBody.required, media: mediaOf(entry.requestBody.content) } : undefined,
+      responses,
+      successMediaTypes: [...new Set(successMediaTypes)],
+      idempotencyHeader: entry.idempotencyHeader,
+      openValues: entry.openValues ?? {},
     };
-    for (const method of methods) {
-      if (!isNode(item[method])) continue;
-      const operation = readOperation(document, path, template, method, idempotencyName);
-      spec.operations.set(operation.method, operation);
-      operations.set(operation.operationId, operation);
+    operations.set(operationId, operation);
+    let path = byTemplate.get(entry.path);
+    if (!path) {
+      const names: string[] = [];
+      const source = entry.path
+        .split('/')
+        .map((segment) => segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}/g, (_, name: string) => (names.push(name), '([^/]+)')))
+        .join('/');
+      path = {
+        template: entry.path,
+        pattern: new RegExp(`^${source}$`),
+        names,
+        literals: entry.path.split('/').filter((segment) => segment && !segment.includes('{')).length,
+        operations: new Map(),
+      };
+      byTemplate.set(entry.path, path);
     }
-    paths.push(spec);
+    path.operations.set(operation.method, operation);
   }
-  paths.sort((a, b) => b.literals - a.literals || a.names.length - b.names.length);
-  return { document, basePath, paths, operations, examples: document.components.examples ?? {} };
+  const paths = [...byTemplate.values()].sort((a, b) => b.literals - a.literals || a.names.length - b.names.length);
+  const webhooks = new Map(Object.entries(table.webhooks ?? {}).map(([event, pointer]) => [event, pointer ?? undefined]));
+  return { document, basePath, paths, operations, webhooks };
 }
 
 let loaded: SandboxContract | undefined;
 
-/** The bundled payments contract, read once per process. */
+/** The payments contract: its generated table, and the bundled spec for its schemas, read once per process. */
 export function loadPaymentsContract(): SandboxContract {
   if (loaded) return loaded;
   // `../../dist/specs` resolves from both src/contract/ (tests) and dist/contract/ (the published build).
   const path = fileURLToPath(new URL('../../dist/specs/payments.json', import.meta.url));
   if (!existsSync(path)) throw new Error(`The payments contract is missing at ${path}: build @paykit/payments-sandbox first (pnpm build).`);
-  loaded = readContract(JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument);
+  loaded = readContract(paymentsOperationTable, JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument);
   return loaded;
 }
 

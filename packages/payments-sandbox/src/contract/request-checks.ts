@@ -153,6 +153,7 @@ export function checkParameters(
       if (parameter.required) problems.push({ fieldName: parameter.name, fieldValue: '', messages: ['is required'] });
       continue;
     }
+    if (parameter.schema === undefined) continue; // a parameter without a schema takes any text
     const found = validator.check(parameter.schema, parameterValue(parameter, raw)).map((p) => ({ ...p, fieldName: parameter.name, fieldValue: raw }));
     if (found.length && parameter.in === 'path') throw new ApiError(404, `No resource matches ${parameter.name} ${JSON.stringify(raw)}.`);
     problems.push(...found);

@@ -1,4 +1,4 @@
-import { nodeAt, resolvePointer, type OperationSpec, type SandboxContract } from './contract.js';
+import type { OperationSpec, SandboxContract } from './contract.js';
 import type { SchemaValidator } from './schema-validator.js';
 import type { StoredResponse } from '../state/state.js';
 
@@ -25,8 +25,8 @@ export function responseProblems(validator: SchemaValidator, contract: SandboxCo
 
 /** Checks a webhook notification body against the request body the contract's `webhooks` entry declares. */
 export function notificationProblems(validator: SchemaValidator, contract: SandboxContract, eventType: string, body: unknown): string[] {
-  const escaped = eventType.replace(/~/g, '~0').replace(/\//g, '~1');
-  const pointer = resolvePointer(contract.document, `#/webhooks/${escaped}/post/requestBody`);
-  if (!nodeAt(contract.document, pointer)) return [`webhook ${eventType}: the contract declares no such event`];
-  return validator.check(`${pointer}/content/application~1json/schema`, body).map((p) => `webhook ${eventType}: ${p.fieldName || '(body)'} ${p.messages.join(', ')}`);
+  if (!contract.webhooks.has(eventType)) return [`webhook ${eventType}: the contract declares no such event`];
+  const pointer = contract.webhooks.get(eventType);
+  if (pointer === undefined) return [];
+  return validator.check(pointer, body).map((p) => `webhook ${eventType}: ${p.fieldName || '(body)'} ${p.messages.join(', ')}`);
 }

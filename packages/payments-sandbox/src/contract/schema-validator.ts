@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { nodeAt, resolvePointer, type OpenApiDocument } from './contract.js';
+import type { OpenApiDocument } from './contract.js';
 import { paymentsSensitive, type SensitiveKind, type SensitiveTable } from '../generated/sensitive.js';
 import { describeKept, kindOfField } from '../rules/sensitive.js';
 import type { FieldProblem } from '../rules/api-error.js';
@@ -28,6 +28,30 @@ function createAjv(): Ajv2020 {
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// The bundled spec's nodes, for ajv: the last reader of the spec at run time, until the sandbox checks with the
+// generated validators of @paykit/contract-validation (issue 35).
+function nodeAt(document: Node, pointer: string): unknown {
+  return pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter(Boolean)
+    // A `$ref` is a URI fragment: a segment may be percent-encoded (`%7BWidget%7D`) before it is unescaped.
+    .map((part) => (part.includes('%') ? decodeURIComponent(part) : part).replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Node)[key] : undefined), document);
+}
+
+/** Follows `$ref`s from a pointer to the pointer of the node they lead to; a cycle is an error, however long. */
+function resolvePointer(document: Node, pointer: string): string {
+  const seen = new Set<string>();
+  for (let current = pointer; ; ) {
+    if (seen.has(current)) throw new Error(`reference cycle at ${pointer}`);
+    seen.add(current);
+    const node = nodeAt(document, current);
+    if (!isNode(node) || typeof node.$ref !== 'string') return current;
+    current = node.$ref;
+  }
+}
 
 function valueAt(value: unknown, segments: string[]): unknown {
   return segments.reduce<unknown>((at, key) => (isNode(at) || Array.isArray(at) ? (at as Record<string, unknown>)[key] : undefined), value);

@@ -34,6 +34,11 @@ export interface OperationEntry {
   /** The path item's parameters merged under the operation's own (the operation's win on location and name). */
   readonly parameters: readonly OperationParameter[];
   readonly requestBody?: { readonly required: boolean; readonly content: OperationContent };
+  /**
+   * The JSON body's fields whose schema lists its values in part (`x-paykit-open-enum`: the service takes values the
+   * reference does not publish), each with the values it publishes; absent when none.
+   */
+  readonly openValues?: Readonly<Record<string, readonly string[]>>;
   /** By status as the contract keys them: `201`, `4XX`, `default`. */
   readonly responses: Readonly<Record<string, OperationResponse>>;
 }
@@ -44,6 +49,8 @@ export interface OperationTable {
   readonly basePath: string;
   /** The contract's idempotency key: the header it marks, when it marks one. */
   readonly idempotencyHeader?: string;
+  /** The contract's webhooks (`webhooks`, POSTed to a merchant): the JSON pointer of each event's body schema, null: none. */
+  readonly webhooks?: Readonly<Record<string, string | null>>;
   /** By operationId, in the contract's order: path by path, each path's methods in the order OpenAPI lists them. */
   readonly operations: Readonly<Record<string, OperationEntry>>;
 }
@@ -94,6 +101,7 @@ const answer40: OperationResponse = { headers: [], content: { "application/json"
 export const paymentsOperationTable: OperationTable = {
   basePath: "/rest/v1",
   idempotencyHeader: "Idempotency-Key",
+  webhooks: { "alias.registered": "#/components/schemas/AliasRegisteredNotification", "alias.payment.received": "#/components/schemas/AliasPaymentReceivedNotification" },
   operations: {
     getFacility: {
       method: "GET",
@@ -192,6 +200,7 @@ export const paymentsOperationTable: OperationTable = {
       idempotencyHeader: "Idempotency-Key",
       parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: "#/components/parameters/IdempotencyKey/schema", type: "string" }],
       requestBody: { required: true, content: { "application/json": "#/components/schemas/TransactionRequest" } },
+      openValues: { transactionType: ["PAYMENT", "PREAUTH"], eci: ["INTERNET"], entryMode: ["STORED_CREDENTIAL"] },
       responses: { "201": answer14, "202": answer12, "400": answer2, "401": answer2, "403": answer2, "406": answer2, "415": answer2, "422": answer2, "429": answer2, "500": answer2, "502": answer2, "503": answer2, "504": answer2 },
     },
     listTransactionsForReferenceNumber: {

@@ -207,7 +207,7 @@ export function createApiHandler(parts: ApiHandlerParts) {
       let response: StoredResponse;
       if (known.kind === 'busy') {
         idempotencyKey = undefined; // the original still owns the key
-        throw new ApiError(429, 'A request with this Idempotency-Key is still being processed.');
+        throw new ApiError(429, `A request with this ${operation.idempotencyHeader} is still being processed.`);
       } else if (known.kind === 'replay') {
         idempotencyKey = undefined;
         replay = true;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../generated/rules.js';
 import { ApiError } from '../rules/api-error.js';
 import type { KeyType, OperationSpec } from '../contract/contract.js';
 import type { Caller } from '../core.js';

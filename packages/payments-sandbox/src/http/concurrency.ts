@@ -1,4 +1,4 @@
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../generated/rules.js';
 
 /** The Limits section: more requests in flight than the contract's concurrency rule allows get 429. */
 export class InFlightRequests {

@@ -26,6 +26,7 @@ import {
 import type { SettingsView } from '../state/settings.js';
 import type { StateStore } from '../state/store.js';
 import { controlDocument } from '../generated/control/document.js';
+import { controlOperationTable } from '../generated/control/operations.js';
 import { paymentsSandboxControlSensitive } from '../generated/sensitive.js';
 import type { ControlOperationId } from '../generated/control/client.js';
 import { ControlRefusal, controlPrefix, type ControlGuard } from './control-guard.js';
@@ -58,7 +59,8 @@ export interface ControlTarget {
 type Json = Record<string, any>;
 type Handler = (target: ControlTarget, body: Json, params: Record<string, string>, query: URLSearchParams) => { status: number; json?: unknown };
 
-const contract = readContract(controlDocument as OpenApiDocument);
+// The control table's paths are matched after the prefix is taken off (below), so under an empty base path.
+const contract = readContract(controlOperationTable, controlDocument as OpenApiDocument, '');
 const validator = new SchemaValidator(contract.document, paymentsSandboxControlSensitive);
 
 const clock = (target: ControlTarget) => ({ now: new Date(target.core.clock.now()).toISOString(), offsetMs: target.core.state.clockOffsetMs });
@@ -144,12 +146,18 @@ const handlers: Record<Exclude<ControlOperationId, StreamedOperation>, Handler> 
     if (!t) throw new ControlRefusal(404, `no transaction ${receiptNumber}`);
     return { status: 200, json: transactionTimeline(target.core, t, target.requests) };
   },
-  listCustomers: (target, _body, _params, query) => ({ status: 200, json: listCustomers(target.core, paging(query).cursor, paging(query).limit) }),
-  listAliases: (target, _body, _params, query) => ({ status: 200, json: listAliases(target.core, paging(query).cursor, paging(query).limit) }),
-  listRecurringPayments: (target, _body, _params, query) => ({
-    status: 200,
-    json: listRecurringPayments(target.core, paging(query).cursor, paging(query).limit),
-  }),
+  listCustomers: (target, _body, _params, query) => {
+    const { cursor, limit } = paging(query);
+    return { status: 200, json: listCustomers(target.core, text(query, 'customerId'), cursor, limit) };
+  },
+  listAliases: (target, _body, _params, query) => {
+    const { cursor, limit } = paging(query);
+    return { status: 200, json: listAliases(target.core, text(query, 'customerId'), cursor, limit) };
+  },
+  listRecurringPayments: (target, _body, _params, query) => {
+    const { cursor, limit } = paging(query);
+    return { status: 200, json: listRecurringPayments(target.core, text(query, 'customerId'), cursor, limit) };
+  },
   listRequests: (target, _body, _params, query) => {
     const { cursor, limit } = paging(query);
     const operationId = text(query, 'operationId');
@@ -183,6 +191,7 @@ function checkQuery(operation: OperationSpec, query: URLSearchParams): void {
   for (const name of query.keys()) if (!taken.has(name)) throw new ControlRefusal(400, `${controlPrefix}${operation.template} takes no query parameter ${name}`);
   const arrays = operation.parameters.filter((p) => p.in === 'query' && p.type === 'array');
   for (const parameter of arrays) {
+    if (parameter.schema === undefined) continue; // a parameter without a schema takes any text
     const problems = validator.check(parameter.schema, query.getAll(parameter.name));
     if (query.has(parameter.name) && problems.length) throw new ControlRefusal(400, `${parameter.name} ${problems.flatMap((p) => p.messages).join(', ')}`);
   }

@@ -1,4 +1,4 @@
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../generated/rules.js';
 import type { Caller } from '../core.js';
 import type { SandboxClock } from '../state/clock.js';
 import type { SandboxState, StoredResponse } from '../state/state.js';

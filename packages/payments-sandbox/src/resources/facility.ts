@@ -1,6 +1,6 @@
 import { mayActFor } from '../core.js';
 import { ApiError, invalidField } from '../rules/api-error.js';
-import { nodeAt, type SandboxContract } from '../contract/contract.js';
+import { cardSchemes, paymentMethodList } from '../generated/facility-defaults.js';
 import type { Facility, HandlerContext, HandlerTable, SandboxBusiness } from '../core.js';
 import { page } from '../rules/links.js';
 
@@ -16,26 +16,18 @@ export const defaultAliasDomains = ['pay.example.com'];
 
 type Node = Record<string, unknown>;
 
-/** The schemes of the contract's `CardSchemeName` enum: what a business accepts unless configured otherwise. */
-function contractSchemes(contract: SandboxContract): string[] {
-  const schema = nodeAt(contract.document, '#/components/schemas/CardSchemeName') as { enum?: string[] } | undefined;
-  return schema?.enum ?? [];
-}
-
 /**
- * The payment methods `GET /methods` lists unless configured: the contract's own example of the method list, so
- * that the sandbox serves the methods and funding accounts the docs show.
+ * The payment methods `GET /methods` lists unless configured: the contract's own example of the method list (a
+ * generated constant), so that the sandbox serves the methods and funding accounts the docs show.
  */
-function exampleMethods(contract: SandboxContract): Node[] {
-  const value = contract.examples.PaymentMethodList?.value as { data?: Node[] } | undefined;
+function exampleMethods(): Node[] {
+  const value = paymentMethodList as { data?: Node[] } | undefined;
   return structuredClone(value?.data ?? []).map(({ links: _, ...method }) => method);
 }
 
 export function createFacility(
-  contract: SandboxContract,
   options: { businesses?: SandboxBusiness[]; aliasDomains?: string[]; methods?: Node[] },
 ): Facility {
-  const schemes = contractSchemes(contract);
   const businesses = new Map(
     (options.businesses ?? [defaultBusiness]).map((b) => [
       b.supplierBusinessCode,
@@ -43,12 +35,13 @@ export function createFacility(
         supplierBusinessCode: b.supplierBusinessCode,
         currency: b.currency ?? 'AUD',
         surcharges: b.surcharges ?? {},
-        acceptedSchemes: b.acceptedSchemes ?? schemes,
+        // Every scheme of the contract's `CardSchemeName` enum unless configured.
+        acceptedSchemes: b.acceptedSchemes ?? [...cardSchemes],
         aliasDisplayName: b.aliasDisplayName ?? `${b.supplierBusinessCode} ****0000`,
       },
     ]),
   );
-  return { businesses, aliasDomains: options.aliasDomains ?? defaultAliasDomains, methods: options.methods ?? exampleMethods(contract) };
+  return { businesses, aliasDomains: options.aliasDomains ?? defaultAliasDomains, methods: options.methods ?? exampleMethods() };
 }
 
 /** A business named in the path: unknown, or outside a restricted key's list, is "nothing matches" (404). */

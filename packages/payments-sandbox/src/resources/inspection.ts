@@ -157,8 +157,12 @@ export function listTransactions(core: SandboxCore, criteria: TransactionCriteri
   return { items: items.map((t) => transactionModel(core, t, links, now)), nextCursor };
 }
 
-export function listCustomers(core: SandboxCore, cursor: string | undefined, limit: number): Page<Schemas['Customer']> {
-  const page = pageAfter(reversed(core.state.customers), (c) => c.customerId, cursor, limit);
+/** Only the records of `customerId`, when one is given. */
+const ofCustomer = <T extends { customerId?: string }>(items: Iterable<T>, customerId: string | undefined) =>
+  customerId === undefined ? items : filtered(items, (item) => item.customerId === customerId);
+
+export function listCustomers(core: SandboxCore, customerId: string | undefined, cursor: string | undefined, limit: number): Page<Schemas['Customer']> {
+  const page = pageAfter(ofCustomer(reversed(core.state.customers), customerId), (c) => c.customerId, cursor, limit);
   const wanted = new Set(page.items.map((c) => c.customerId));
   const accounts = new Map<string, Schemas['Account'][]>();
   for (const a of core.state.accounts.values()) {
@@ -201,13 +205,18 @@ export function aliasView(core: SandboxCore, a: AliasRecord): Schemas['Alias'] {
   };
 }
 
-export function listAliases(core: SandboxCore, cursor: string | undefined, limit: number): Page<Schemas['Alias']> {
-  const page = pageAfter(reversed(core.state.aliases), (a) => a.id, cursor, limit);
+export function listAliases(core: SandboxCore, customerId: string | undefined, cursor: string | undefined, limit: number): Page<Schemas['Alias']> {
+  const page = pageAfter(ofCustomer(reversed(core.state.aliases), customerId), (a) => a.id, cursor, limit);
   return { items: page.items.map((a) => aliasView(core, a)), nextCursor: page.nextCursor };
 }
 
-export function listRecurringPayments(core: SandboxCore, cursor: string | undefined, limit: number): Page<Schemas['RecurringPayment']> {
-  const page = pageAfter(reversed(core.state.recurringPayments), (r) => r.id, cursor, limit);
+export function listRecurringPayments(
+  core: SandboxCore,
+  customerId: string | undefined,
+  cursor: string | undefined,
+  limit: number,
+): Page<Schemas['RecurringPayment']> {
+  const page = pageAfter(ofCustomer(reversed(core.state.recurringPayments), customerId), (r) => r.id, cursor, limit);
   return {
     items: page.items.map((r) => ({ id: r.id, createdAt: iso(r.createdAt), ...(r.customerId ? { customerId: r.customerId } : {}), fields: keepable(r.fields) })),
     nextCursor: page.nextCursor,

@@ -26,7 +26,7 @@ function flaggingUnpublishedValues(handlers: HandlerTable): HandlerTable {
       operationId,
       (context: HandlerContext) => {
         const response = handler(context);
-        const flagged = unpublishedValues(context.core.contract, context.operation, context.body).map(describeUnpublished);
+        const flagged = unpublishedValues(context.operation, context.body).map(describeUnpublished);
         if (!flagged.length) return response;
         const seen = logged.get(context.core) ?? new Set<string>();
         logged.set(context.core, seen);

@@ -1,4 +1,4 @@
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../generated/rules.js';
 import type { HandlerContext, HandlerTable } from '../core.js';
 import { page } from '../rules/links.js';
 import { found, merchantFields, newestFirst, openModel, prefixedId } from '../state/records.js';

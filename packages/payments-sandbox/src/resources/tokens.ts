@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../generated/rules.js';
 import { ApiError, invalidField } from '../rules/api-error.js';
 import { cardSchemeOf, debitCards, defaultThreeDSOutcome, threeDSOutcomeByCard } from '../rules/conventions.js';
 import type { HandlerTable, SandboxCore } from '../core.js';

@@ -1,4 +1,4 @@
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../generated/rules.js';
 import { mayActFor } from '../core.js';
 import type { ApiResponse, HandlerContext, HandlerTable } from '../core.js';
 import { pageLinks, pageOf, pageParameter } from '../rules/links.js';

@@ -1,4 +1,4 @@
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../generated/rules.js';
 
 export interface Link {
   rel: string;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../generated/rules.js';
 import { crashPoint } from './crash-points.js';
 import type { SandboxState } from './state.js';
 import { StateStoreError, unlessAborted, type StateStore, type WriteOptions } from './store.js';

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
-import { rules } from '@paykit/payments/rules';
+import { rules } from '../generated/rules.js';
 import { crashPoint, holdPoint } from './crash-points.js';
 import { parseState } from './persistence.js';
 import type { SandboxState } from './state.js';

@@ -1,9 +1,10 @@
 import { matchPath, readContract, type OpenApiDocument } from '../../src/contract/contract.js';
 import { SchemaValidator } from '../../src/contract/schema-validator.js';
 import { controlDocument } from '../../src/generated/control/document.js';
+import { controlOperationTable } from '../../src/generated/control/operations.js';
 import { createSandboxControl, type PaymentsSandbox, type SandboxControl } from '../../src/index.js';
 
-export const controlContract = readContract(controlDocument as OpenApiDocument);
+export const controlContract = readContract(controlOperationTable, controlDocument as OpenApiDocument, '');
 const validator = new SchemaValidator(controlContract.document);
 
 /** What the contract says of one answer: the problems of its body against the schema of its status (none when valid). */

@@ -6,8 +6,8 @@ export interface StreamEvent {
 }
 
 /**
- * Reads a server-sent event stream as it arrives, so that a test waits for the event it means (`until`), never for a
- * while. `until` fails when the stream ends first, or after `timeoutMs` (which only bounds a failure).
+ * Reads a server-sent event stream as it arrives, so that a test waits for the event it means (`waitUntil`), never for a
+ * while. `waitUntil` fails when the stream ends first; the test's timeout bounds the rest.
  */
 export class EventStreamReader {
   readonly events: StreamEvent[] = [];
@@ -58,12 +58,11 @@ export class EventStreamReader {
     return this.events.filter((e) => e.data !== undefined).map((e) => JSON.parse(e.data!) as T);
   }
 
-  until(found: (reader: EventStreamReader) => boolean, what: string, timeoutMs = 4_000): Promise<void> {
+  waitUntil(found: (reader: EventStreamReader) => boolean, what: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => (this.waiting.delete(check), reject(new Error(`no ${what} on the stream; it sent ${JSON.stringify(this.events.slice(-10))}`))), timeoutMs);
       const check = () => {
-        if (found(this)) (clearTimeout(timer), this.waiting.delete(check), resolve());
-        else if (this.ended) (clearTimeout(timer), this.waiting.delete(check), reject(new Error(`the stream ended without ${what}`)));
+        if (found(this)) (this.waiting.delete(check), resolve());
+        else if (this.ended) (this.waiting.delete(check), reject(new Error(`the stream ended without ${what}; it sent ${JSON.stringify(this.events.slice(-10))}`)));
       };
       this.waiting.add(check);
       check();

@@ -1,16 +1,7 @@
+import { follow, unref } from '#platform';
+
 /** Timers hold at most this delay; a longer one would fire at once (Node warns and uses 1 ms). */
 export const longestTimerMs = 2 ** 31 - 1;
-
-/**
- * The calls that follow each caller's signal, which has one listener for all of them (`follower`), not one per call:
- * many calls sharing a signal (a page's, a request's) would pass the runtime's listener limit, and Node would warn
- * (MaxListenersExceededWarning) where a bare fetch does not.
- */
-const following = new WeakMap<AbortSignal, Set<CallStop>>();
-
-function follower(this: AbortSignal): void {
-  for (const call of following.get(this)!) call.end(this.reason);
-}
 
 /**
  * What may end one call: its deadline and the caller's signal. Its `signal` goes to fetch on every attempt, so that
@@ -24,7 +15,8 @@ function follower(this: AbortSignal): void {
 export class CallStop {
   // Declared, not defined: the constructor assigns them (field definitions would only add bytes to bundles).
   declare readonly timeoutMs: number;
-  declare private readonly callerSignal: AbortSignal | undefined;
+  /** Lets go of the caller's signal. */
+  declare private readonly unfollow: (() => void) | undefined;
   declare readonly deadline: number;
   declare readonly signal: AbortSignal;
   declare timedOut: boolean;
@@ -35,7 +27,6 @@ export class CallStop {
   /** `timeoutMs`: `Infinity` for no deadline (see `resolveTimeout`). */
   constructor(timeoutMs: number, callerSignal: AbortSignal | undefined) {
     this.timeoutMs = timeoutMs;
-    this.callerSignal = callerSignal;
     this.timedOut = false;
     this.signal = (this.controller = new AbortController()).signal;
     this.deadline = timeoutMs === Infinity ? Infinity : performance.now() + timeoutMs;
@@ -43,18 +34,10 @@ export class CallStop {
       this.end(callerSignal.reason);
       return;
     }
-    if (callerSignal) {
-      let calls = following.get(callerSignal);
-      if (!calls) {
-        following.set(callerSignal, (calls = new Set()));
-        callerSignal.addEventListener('abort', follower);
-      }
-      calls.add(this);
-    }
+    if (callerSignal) this.unfollow = follow(callerSignal, this);
     if (timeoutMs !== Infinity) {
       this.timer = setTimeout(expire, timeoutMs, this);
-      // An in-flight request keeps the process alive by its socket; the deadline alone must not.
-      (this.timer as { unref?: () => void }).unref?.();
+      if (unref) unref(this.timer);
     }
   }
 
@@ -94,12 +77,7 @@ export class CallStop {
   /** Clears the deadline and lets go of the caller's signal; call once the body has been read or the call failed. */
   release(): void {
     clearTimeout(this.timer);
-    const signal = this.callerSignal;
-    const calls = signal && following.get(signal);
-    if (calls?.delete(this) && !calls.size) {
-      signal!.removeEventListener('abort', follower);
-      following.delete(signal!);
-    }
+    this.unfollow?.();
   }
 }
 

@@ -76,7 +76,8 @@ export interface ClientOptions {
   /**
    * An undici Dispatcher handed to fetch as `dispatcher`: an `Agent` with your own CA or a client certificate, a
    * `ProxyAgent`, or an `EnvHttpProxyAgent` to honour HTTPS_PROXY (Node's fetch ignores it). A proxy's refusal (407,
-   * 403) fails the call with a `proxyRefused` error, never resent.
+   * 403) fails the call with a `proxyRefused` error, never resent. Node, Bun and Deno only: the build for a browser
+   * or a worker (the `browser`, `worker` and `workerd` conditions) ignores it, as their fetch would.
    */
   dispatcher?: unknown;
   /** Before each attempt. */

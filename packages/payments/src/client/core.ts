@@ -1,3 +1,4 @@
+import { inspectKey } from '#platform';
 import { errorFromResponse, inputError, type PaymentsError } from '../errors/payments-error.js';
 import type { OperationSpec } from '../generated/operations.js';
 import { resolveBaseUrl, type ClientOptions } from './config.js';
@@ -213,7 +214,8 @@ export function describeClient<T extends object>(client: T, label: string, baseU
   Object.defineProperties(client, {
     toString: { value: () => text },
     toJSON: { value: () => ({ client: label, baseUrl }) },
-    [Symbol.for('nodejs.util.inspect.custom')]: { value: () => text },
+    // console.log under Node (the web build has no such key).
+    ...(inspectKey && { [inspectKey]: { value: () => text } }),
   });
   return client;
 }

@@ -3,6 +3,8 @@ import { maskCardNumbers, redactHeaders, secretHeaderNames } from '../errors/red
 // A namespace import, so that bundles keep only the rules this module reads.
 import * as rules from '../generated/rules.js';
 import { basicAuthorization, headerNamesOption, numberOption, resolveTimeout, type ClientOptions, type ErrorLog, type Hook, type RequestLog, type ResponseLog } from './config.js';
+// What only Node's fetch meets: src/platform/node.ts, or web.ts in a browser's or a worker's build (package.json's imports).
+import { refusedByProxy, sentNothing, takesDispatcher } from '#platform';
 import { CallStop, longestTimerMs } from './call-stop.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
 
@@ -78,7 +80,7 @@ export function createTransport(options: ClientOptions): Transport {
           const { signal } = init;
           const stopped = () => reject(signal!.reason);
           signal?.addEventListener('abort', stopped, { once: true });
-          custom(new Request(url, init), dispatcher ? ({ dispatcher } as RequestInit) : undefined)
+          custom(new Request(url, init), takesDispatcher && dispatcher ? ({ dispatcher } as RequestInit) : undefined)
             .then(resolve, reject)
             .finally(() => signal?.removeEventListener('abort', stopped));
         })
@@ -108,7 +110,7 @@ export function createTransport(options: ClientOptions): Transport {
       body: request.body,
       signal: stop?.signal,
       redirect: 'manual',
-      dispatcher: custom ? undefined : dispatcher,
+      dispatcher: takesDispatcher && !custom ? dispatcher : undefined,
     } as RequestInit;
     // When the call began: its key cannot have reached the service before, so its lifetime there ends later.
     const startedAt = Date.now();
@@ -144,7 +146,7 @@ export function createTransport(options: ClientOptions): Transport {
           if (!again) return exchange;
           last = exchange;
         } catch (cause) {
-          const failure = callFailure(request, idempotencyKey, stop, sent, cause, response?.status, lost || (sent === attempt && mayHaveArrived(cause)), startedAt);
+          const failure = callFailure(request, idempotencyKey, stop, sent, cause, response?.status, lost || (sent === attempt && !(sentNothing && sentNothing(cause))), startedAt);
           // Stopped by the deadline while waiting to resend: the last answer is the call's, not a timeout.
           if (last && sent < attempt && failure.kind === 'timeout') return last;
           lost = failure.mustQueryState;
@@ -177,27 +179,6 @@ function retryAfterMs(value: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** The first of `error` and its causes (a few deep: Node's fetch wraps undici's errors) that `test` finds something in. */
-function inCauses<T>(error: unknown, test: (error: Error & { code?: unknown }) => T | undefined): T | undefined {
-  for (let depth = 0; error && depth < 5; depth++, error = (error as Error).cause) {
-    const found = test(error as Error);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/**
- * The status of a proxy's refusal (407 or 403): undici's ProxyAgent words a refused CONNECT tunnel, and a refusal of a
- * request it forwards, so (under Node's own fetch, two causes deep).
- */
-const refusedByProxy = (error: unknown) => inCauses(error, (cause) => /Proxy .*\((40[37])\)/.exec(String(cause))?.[1]);
-
-/**
- * Whether a request that failed may have reached the service: not when the connection was refused, the name did not
- * resolve or the TLS handshake refused the certificate, which all happen before a byte of the request is sent.
- */
-const mayHaveArrived = (error: unknown) => !inCauses(error, (cause) => /^E(CONNREFUSED|NOTFOUND|AI_AGAIN)$|CERT|VERIFY/.test(String(cause.code)) || undefined);
-
 /**
  * The error of a call that got no usable answer: the deadline or the caller stopped it, fetch failed (`network`; a
  * proxy's refusal is `proxyRefused`), or the body of an answer with `status` broke off. `unknown`: an attempt may have
@@ -216,7 +197,7 @@ function callFailure(
 ): AnyPaymentsError {
   const { method, url } = request;
   const stopped = stop?.stoppedBy();
-  const proxyStatus = stopped ? undefined : refusedByProxy(cause);
+  let proxyStatus: number | undefined;
   let kind: 'network' | 'timeout' | 'aborted' | 'proxyRefused' = 'network';
   // A body broken off (an answer with a `status` came) counts as no answer: the one that arrived is incomplete.
   let message = `${method} ${url} got no ${status ? 'complete ' : ''}answer after ${attempts} attempt(s).`;
@@ -228,7 +209,7 @@ function callFailure(
     kind = stopped;
     message = `${method} ${url} was aborted by the caller.`;
     cause = request.signal?.reason;
-  } else if (proxyStatus) {
+  } else if (refusedByProxy && (proxyStatus = refusedByProxy(cause))) {
     kind = 'proxyRefused';
     message = `${method} ${url}: the proxy refused it (HTTP ${proxyStatus}).`;
     unknown = false;
@@ -241,7 +222,7 @@ function callFailure(
     idempotencyKey,
     attempts,
     cause,
-    status: proxyStatus && Number(proxyStatus),
+    status: proxyStatus,
     // A request that only reads changed nothing, whatever became of it.
     mustQueryState: unknown && method !== 'GET',
     sentAt,

@@ -1,10 +1,10 @@
 import { createServer as createTlsServer } from 'node:https';
 import { EnvHttpProxyAgent, ProxyAgent, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startConnectProxy } from '@paykit/test-support';
 import { isPaymentsError } from '../../src/index.js';
 import { json, listenOnLoopback, startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from '../support/fixtures.js';
-import { startProxy } from '../support/connect-proxy.js';
 import { selfSignedCertificate } from '../support/self-signed.js';
 
 // Fault row "a proxy refuses the request", through a real proxy on loopback: the client reaches the service through
@@ -17,7 +17,7 @@ const credentials = { user: 'merchant', password: 'proxy-secret-1' };
 const proxyToken = `Basic ${Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')}`;
 
 let server: LoopbackServer | undefined;
-let proxy: Awaited<ReturnType<typeof startProxy>> | undefined;
+let proxy: Awaited<ReturnType<typeof startConnectProxy>> | undefined;
 let agent: Dispatcher | undefined;
 afterEach(async () => {
   vi.unstubAllEnvs();
@@ -34,7 +34,7 @@ describe('a proxy that refuses', () => {
     { label: 'a forwarded request without credentials (407)', proxyOptions: { credentials }, tunnel: false, status: 407 },
   ] as const)('$label is a proxyRefused error, sent once and never resent', async ({ proxyOptions, tunnel, status }) => {
     server = await startLoopbackServer((_request, res) => json(res, 201, approved));
-    proxy = await startProxy(proxyOptions);
+    proxy = await startConnectProxy(proxyOptions);
     agent = new ProxyAgent({ uri: proxy.url, proxyTunnel: tunnel });
     const client = secretClient(server.url, { dispatcher: agent, retry: { delayMs: 1, maxRetries: 3 } });
     const error = await failure(client.transactions.create(paymentRequest));
@@ -49,7 +49,7 @@ describe('a proxy that refuses', () => {
 
   it('lets the call through once the credentials are given: the proxy tunnels to the service', async () => {
     server = await startLoopbackServer((_request, res) => json(res, 201, approved));
-    proxy = await startProxy({ credentials });
+    proxy = await startConnectProxy({ credentials });
     agent = new ProxyAgent({ uri: proxy.url, token: proxyToken });
     const result = await secretClient(server.url, { dispatcher: agent }).transactions.create(paymentRequest);
     expect(result.status).toBe(201);
@@ -59,7 +59,7 @@ describe('a proxy that refuses', () => {
 
   it('keeps the proxy credentials out of the error', async () => {
     server = await startLoopbackServer((_request, res) => json(res, 201, approved));
-    proxy = await startProxy({ forbid: true });
+    proxy = await startConnectProxy({ forbid: true });
     agent = new ProxyAgent({ uri: proxy.url, token: proxyToken });
     const error = await failure(secretClient(server.url, { dispatcher: agent }).transactions.get('1'));
     expect(error.kind).toBe('proxyRefused');
@@ -71,7 +71,7 @@ describe('the proxy named by the environment, when the caller asks for it', () =
   // Node's fetch ignores HTTP(S)_PROXY; undici's EnvHttpProxyAgent reads them (and NO_PROXY) when it is made.
   it('goes through the proxy of HTTP_PROXY / HTTPS_PROXY with dispatcher: new EnvHttpProxyAgent()', async () => {
     server = await startLoopbackServer((_request, res) => json(res, 201, approved));
-    proxy = await startProxy();
+    proxy = await startConnectProxy();
     vi.stubEnv('NO_PROXY', '');
     vi.stubEnv('no_proxy', '');
     vi.stubEnv('HTTP_PROXY', proxy.url);
@@ -84,7 +84,7 @@ describe('the proxy named by the environment, when the caller asks for it', () =
 
   it('refuses through that proxy the same way (proxyRefused, sent once)', async () => {
     server = await startLoopbackServer((_request, res) => json(res, 201, approved));
-    proxy = await startProxy({ credentials });
+    proxy = await startConnectProxy({ credentials });
     vi.stubEnv('NO_PROXY', '');
     vi.stubEnv('no_proxy', '');
     vi.stubEnv('HTTP_PROXY', proxy.url);
@@ -104,7 +104,7 @@ describe("the README's corporate proxy: credentials, and TLS inspection that re-
     const service = createTlsServer({ key, cert: ca }, (_request, res) => json(res, 201, approved));
     const { port, close } = await listenOnLoopback(service);
     try {
-      proxy = await startProxy({ credentials });
+      proxy = await startConnectProxy({ credentials });
       agent = new ProxyAgent({
         uri: proxy.url,
         token: proxyToken,

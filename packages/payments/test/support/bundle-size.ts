@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
 
@@ -23,8 +25,40 @@ const recordNodeBuiltins = (found: string[]): Plugin => ({
   },
 });
 
+const packageRoot = new URL('../../', import.meta.url);
+const { imports } = JSON.parse(readFileSync(new URL('package.json', packageRoot), 'utf8')) as {
+  imports: Record<string, Record<string, string>>;
+};
+
+/** esbuild's conditions for a platform: its own, then those every platform matches. */
+export const platformConditions = { browser: ['browser', 'import', 'default'], node: ['node', 'import', 'default'] } as const;
+
+/**
+ * The module package.json's `imports` gives `specifier` under `conditions` (the first of its conditions, in their
+ * order, that is one of them, as bundlers and Node pick), as its source file: `./dist/x.js` is built from `src/x.ts`.
+ */
+export function importedSource(specifier: string, conditions: readonly string[]): string {
+  const targets = imports[specifier];
+  const target = targets && Object.entries(targets).find(([condition]) => conditions.includes(condition))?.[1];
+  if (!target) throw new Error(`package.json's imports give nothing for ${specifier} under ${conditions.join(', ')}`);
+  return fileURLToPath(new URL(target.replace(/^\.\/dist\/(.*)\.js$/, 'src/$1.ts'), packageRoot));
+}
+
+/** Resolves the package's own `#` imports as a bundler would from the published package.json, to their sources. */
+const packageImports = (conditions: readonly string[]): Plugin => ({
+  name: 'package-imports-from-source',
+  setup(builder) {
+    builder.onResolve({ filter: /^#/ }, (args) => ({ path: importedSource(args.path, conditions) }));
+  },
+});
+
 /** The entry bundled as a merchant would ship it: everything inlined (openapi-fetch included), minified, ESM. */
-export async function measureBundle(entry: string, platform: 'browser' | 'node'): Promise<BundleMeasure> {
+export async function measureBundle(
+  entry: string,
+  platform: 'browser' | 'node',
+  /** Conditions besides the platform's (`workerd`, `worker`), as Wrangler or a bundler for workers adds them. */
+  conditions?: readonly string[],
+): Promise<BundleMeasure> {
   const nodeModulesImported: string[] = [];
   const result = await build({
     entryPoints: [entry],
@@ -35,7 +69,8 @@ export async function measureBundle(entry: string, platform: 'browser' | 'node')
     write: false,
     metafile: true,
     logLevel: 'silent',
-    plugins: platform === 'browser' ? [recordNodeBuiltins(nodeModulesImported)] : [],
+    ...(conditions && { conditions: [...conditions] }),
+    plugins: [packageImports([...(conditions ?? []), ...platformConditions[platform]]), ...(platform === 'browser' ? [recordNodeBuiltins(nodeModulesImported)] : [])],
   });
   const output = result.outputFiles[0]!.contents;
   return {

@@ -35,6 +35,11 @@ export interface OperationEntry {
   /** The path item's parameters merged under the operation's own (the operation's win on location and name). */
   readonly parameters: readonly OperationParameter[];
   readonly requestBody?: { readonly required: boolean; readonly content: OperationContent };
+  /**
+   * The JSON body's fields whose schema lists its values in part (`x-paykit-open-enum`: the service takes values the
+   * reference does not publish), each with the values it publishes; absent when none.
+   */
+  readonly openValues?: Readonly<Record<string, readonly string[]>>;
   /** By status as the contract keys them: `201`, `4XX`, `default`. */
   readonly responses: Readonly<Record<string, OperationResponse>>;
 }
@@ -45,6 +50,8 @@ export interface OperationTable {
   readonly basePath: string;
   /** The contract's idempotency key: the header it marks, when it marks one. */
   readonly idempotencyHeader?: string;
+  /** The contract's webhooks (`webhooks`, POSTed to a merchant): the JSON pointer of each event's body schema, null: none. */
+  readonly webhooks?: Readonly<Record<string, string | null>>;
   /** By operationId, in the contract's order: path by path, each path's methods in the order OpenAPI lists them. */
   readonly operations: Readonly<Record<string, OperationEntry>>;
 }

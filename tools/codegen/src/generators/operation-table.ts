@@ -2,6 +2,7 @@ import { canonicalPointer, declarationsOf, openApiModel, type OpenApiContractMod
 import type { Generator } from '../generator.js';
 import { generatedHeader } from '../header.js';
 import { Identifier } from './openapi-walk.js';
+import { OPEN_ENUM_EXTENSION } from './types.js';
 import type { OperationContent, OperationEntry, OperationParameter, OperationResponse, OperationTable } from './operation-table-types.js';
 
 /**
@@ -37,8 +38,24 @@ function parameters(model: OpenApiContractModel, operation: OpenApiOperation): O
   });
 }
 
+/** The open-list fields of the schema at `pointer` (its own properties and those of its `allOf` parts), by name. */
+function openValues(model: OpenApiContractModel, pointer: string, found: Record<string, string[]> = {}, seen = new Set<string>()): Record<string, string[]> {
+  const at = model.resolvePointer(pointer);
+  if (seen.has(at)) return found;
+  seen.add(at);
+  const schema = model.nodeAt(at) as { properties?: Record<string, unknown>; allOf?: unknown[] } | undefined;
+  for (const name of Object.keys(schema?.properties ?? {})) {
+    const published = model.deref(schema!.properties![name])?.[OPEN_ENUM_EXTENSION];
+    if (Array.isArray(published)) found[name] = published.map(String);
+  }
+  (schema?.allOf ?? []).forEach((_, index) => openValues(model, `${at}/allOf/${index}`, found, seen));
+  return found;
+}
+
 function entry(model: OpenApiContractModel, operation: OpenApiOperation): OperationEntry {
   const { requestBody, idempotencyHeader } = operation;
+  const jsonBody = requestBody?.content.find((media) => media.mediaType === 'application/json')?.schemaPointer;
+  const open = jsonBody === undefined ? {} : openValues(model, jsonBody);
   return {
     method: operation.method.toUpperCase(),
     path: operation.path,
@@ -46,6 +63,7 @@ function entry(model: OpenApiContractModel, operation: OpenApiOperation): Operat
     ...(idempotencyHeader !== undefined ? { idempotencyHeader } : {}),
     parameters: parameters(model, operation),
     ...(requestBody ? { requestBody: { required: requestBody.required, content: content(model, requestBody.content) } } : {}),
+    ...(Object.keys(open).length > 0 ? { openValues: open } : {}),
     responses: Object.fromEntries(operation.responses.map((answer) => [answer.status, { headers: Object.keys(answer.headers), content: content(model, answer.content) }])),
   };
 }
@@ -53,9 +71,15 @@ function entry(model: OpenApiContractModel, operation: OpenApiOperation): Operat
 /** The operation table of an OpenAPI contract. */
 export function buildOperationTable(model: OpenApiContractModel): OperationTable {
   const idempotencyHeader = model.idempotencyKey?.header;
+  const webhooks = Object.fromEntries(
+    model.webhooks
+      .filter((webhook) => webhook.method === 'post')
+      .map((webhook) => [webhook.path, schemaPointer(model, webhook.requestBody?.content.find((media) => media.mediaType === 'application/json')?.schemaPointer) ?? null]),
+  );
   return {
     basePath: model.basePath,
     ...(idempotencyHeader !== undefined ? { idempotencyHeader } : {}),
+    ...(Object.keys(webhooks).length > 0 ? { webhooks } : {}),
     operations: Object.fromEntries(model.operations.map((operation) => [operation.operationId, entry(model, operation)])),
   };
 }

@@ -896,6 +896,9 @@ export const controlDocument: Record<string, unknown> = {
         "description": "Every business's customers, each with the accounts stored for it (card data masked); newest first, a page at a time.",
         "parameters": [
           {
+            "$ref": "#/components/parameters/CustomerId"
+          },
+          {
             "$ref": "#/components/parameters/Cursor"
           },
           {
@@ -935,6 +938,9 @@ export const controlDocument: Record<string, unknown> = {
         "description": "Every business's aliases, with where each registration or deregistration stands; newest first, a page at a time.",
         "parameters": [
           {
+            "$ref": "#/components/parameters/CustomerId"
+          },
+          {
             "$ref": "#/components/parameters/Cursor"
           },
           {
@@ -973,6 +979,9 @@ export const controlDocument: Record<string, unknown> = {
         "summary": "List recurring payments",
         "description": "Every business's recurring payments the merchant made; newest first, a page at a time.",
         "parameters": [
+          {
+            "$ref": "#/components/parameters/CustomerId"
+          },
           {
             "$ref": "#/components/parameters/Cursor"
           },
@@ -2244,6 +2253,16 @@ export const controlDocument: Record<string, unknown> = {
           "minimum": 1,
           "maximum": 1000,
           "default": 50
+        }
+      },
+      "CustomerId": {
+        "name": "customerId",
+        "in": "query",
+        "required": false,
+        "description": "Only those of this customer.",
+        "schema": {
+          "type": "string",
+          "maxLength": 200
         }
       }
     }

@@ -871,6 +871,8 @@ export interface components {
         Cursor: string;
         /** @description How many items a page holds at most. */
         Limit: number;
+        /** @description Only those of this customer. */
+        CustomerId: string;
     };
     requestBodies: never;
     headers: never;
@@ -1402,6 +1404,8 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
+                /** @description Only those of this customer. */
+                customerId?: components["parameters"]["CustomerId"];
                 /** @description Where the page starts: the `nextCursor` of the page before. Without it, the first (newest) page. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description How many items a page holds at most. */
@@ -1430,6 +1434,8 @@ export interface operations {
     listAliases: {
         parameters: {
             query?: {
+                /** @description Only those of this customer. */
+                customerId?: components["parameters"]["CustomerId"];
                 /** @description Where the page starts: the `nextCursor` of the page before. Without it, the first (newest) page. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description How many items a page holds at most. */
@@ -1458,6 +1464,8 @@ export interface operations {
     listRecurringPayments: {
         parameters: {
             query?: {
+                /** @description Only those of this customer. */
+                customerId?: components["parameters"]["CustomerId"];
                 /** @description Where the page starts: the `nextCursor` of the page before. Without it, the first (newest) page. */
                 cursor?: components["parameters"]["Cursor"];
                 /** @description How many items a page holds at most. */

@@ -28,5 +28,8 @@ const contractCopiesGenerator: SoapGenerator = async ({ model, view }) => {
   return files;
 };
 
+/** The messages' types and the descriptors of the codec, for a package that encodes or samples messages. */
+export const soapDescriptorGenerators: SoapGenerator[] = [typesGenerator, descriptorsGenerator];
+
 /** The typed client: types, descriptors and the contract copy it ships (its table of what is secret is the target's). */
-export const soapClientGenerators: SoapGenerator[] = [typesGenerator, descriptorsGenerator, contractCopiesGenerator];
+export const soapClientGenerators: SoapGenerator[] = [...soapDescriptorGenerators, contractCopiesGenerator];
