@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { controlContracts, fromRoot, openApiContracts, readSoapContract, soapContracts } from '@paykit/contracts';
 import { buildChangelogPage, changelogPage } from './changelog-page.mjs';
 import { addConfirmPage, buildConfirmPage } from './confirm-page.mjs';
+import { copyGuideImages } from './guide-images.mjs';
 import { readGuides } from './guides.mjs';
 import { renderLanding } from './landing.mjs';
 import { renderPage } from './layout.mjs';
@@ -74,10 +75,14 @@ const markdown = createMarkdownRenderer(new Map(guides.map((g) => [g.source, g.p
   highlight,
   operations,
 });
+/** @type {Set<string>} */
+const images = new Set();
 for (const guide of guides) {
-  const { html, headings } = renderGuide(markdown, guide.markdown, guide.source);
+  const { html, headings } = renderGuide(markdown, guide.markdown, guide.source, images);
   writeFileSync(join(paths.dist, guide.page), renderPage({ site, current: guide.page, title: guide.title, body: html, headings }));
 }
+
+copyGuideImages(images, paths.dist);
 
 // The changelog and the list of assumptions sit in the navigation's list of guides, but the landing page gives them
 // sections of their own.

@@ -151,6 +151,7 @@ blockquote.assumption::before { content: "To confirm with the operator"; display
 .diagram { margin: 1.5rem 0; overflow-x: auto; }
 .diagram svg { max-width: none; height: auto; } /* never shrunk below its labels' size: the figure scrolls instead */
 .diagram figcaption { font-size: .9rem; color: var(--muted); margin-top: .25rem; }
+main img { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 6px; } /* screenshots fit the column */
 @media (min-width: 80rem) {
   .frame:has(> .toc) { grid-template-columns: 15rem minmax(0, 1fr) 15rem; grid-template-areas: "guides main toc"; max-width: 92rem; }
   .toc { margin: 1.5rem 1rem; border: 0; border-left: 1px solid var(--line); border-radius: 0; align-self: start; position: sticky; top: 0; max-height: 100vh; overflow-y: auto; }

@@ -4,10 +4,12 @@
 // inline code (`createTransaction`, `POST /transactions`, `client.transactions.create()`) linked to its reference
 // entry, and the operations a code sample calls listed under it; and diagram markers
 // (`<!-- diagram: state alias-status -->` on a line of its own) replaced by the SVG drawn from the contracts; the
-// reference's words marked «…» rendered as quotations (./quotes.mjs).
+// reference's words marked «…» rendered as quotations (./quotes.mjs); images (`![…](images/x.png)`) checked to exist,
+// sized and loaded lazily (./guide-images.mjs).
 import MarkdownIt from 'markdown-it';
 import anchor from 'markdown-it-anchor';
 import { diagramMarker } from './diagrams/index.mjs';
+import { guideImage } from './guide-images.mjs';
 import { escapeHtml } from './html.mjs';
 import { referenceQuotes } from './quotes.mjs';
 import { operationNamer, operationsCalledIn } from './reference/operation-index.mjs';
@@ -106,6 +108,23 @@ export function createMarkdownRenderer(pageOfSource, diagrams = new Map(), { hig
     }
   });
 
+  // An image of the guides' folder: it must be there; drawn at its size, loaded when scrolled to. `env.images`
+  // collects what the build copies into the site.
+  const defaultImage = md.renderer.rules.image ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  md.renderer.rules.image = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    const src = token?.attrGet('src') ?? '';
+    if (token) {
+      const image = guideImage(src, env?.source ?? 'a guide');
+      token.attrSet('width', String(image.width));
+      token.attrSet('height', String(image.height));
+      token.attrSet('loading', 'lazy');
+      token.attrSet('decoding', 'async');
+      env?.images?.add(src);
+    }
+    return defaultImage(tokens, idx, options, env, self);
+  };
+
   const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
     const token = tokens[idx];
@@ -145,9 +164,10 @@ export function createMarkdownRenderer(pageOfSource, diagrams = new Map(), { hig
  * @param {MarkdownIt} md a renderer from createMarkdownRenderer
  * @param {string} markdown
  * @param {string} source the guide's file name, for errors
+ * @param {Set<string>} [images] collects the images it shows (their `src`), for the build to copy
  */
-export function renderGuide(md, markdown, source) {
-  const env = { source };
+export function renderGuide(md, markdown, source, images = new Set()) {
+  const env = { source, images };
   const tokens = md.parse(markdown, env);
   /** @type {Heading[]} */
   const headings = tokens.flatMap((token, i) => {

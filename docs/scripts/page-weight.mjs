@@ -1,6 +1,8 @@
 // Page weight of the built site: for each page, the bytes of its HTML plus every local file it references (scripts,
 // stylesheets, images), raw and as sent to a browser that accepts gzip: the gzip copy the build wrote
-// (precompress.mjs), which the server sends, or the file itself where there is none. The Redoc reference pages share
+// (precompress.mjs), which the server sends, or the file itself where there is none. An image the page loads lazily
+// (`loading="lazy"`: a guide's screenshots) is not part of what the page sends first: it is counted apart
+// (`lazyBytes`), under a budget of its own. The Redoc reference pages share
 // one script, which a browser downloads once: `gzipBytesAfter` models what opening a page costs once another was opened.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, normalize } from 'node:path';
@@ -14,12 +16,16 @@ export const OWN_PAGE_BUDGET_BYTES = 200_000;
 /** A guide's first load (its HTML and the site script, gzip) must stay within this; the search index is not part of it. */
 export const GUIDE_FIRST_LOAD_BUDGET_BYTES = 60_000;
 
+/** The images a guide loads lazily (its screenshots), each, and all of one guide together. */
+export const GUIDE_IMAGE_BUDGET_BYTES = 100_000;
+export const GUIDE_IMAGES_BUDGET_BYTES = 300_000;
+
 /** A reference page opened after another must transfer less than this (gzip), its shared script being cached. */
 export const NEXT_REFERENCE_PAGE_BUDGET_BYTES = 150_000;
 
 /**
  * @typedef {{ page: string, bytes: number, gzipBytes: number, htmlGzipBytes: number, assets: string[],
- *   assetGzipBytes: Record<string, number> }} PageWeight
+ *   assetGzipBytes: Record<string, number>, lazyAssets: string[], lazyBytes: number }} PageWeight
  */
 
 /**
@@ -32,15 +38,22 @@ export function measurePageWeights(dist) {
     .sort()
     .map((page) => {
       const html = readFileSync(join(dist, page));
-      const assets = [
+      const text = html.toString('utf8');
+      /** @param {string[]} refs */
+      const localFiles = (refs) => [
         ...new Set(
-          [...html.toString('utf8').matchAll(/<(?:script|img|link)\b[^>]*?\s(?:src|href)="([^"#?]+)"/g)]
-            .map((match) => match[1] ?? '')
+          refs
             .filter((ref) => !/^[a-z]+:/i.test(ref) && !ref.endsWith('.html'))
             .map((ref) => normalize(join(dist, ref)))
             .filter((file) => existsSync(file) && statSync(file).isFile()),
         ),
       ];
+      const lazyAssets = localFiles(
+        [...text.matchAll(/<img\b[^>]*>/g)].filter((tag) => /\sloading="lazy"/.test(tag[0])).map((tag) => /\ssrc="([^"#?]+)"/.exec(tag[0])?.[1] ?? ''),
+      );
+      const assets = localFiles([...text.matchAll(/<(?:script|img|link)\b[^>]*?\s(?:src|href)="([^"#?]+)"/g)].map((match) => match[1] ?? '')).filter(
+        (file) => !lazyAssets.includes(file),
+      );
       const assetFiles = assets.map((file) => readFileSync(file));
       const assetGzipBytes = Object.fromEntries(assets.map((file, i) => [file, sentBytes(file, /** @type {Buffer} */ (assetFiles[i]))]));
       const htmlGzipBytes = sentBytes(join(dist, page), html);
@@ -51,6 +64,8 @@ export function measurePageWeights(dist) {
         htmlGzipBytes,
         assets,
         assetGzipBytes,
+        lazyAssets,
+        lazyBytes: lazyAssets.reduce((sum, file) => sum + statSync(file).size, 0),
       };
     });
 }

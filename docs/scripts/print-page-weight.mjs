@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { controlContracts, openApiContracts } from '@paykit/contracts';
-import { GUIDE_FIRST_LOAD_BUDGET_BYTES, NEXT_REFERENCE_PAGE_BUDGET_BYTES, OWN_PAGE_BUDGET_BYTES, gzipBytesAfter, measurePageWeights } from './page-weight.mjs';
+import { GUIDE_FIRST_LOAD_BUDGET_BYTES, GUIDE_IMAGES_BUDGET_BYTES, NEXT_REFERENCE_PAGE_BUDGET_BYTES, OWN_PAGE_BUDGET_BYTES, gzipBytesAfter, measurePageWeights } from './page-weight.mjs';
 import { readGuides } from './guides.mjs';
 import { paths } from './site-paths.mjs';
 
@@ -19,6 +19,7 @@ console.log(`${'page'.padEnd(width)}  ${'bytes'.padStart(10)}  ${'gzip'.padStart
 for (const row of rows) {
   let budget = row.bytes < OWN_PAGE_BUDGET_BYTES ? `< ${OWN_PAGE_BUDGET_BYTES / 1000} kB ok` : 'OVER';
   if (guidePages.has(row.page)) budget += `; guide, first load gzip ${row.gzipBytes <= GUIDE_FIRST_LOAD_BUDGET_BYTES ? `<= ${GUIDE_FIRST_LOAD_BUDGET_BYTES / 1000} kB ok` : 'OVER'}`;
+  if (row.lazyAssets.length) budget += `; ${row.lazyAssets.length} image(s) loaded lazily, ${row.lazyBytes} B ${row.lazyBytes <= GUIDE_IMAGES_BUDGET_BYTES ? `<= ${GUIDE_IMAGES_BUDGET_BYTES / 1000} kB ok` : 'OVER'}`;
   if (redoclyPages.includes(row.page)) {
     const after = redoclyPages.filter((p) => p !== row.page).map((first) => gzipBytesAfter(rows, first, row.page));
     const worst = Math.max(0, ...after);

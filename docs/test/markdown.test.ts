@@ -140,3 +140,20 @@ describe('highlighted code', () => {
     expect(highlight('a <b>\n', 'cobol')).toContain('<span>a &#x3C;b></span>');
   });
 });
+
+describe('guide images', () => {
+  it('shows an image of guides/images at its size, loaded lazily, and collects it for the build', () => {
+    const images = new Set<string>();
+    const { html } = renderGuide(markdown, '![The transactions view](images/sandbox-dashboard-transactions-desktop-light.png)', '09-testing-with-the-sandbox.md', images);
+    expect(html).toContain('<img src="images/sandbox-dashboard-transactions-desktop-light.png" alt="The transactions view" width="1200" height="640" loading="lazy" decoding="async">');
+    expect([...images]).toEqual(['images/sandbox-dashboard-transactions-desktop-light.png']);
+  });
+
+  it.each([
+    { src: 'images/not-taken-yet.png', problem: /not in docs\/guides\/images\/.*PAYKIT_UPDATE_SCREENSHOTS=1/ },
+    { src: 'https://example.com/shot.png', problem: /PNG files in guides\/images\// },
+    { src: '../secret.png', problem: /PNG files in guides\/images\// },
+  ])('fails the build for $src', ({ src, problem }) => {
+    expect(() => renderGuide(markdown, `![a view](${src})`, '09-testing-with-the-sandbox.md')).toThrow(problem);
+  });
+});

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { controlContracts, openApiContracts } from '@paykit/contracts';
 import { describe, expect, it } from 'vitest';
 import { precompress } from '../scripts/precompress.mjs';
-import { GUIDE_FIRST_LOAD_BUDGET_BYTES, NEXT_REFERENCE_PAGE_BUDGET_BYTES, OWN_PAGE_BUDGET_BYTES, gzipBytesAfter, measurePageWeights } from '../scripts/page-weight.mjs';
+import { GUIDE_FIRST_LOAD_BUDGET_BYTES, GUIDE_IMAGE_BUDGET_BYTES, GUIDE_IMAGES_BUDGET_BYTES, NEXT_REFERENCE_PAGE_BUDGET_BYTES, OWN_PAGE_BUDGET_BYTES, gzipBytesAfter, measurePageWeights } from '../scripts/page-weight.mjs';
 import { readGuides } from '../scripts/guides.mjs';
 import { paths } from '../scripts/site-paths.mjs';
 
@@ -42,6 +42,23 @@ describe('measurePageWeights', () => {
       expect(page?.htmlGzipBytes).toBe(size('page.html.gz'));
       expect(page?.gzipBytes).toBe(size('page.html.gz') + size('app.js.gz') + size('logo.png'));
       expect(before?.gzipBytes).toBe(size('page.html') + size('app.js') + size('logo.png'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('counts a lazily loaded image apart, not in what the page sends first', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paykit-docs-weight-'));
+    try {
+      const html = '<img src="shot.png" alt="a view" loading="lazy"><img src="logo.png">';
+      writeFileSync(join(dir, 'page.html'), html);
+      writeFileSync(join(dir, 'shot.png'), Buffer.alloc(5000, 1));
+      writeFileSync(join(dir, 'logo.png'), Buffer.alloc(300, 1));
+      const page = measurePageWeights(dir).find((row) => row.page === 'page.html');
+      expect(page?.bytes).toBe(Buffer.byteLength(html) + 300);
+      expect(page?.gzipBytes).toBe(Buffer.byteLength(html) + 300);
+      expect(page?.lazyAssets.map((a) => a.slice(dir.length + 1))).toEqual(['shot.png']);
+      expect(page?.lazyBytes).toBe(5000);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -87,6 +104,12 @@ describe('built site weight', () => {
     const weight = measurePageWeights(paths.dist).find((row) => row.page === page);
     expect(weight?.assets.some((a) => /site\.[0-9a-f]{16}\.js$/.test(a)), 'the site script is counted').toBe(true);
     expect(weight?.gzipBytes).toBeLessThanOrEqual(GUIDE_FIRST_LOAD_BUDGET_BYTES);
+  });
+
+  it.each(existsSync(paths.dist) ? readGuides().map((g) => g.page) : [])('guide %s shows its images within their budgets, each and together', (page) => {
+    const weight = measurePageWeights(paths.dist).find((row) => row.page === page);
+    for (const image of weight?.lazyAssets ?? []) expect(statSync(image).size, image).toBeLessThanOrEqual(GUIDE_IMAGE_BUDGET_BYTES);
+    expect(weight?.lazyBytes).toBeLessThanOrEqual(GUIDE_IMAGES_BUDGET_BYTES);
   });
 
   const pairs = [...redoclyPages].flatMap((first) => [...redoclyPages].filter((second) => second !== first).map((second) => ({ first, second })));
