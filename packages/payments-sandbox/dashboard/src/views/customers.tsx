@@ -15,10 +15,11 @@ export function CustomersView({ query }: { query: URLSearchParams }) {
   const customer = query.get('customerId') ?? '';
   // Each list pages on its own: its cursor is in the address under its name.
   const cursors = { customers: query.get('customers') ?? '', aliases: query.get('aliases') ?? '', recurring: query.get('recurring') ?? '' };
-  const page = (cursor: string) => (cursor ? { cursor } : {});
-  const customers = useResource((signal) => control.listCustomers(page(cursors.customers), { signal }), [cursors.customers], ['request']);
-  const aliases = useResource((signal) => control.listAliases(page(cursors.aliases), { signal }), [cursors.aliases], ['request', 'clock', 'delivery']);
-  const recurring = useResource((signal) => control.listRecurringPayments(page(cursors.recurring), { signal }), [cursors.recurring], ['request']);
+  // One customer's lists are read exactly (the operations' customerId filter), not picked out of a page.
+  const page = (cursor: string) => ({ ...(cursor ? { cursor } : {}), ...(customer ? { customerId: customer } : {}) });
+  const customers = useResource((signal) => control.listCustomers(page(cursors.customers), { signal }), [cursors.customers, customer], ['request']);
+  const aliases = useResource((signal) => control.listAliases(page(cursors.aliases), { signal }), [cursors.aliases, customer], ['request', 'clock', 'delivery']);
+  const recurring = useResource((signal) => control.listRecurringPayments(page(cursors.recurring), { signal }), [cursors.recurring, customer], ['request']);
   const pager = (list: keyof typeof cursors, next: string | null | undefined) =>
     cursors[list] || next ? (
       <nav class="pager" aria-label={`Pages of ${list}`}>
@@ -26,7 +27,6 @@ export function CustomersView({ query }: { query: URLSearchParams }) {
         {next ? <a href={href(['customers'], { ...cursors, customerId: customer, [list]: next })}>Older →</a> : <span />}
       </nav>
     ) : null;
-  const mine = <T extends { customerId?: string }>(items: T[]) => (customer ? items.filter((item) => item.customerId === customer) : items);
 
   return (
     <section>
@@ -44,11 +44,11 @@ export function CustomersView({ query }: { query: URLSearchParams }) {
       {customers.error ? <Failure error={customers.error} /> : null}
       {!customers.data ? (
         customers.error ? null : <Loading />
-      ) : mine(customers.data.items).length === 0 ? (
+      ) : customers.data.items.length === 0 ? (
         <p>No customer yet.</p>
       ) : (
         <ul class="plain">
-          {mine(customers.data.items).map((c) => (
+          {customers.data.items.map((c) => (
             <li key={c.customerId} class="card" data-customer={c.customerId}>
               <h3>
                 <a href={href(['customers'], { customerId: c.customerId })}>{c.customerId}</a>{' '}
@@ -97,7 +97,7 @@ export function CustomersView({ query }: { query: URLSearchParams }) {
       {aliases.error ? <Failure error={aliases.error} /> : null}
       {!aliases.data ? (
         aliases.error ? null : <Loading />
-      ) : mine(aliases.data.items).length === 0 ? (
+      ) : aliases.data.items.length === 0 ? (
         <p>No alias yet.</p>
       ) : (
         <table class="list" aria-label="Aliases">
@@ -111,7 +111,7 @@ export function CustomersView({ query }: { query: URLSearchParams }) {
             </tr>
           </thead>
           <tbody>
-            {mine(aliases.data.items).map((a) => (
+            {aliases.data.items.map((a) => (
               <tr key={a.id} data-alias={a.aliasAddress}>
                 <td data-label="Alias">
                   <code>{a.aliasAddress}</code>
@@ -141,11 +141,11 @@ export function CustomersView({ query }: { query: URLSearchParams }) {
       {recurring.error ? <Failure error={recurring.error} /> : null}
       {!recurring.data ? (
         recurring.error ? null : <Loading />
-      ) : mine(recurring.data.items).length === 0 ? (
+      ) : recurring.data.items.length === 0 ? (
         <p>No recurring payment yet.</p>
       ) : (
         <ul class="plain">
-          {mine(recurring.data.items).map((r) => (
+          {recurring.data.items.map((r) => (
             <li key={r.id} class="card">
               <h3>
                 <code>{r.id}</code>
