@@ -34,7 +34,10 @@ const tokenRequest = {
 } as const;
 
 // The shop's page: both calls, each outcome recorded as the page's script can see it.
+// The package's files are loaded as they ship, with no bundler: the import map gives the browser the package's own
+// `#platform` import (package.json's `imports`, which only bundlers and runtimes read), as the README tells such a page to.
 const page = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>shop</title>
+<script type="importmap">{ "imports": { "#platform": "./payments/platform/web.js" } }</script>
 <script type="module">
 import { createPublishableClient } from './payments/publishable.js';
 const params = new URLSearchParams(location.search);
