@@ -11,6 +11,8 @@
 // With PostgreSQL installed (Debian's, as the tests use), the run adds two sandbox processes sharing one database
 // (`--state postgres://...`, a throwaway cluster on a free port) paid side by side with the floor at the same number
 // of connections, and times how long both take to answer a payment after clients gave up in the middle of theirs.
+// `PAYKIT_BENCH_ONLY=postgres`: only that pair and its floor (no start times, no Prism, no in-memory or file arms),
+// for work on the PostgreSQL store; a run without PostgreSQL installed then fails rather than print nothing.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,6 +36,9 @@ const connections = Number(process.env.PAYKIT_BENCH_CONNECTIONS ?? 10);
 const secondsPerArm = Number(process.env.PAYKIT_BENCH_SECONDS ?? 1.5);
 const rounds = Number(process.env.PAYKIT_BENCH_ROUNDS ?? 7);
 const starts = Number(process.env.PAYKIT_BENCH_STARTS ?? 5);
+const only = process.env.PAYKIT_BENCH_ONLY ?? '';
+if (!['', 'postgres'].includes(only)) throw new Error(`PAYKIT_BENCH_ONLY=${only}: the one subset there is is "postgres"`);
+const postgresOnly = only === 'postgres';
 const keys = { secret: 'sk_bench_secret', publishable: 'pk_bench_publishable' };
 const authorization = (key) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 const json = { accept: 'application/json', 'content-type': 'application/json' };
@@ -65,6 +70,21 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/**
+ * CPU seconds a PostgreSQL server has used so far: its postmaster, its live processes (backends, writers) and those
+ * that have ended (the postmaster's reaped children), or NaN without /proc.
+ */
+function serverCpuSeconds(postmaster) {
+  const path = `/proc/${postmaster}/stat`;
+  if (!existsSync(path)) return Number.NaN;
+  const text = readFileSync(path, 'utf8');
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // cutime and cstime (fields 16 and 17): children that have ended and were waited for.
+  const reaped = (Number(fields[13]) + Number(fields[14])) / 100;
+  const children = readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  return cpuSeconds(postmaster) + reaped + children.reduce((sum, pid) => sum + (cpuSeconds(pid) || 0), 0);
+}
+
 /** Spawns a server process; resolves with its base address once `ready` finds it in the output. */
 function launch(args, ready, input) {
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, SCARF_ANALYTICS: 'false' } });
@@ -84,8 +104,10 @@ function launch(args, ready, input) {
   });
 }
 
+// `PAYKIT_BENCH_SANDBOX_NODE_OPTIONS`: options for the sandbox processes' node only (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
+const sandboxNodeOptions = (process.env.PAYKIT_BENCH_SANDBOX_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
 const startSandbox = (stateFile = '') =>
-  launch([sandboxProcess, stateFile, keys.secret, keys.publishable], (output) => /payments-sandbox ready: (\S+)/.exec(output)?.[1]);
+  launch([...sandboxNodeOptions, sandboxProcess, stateFile, keys.secret, keys.publishable], (output) => /payments-sandbox ready: (\S+)/.exec(output)?.[1]);
 
 async function startPrism() {
   const port = await freePort();
@@ -138,6 +160,7 @@ async function load(arm, seconds, maxRequests = Number.POSITIVE_INFINITY) {
   const pids = arm.targets.map((target) => target.pid);
   const cpuOf = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const cpuBefore = cpuOf();
+  const serverBefore = arm.server ? serverCpuSeconds(arm.server) : Number.NaN;
   const deadline = performance.now() + seconds * 1000;
   const startedAt = performance.now();
   await Promise.all(
@@ -152,7 +175,8 @@ async function load(arm, seconds, maxRequests = Number.POSITIVE_INFINITY) {
     ),
   );
   const elapsed = (performance.now() - startedAt) / 1000;
-  return { perSecond: ok / elapsed, cpuPerAnswer: (cpuOf() - cpuBefore) / ok, failed };
+  const serverCpuPerAnswer = arm.server ? (serverCpuSeconds(arm.server) - serverBefore) / ok : Number.NaN;
+  return { perSecond: ok / elapsed, cpuPerAnswer: (cpuOf() - cpuBefore) / ok, serverCpuPerAnswer, failed };
 }
 
 async function call(base, method, path, key, body) {
@@ -179,7 +203,7 @@ async function seed(base) {
 
 // Time to the first answer, the sandbox (GET / with the key) and the bare server in turn.
 const firstAnswers = { sandbox: [], floor: [] };
-for (let i = 0; i < starts; i++) {
+for (let i = 0; i < (postgresOnly ? 0 : starts); i++) {
   firstAnswers.sandbox.push(await timeToFirstAnswer(() => startSandbox(), '/'));
   firstAnswers.floor.push(await timeToFirstAnswer(() => startFloor('{}'), '/'));
 }
@@ -194,6 +218,8 @@ async function startSharedPair() {
     const pair = [await startSandbox(url), await startSandbox(url)];
     return {
       pair,
+      /** The server's main process (the first line of its postmaster.pid). */
+      postmaster: Number(readFileSync(join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0]),
       stop: async () => {
         await Promise.all(pair.map((s) => s.stop()));
         await cluster.destroy();
@@ -235,13 +261,14 @@ async function abandonedWrites(pair, payment) {
 }
 
 const sandbox = await startSandbox();
-const durable = await startSandbox(join(scratch, 'state.db'));
-const prism = await startPrism();
+const durable = postgresOnly ? undefined : await startSandbox(join(scratch, 'state.db'));
+const prism = postgresOnly ? undefined : await startPrism();
 const shared = await startSharedPair();
-const servers = [sandbox, durable, prism, ...(shared ? [{ stop: shared.stop }] : [])];
+if (postgresOnly && !shared) throw new Error('PAYKIT_BENCH_ONLY=postgres: no PostgreSQL found under /usr/lib/postgresql');
+const servers = [sandbox, ...(durable ? [durable] : []), ...(prism ? [prism] : []), ...(shared ? [{ stop: shared.stop }] : [])];
 try {
   const { payment, transaction } = await seed(sandbox.url);
-  const durableSeed = await seed(durable.url);
+  const durableSeed = durable ? await seed(durable.url) : undefined;
   const sharedSeed = shared ? await seed(shared.pair[0].url) : undefined;
   const floor = await startFloor(JSON.stringify(transaction));
   servers.push(floor);
@@ -253,7 +280,7 @@ try {
     return { pool: new Pool(origin, { connections: perTarget, pipelining: 1 }), pid: server.pid, request, connections: perTarget };
   };
   const arm = (...targets) => ({ targets });
-  const arms = {
+  const arms = postgresOnly ? {} : {
     'GET sandbox': arm(target(sandbox, 'GET', `/transactions/${transaction.receiptNumber}`)),
     'GET prism': arm(target(prism, 'GET', `/transactions/${transaction.receiptNumber}`)),
     'GET floor': arm(target(floor, 'GET', `/transactions/${transaction.receiptNumber}`)),
@@ -261,16 +288,18 @@ try {
     'POST sandbox, state file': arm(target(durable, 'POST', '/transactions', durableSeed.payment)),
     'POST prism': arm(target(prism, 'POST', '/transactions', payment)),
     'POST floor': arm(target(floor, 'POST', '/transactions', payment)),
+  };
+  Object.assign(arms, {
     ...(shared
       ? {
           // Each process admits the reference's 10 requests in flight: 10 connections to each, and the floor with as many.
-          'POST sandbox, PostgreSQL x2': arm(...shared.pair.map((s) => target(s, 'POST', '/transactions', sharedSeed.payment))),
+          'POST sandbox, PostgreSQL x2': { ...arm(...shared.pair.map((s) => target(s, 'POST', '/transactions', sharedSeed.payment))), server: shared.postmaster },
           'POST floor, 2x connections': arm(target(floor, 'POST', '/transactions', payment, 2 * connections)),
         }
       : {}),
-  };
+  });
   const names = Object.keys(arms);
-  const results = Object.fromEntries(names.map((name) => [name, { perSecond: [], cpuPerAnswer: [], failed: 0 }]));
+  const results = Object.fromEntries(names.map((name) => [name, { perSecond: [], cpuPerAnswer: [], serverCpuPerAnswer: [], failed: 0 }]));
   // Warm-up until V8 has optimised each server's request path: a few thousand requests, or 3 s for a slow server.
   for (const name of names) await load(arms[name], 3, 5000);
   // Round after round, the arms of one request back to back in a rotating order: the ratios are taken within a round
@@ -280,9 +309,10 @@ try {
     for (const group of groups) {
       for (let k = 0; k < group.length; k++) {
         const name = group[(round + k) % group.length];
-        const { perSecond, cpuPerAnswer, failed } = await load(arms[name], secondsPerArm);
+        const { perSecond, cpuPerAnswer, serverCpuPerAnswer, failed } = await load(arms[name], secondsPerArm);
         results[name].perSecond.push(perSecond);
         results[name].cpuPerAnswer.push(cpuPerAnswer);
+        results[name].serverCpuPerAnswer.push(serverCpuPerAnswer);
         results[name].failed += failed;
       }
     }
@@ -297,26 +327,31 @@ try {
   const compare = (a, b, label, target) =>
     `  ${label.padEnd(40)} ${byRound(a, b, 'perSecond').toFixed(3).padStart(8)}x by req/s ${(1 / byRound(a, b, 'cpuPerAnswer')).toFixed(2).padStart(7)}x by CPU per answer   (target >= ${target}x)`;
   console.log(`payments sandbox bench, one run: ${connections} keep-alive connections, ${secondsPerArm} s per arm, ${rounds} rounds; rates: median; ratios: median of the rounds' ratios; POSTs count created payments only`);
-  console.log('GET /transactions/{receiptNumber}');
-  console.log(row('GET sandbox', 'sandbox'));
-  console.log(row('GET prism', 'Prism'));
-  console.log(row('GET floor', 'bare node:http (same JSON)'));
-  console.log(compare('GET sandbox', 'GET prism', 'sandbox / Prism', 10));
-  console.log(compare('GET sandbox', 'GET floor', 'sandbox / bare node:http', 0.4));
+  if (!postgresOnly) {
+    console.log('GET /transactions/{receiptNumber}');
+    console.log(row('GET sandbox', 'sandbox'));
+    console.log(row('GET prism', 'Prism'));
+    console.log(row('GET floor', 'bare node:http (same JSON)'));
+    console.log(compare('GET sandbox', 'GET prism', 'sandbox / Prism', 10));
+    console.log(compare('GET sandbox', 'GET floor', 'sandbox / bare node:http', 0.4));
+  }
   console.log('POST /transactions');
-  console.log(row('POST sandbox', 'sandbox (in memory)'));
-  console.log(row('POST sandbox, state file', 'sandbox (state file, fsync)'));
+  if (!postgresOnly) console.log(row('POST sandbox', 'sandbox (in memory)'));
+  if (!postgresOnly) console.log(row('POST sandbox, state file', 'sandbox (state file, fsync)'));
   if (shared) console.log(row('POST sandbox, PostgreSQL x2', `sandbox x2, PostgreSQL (${2 * connections} connections)`));
-  console.log(row('POST prism', 'Prism'));
-  console.log(row('POST floor', 'bare node:http (parse, same JSON)'));
+  if (!postgresOnly) console.log(row('POST prism', 'Prism'));
+  if (!postgresOnly) console.log(row('POST floor', 'bare node:http (parse, same JSON)'));
   if (shared) console.log(row('POST floor, 2x connections', `bare node:http, ${2 * connections} connections`));
-  console.log(compare('POST sandbox', 'POST floor', 'sandbox / bare node:http', 0.25));
-  console.log(compare('POST sandbox, state file', 'POST floor', 'sandbox with state file / bare', 0.15));
+  if (!postgresOnly) console.log(compare('POST sandbox', 'POST floor', 'sandbox / bare node:http', 0.25));
+  if (!postgresOnly) console.log(compare('POST sandbox, state file', 'POST floor', 'sandbox with state file / bare', 0.15));
   if (shared) console.log(compare('POST sandbox, PostgreSQL x2', 'POST floor, 2x connections', 'sandbox x2 on PostgreSQL / bare', 0.15));
-  console.log(compare('POST sandbox', 'POST prism', 'sandbox / Prism', 1));
-  if (shared) console.log('  (the PostgreSQL row\'s CPU is the two sandbox processes\' only, not the server\'s)');
+  if (!postgresOnly) console.log(compare('POST sandbox', 'POST prism', 'sandbox / Prism', 1));
+  if (shared) {
+    const server = median(results['POST sandbox, PostgreSQL x2'].serverCpuPerAnswer) * 1e6;
+    console.log(`  (the PostgreSQL row's CPU is the two sandbox processes' only; the PostgreSQL server's processes spent ${server.toFixed(0)} us more per answer)`);
+  }
   const started = (runs) => `${(median(runs.map((r) => r.elapsed)) / 1000).toFixed(3)} s (${median(runs.map((r) => r.cpu)).toFixed(2)} s CPU)`;
-  console.log(`first answer after spawn (median of ${starts}): sandbox ${started(firstAnswers.sandbox)}, bare node:http ${started(firstAnswers.floor)} (target: sandbox < 0.5 s)`);
+  if (!postgresOnly) console.log(`first answer after spawn (median of ${starts}): sandbox ${started(firstAnswers.sandbox)}, bare node:http ${started(firstAnswers.floor)} (target: sandbox < 0.5 s)`);
   if (abandoned) console.log(`PostgreSQL x2: 6 clients gave up mid-payment on one process (3 mid-body, 3 right after sending); the next payment answered after ${abandoned.map((ms) => `${ms.toFixed(0)} ms`).join(' and ')} (target: within 1 s)`);
   console.log(`answers not counted (not 200, or not a created payment): ${names.map((n) => `${n} ${results[n].failed}`).join(', ')}`);
 } finally {
