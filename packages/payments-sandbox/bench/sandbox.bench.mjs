@@ -13,13 +13,17 @@
 // of connections, and times how long both take to answer a payment after clients gave up in the middle of theirs.
 // `PAYKIT_BENCH_ONLY=postgres`: only that pair and its floor (no start times, no Prism, no in-memory or file arms),
 // for work on the PostgreSQL store; a run without PostgreSQL installed then fails rather than print nothing.
+// `PAYKIT_BENCH_BASELINE=DIR`: the `dist` folder of an earlier build of this package (a worktree of the commit before
+// a change, built): a second pair of that build, on a database of its own in the same cluster, paid in the same rounds,
+// and the ratio of this build to it, round by round (before and after in one run, on a machine whose load swings).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
 import { connect } from 'node:net';
 import { Pool } from 'undici';
 import { findPostgres, startPostgres } from '../test/support/postgres-cluster.mjs';
@@ -106,8 +110,18 @@ function launch(args, ready, input) {
 
 // `PAYKIT_BENCH_SANDBOX_NODE_OPTIONS`: options for the sandbox processes' node only (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
 const sandboxNodeOptions = (process.env.PAYKIT_BENCH_SANDBOX_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
-const startSandbox = (stateFile = '') =>
-  launch([...sandboxNodeOptions, sandboxProcess, stateFile, keys.secret, keys.publishable], (output) => /payments-sandbox ready: (\S+)/.exec(output)?.[1]);
+const startSandbox = (stateFile = '', script = sandboxProcess) =>
+  launch([...sandboxNodeOptions, script, stateFile, keys.secret, keys.publishable], (output) => /payments-sandbox ready: (\S+)/.exec(output)?.[1]);
+
+const baselineDist = process.env.PAYKIT_BENCH_BASELINE;
+/** The sandbox process script, started on the baseline build's `dist/index.js` instead of this one's. */
+function baselineProcess() {
+  const index = resolve(baselineDist, 'index.js');
+  if (!existsSync(index)) throw new Error(`PAYKIT_BENCH_BASELINE=${baselineDist}: no index.js there (build that worktree first)`);
+  const script = join(scratch, 'baseline-process.mjs');
+  writeFileSync(script, readFileSync(sandboxProcess, 'utf8').replace("'../../dist/index.js'", JSON.stringify(pathToFileURL(index).href)));
+  return script;
+}
 
 async function startPrism() {
   const port = await freePort();
@@ -216,8 +230,19 @@ async function startSharedPair() {
   const url = `postgres://${cluster.user}:${encodeURIComponent(cluster.password)}@127.0.0.1:${cluster.port}/postgres`;
   try {
     const pair = [await startSandbox(url), await startSandbox(url)];
+    let baseline;
+    if (baselineDist) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query('CREATE DATABASE baseline').finally(() => client.end());
+      const script = baselineProcess();
+      const baselineUrl = url.replace(/\/postgres$/, '/baseline');
+      baseline = [await startSandbox(baselineUrl, script), await startSandbox(baselineUrl, script)];
+      pair.push(...baseline);
+    }
     return {
-      pair,
+      pair: pair.slice(0, 2),
+      baseline,
       /** The server's main process (the first line of its postmaster.pid). */
       postmaster: Number(readFileSync(join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0]),
       stop: async () => {
@@ -270,6 +295,7 @@ try {
   const { payment, transaction } = await seed(sandbox.url);
   const durableSeed = durable ? await seed(durable.url) : undefined;
   const sharedSeed = shared ? await seed(shared.pair[0].url) : undefined;
+  const baselineSeed = shared?.baseline ? await seed(shared.baseline[0].url) : undefined;
   const floor = await startFloor(JSON.stringify(transaction));
   servers.push(floor);
 
@@ -294,6 +320,9 @@ try {
       ? {
           // Each process admits the reference's 10 requests in flight: 10 connections to each, and the floor with as many.
           'POST sandbox, PostgreSQL x2': { ...arm(...shared.pair.map((s) => target(s, 'POST', '/transactions', sharedSeed.payment))), server: shared.postmaster },
+          ...(shared.baseline
+            ? { 'POST baseline, PostgreSQL x2': { ...arm(...shared.baseline.map((s) => target(s, 'POST', '/transactions', baselineSeed.payment))), server: shared.postmaster } }
+            : {}),
           'POST floor, 2x connections': arm(target(floor, 'POST', '/transactions', payment, 2 * connections)),
         }
       : {}),
@@ -345,6 +374,11 @@ try {
   if (!postgresOnly) console.log(compare('POST sandbox', 'POST floor', 'sandbox / bare node:http', 0.25));
   if (!postgresOnly) console.log(compare('POST sandbox, state file', 'POST floor', 'sandbox with state file / bare', 0.15));
   if (shared) console.log(compare('POST sandbox, PostgreSQL x2', 'POST floor, 2x connections', 'sandbox x2 on PostgreSQL / bare', 0.15));
+  if (shared?.baseline) {
+    console.log(row('POST baseline, PostgreSQL x2', `baseline build x2, PostgreSQL (${baselineDist})`));
+    console.log(compare('POST baseline, PostgreSQL x2', 'POST floor, 2x connections', 'baseline x2 on PostgreSQL / bare', 0.15));
+    console.log(`  this build / baseline, PostgreSQL x2       ${byRound('POST sandbox, PostgreSQL x2', 'POST baseline, PostgreSQL x2', 'perSecond').toFixed(3).padStart(8)}x by req/s ${(1 / byRound('POST sandbox, PostgreSQL x2', 'POST baseline, PostgreSQL x2', 'cpuPerAnswer')).toFixed(2).padStart(7)}x by CPU per answer; PostgreSQL server CPU per answer ${(median(results['POST baseline, PostgreSQL x2'].serverCpuPerAnswer) * 1e6).toFixed(0)} us (baseline)`);
+  }
   if (!postgresOnly) console.log(compare('POST sandbox', 'POST prism', 'sandbox / Prism', 1));
   if (shared) {
     const server = median(results['POST sandbox, PostgreSQL x2'].serverCpuPerAnswer) * 1e6;
