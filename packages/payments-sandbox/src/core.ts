@@ -1,10 +1,20 @@
-import type { Caller } from './http/auth.js';
 import type { SandboxClock } from './state/clock.js';
-import type { OperationSpec, SandboxContract } from './contract/contract.js';
-import type { Links } from './http/links.js';
+import type { KeyType, OperationSpec, SandboxContract } from './contract/contract.js';
+import type { Links } from './rules/links.js';
 import type { SchemaValidator } from './contract/schema-validator.js';
 import type { SandboxState } from './state/state.js';
 import type { components } from './generated/control/openapi.js';
+
+/** Who sent a request: the key it authenticated with. */
+export interface Caller {
+  keyType: KeyType;
+  key: string;
+  /** The businesses a restricted secret key may act for; undefined when the key is not restricted. */
+  businesses?: ReadonlySet<string>;
+}
+
+/** Whether a caller may act for a business: a restricted secret key only for its own. */
+export const mayActFor = (caller: Caller, business: string | undefined) => !caller.businesses || business === undefined || caller.businesses.has(business);
 
 /** A business of the sandbox's facility. */
 export interface SandboxBusiness {

@@ -15,7 +15,7 @@ import { concurrentCreation } from './resources/customers.js';
 import { createFacility } from './resources/facility.js';
 import { FaultInjector } from './http/faults.js';
 import { IdempotencyKeys } from './http/idempotency.js';
-import { Links } from './http/links.js';
+import { Links } from './rules/links.js';
 import { RequestPhases } from './http/request-phases.js';
 import { operationClaims, operationHandlers } from './resources/operations.js';
 import { openStateStore } from './state/open.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rules } from '@paykit/payments/rules';
-import { Links, page } from '../src/http/links.js';
+import { Links, page } from '../src/rules/links.js';
 import { matchesQuery } from '../src/resources/search.js';
 import { storeOf } from '../src/sandbox.js';
 import type { SandboxCore } from '../src/core.js';

@@ -7,6 +7,7 @@ const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const entries = [
   { name: 'publishable', contents: `export * from './publishable.js';`, platform: 'browser', budget: 6000 },
   { name: 'full (secret + publishable + checks)', contents: `export * from './index.js';`, platform: 'node', budget: 15000 },
+  { name: 'full + raw client (openapi-fetch)', contents: `export * from './index.js'; export * from './raw.js';`, platform: 'node' },
   { name: 'publishable + opt-in checks', contents: `export * from './publishable.js'; export { publishableRequestCheck } from './validation/index.js';`, platform: 'browser' },
   { name: 'checks: interpreter alone', contents: `export { createRequestCheck } from './validation/request-check.js';`, platform: 'browser' },
   { name: 'checks: secret-operation data alone', contents: `export { secretKeyValidation } from './generated/validation.js';`, platform: 'browser' },

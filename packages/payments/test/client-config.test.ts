@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { baseUrlVariable, createPublishableClient, createSecretClient, isPaymentsError, type RequestLog } from '../src/index.js';
 import { errorBody, json, startLoopbackServer, type LoopbackServer } from './support/loopback-server.js';
 import { paymentRequest, publishableKey, secretClient, secretKey } from './support/fixtures.js';
+import { createRawClient } from '../src/raw.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -79,7 +80,7 @@ describe('bad input is refused before anything is sent', () => {
 
   it.each(['POST', 'PUT', 'PATCH'] as const)('refuses query parameters on %s, even through the raw client', async (method) => {
     server = await ok();
-    const raw = secretClient(server.url).raw as unknown as {
+    const raw = createRawClient(secretClient(server.url)) as unknown as {
       request(method: string, path: string, init: unknown): Promise<unknown>;
     };
     const error = await thrown(() => raw.request(method, '/customers/{customerId}', { params: { path: { customerId: 'c1' }, query: { force: 'yes' } }, body: {} }));
@@ -185,7 +186,7 @@ describe('transport options', () => {
 
   it('gives raw POSTs an idempotency key too, and keeps one given in the header', async () => {
     server = await ok();
-    const { raw } = secretClient(server.url);
+    const raw = createRawClient(secretClient(server.url));
     await raw.POST('/transactions', { body: paymentRequest });
     await raw.POST('/transactions', { body: paymentRequest, params: { header: { 'Idempotency-Key': 'raw-key-1' } } });
     expect(server.requests[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
@@ -195,13 +196,23 @@ describe('transport options', () => {
 
   it('keeps openapi-fetch’s { data, error } style on the raw client', async () => {
     server = await startLoopbackServer((_request, res) => json(res, 404, errorBody(404, 'No such transaction')));
-    const { data, error, response } = await secretClient(server.url).raw.GET('/transactions/{receiptNumber}', {
+    const { data, error, response } = await createRawClient(secretClient(server.url)).GET('/transactions/{receiptNumber}', {
       params: { path: { receiptNumber: 'missing' } },
     });
     expect(data).toBeUndefined();
     expect(error?.developerMessage).toBe('No such transaction');
     expect(response.status).toBe(404);
     expect(server.requests[0]!.headers.authorization).toMatch(/^Basic /);
+  });
+
+  it('makes a raw client only from a secret client: the publishable key split cannot be bypassed', async () => {
+    const publishable = createPublishableClient({ apiKey: publishableKey, baseUrl: 'https://api.example.test/rest/v1' });
+    for (const notSecret of [publishable, {}]) {
+      const error = await thrown(() => createRawClient(notSecret as never));
+      expect(isPaymentsError(error) && error.kind === 'configuration' && error.option).toBe('client');
+    }
+    // The precondition: a secret client does make one.
+    expect(typeof createRawClient(secretClient('https://api.example.test/rest/v1')).GET).toBe('function');
   });
 });
 

@@ -5,6 +5,7 @@ import { createPublishableClient, createSecretClient, isPaymentsError, settleTra
 import { json, startLoopbackServer, type LoopbackServer } from './support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from './support/fixtures.js';
 import { selfSignedCertificate } from './support/self-signed.js';
+import { createRawClient } from '../src/raw.js';
 
 // Fault-model cells of the raw client and the list iterators (which share the methods' transport), and the TLS row of
 // every entry point that sends: see the fault model in the README.
@@ -44,7 +45,7 @@ describe('the raw client and the list iterators are ended like the methods', () 
   it('raw: the caller aborts a GET in flight: an aborted PaymentsError, nothing resent', async () => {
     server = await startLoopbackServer(() => undefined);
     const controller = new AbortController();
-    const call = secretClient(server.url).raw.GET('/transactions/{receiptNumber}', { params: { path: { receiptNumber: '5' } }, signal: controller.signal });
+    const call = createRawClient(secretClient(server.url)).GET('/transactions/{receiptNumber}', { params: { path: { receiptNumber: '5' } }, signal: controller.signal });
     await expect.poll(() => server!.requests.length).toBe(1);
     controller.abort();
     const error = await failure(call);
@@ -54,7 +55,7 @@ describe('the raw client and the list iterators are ended like the methods', () 
 
   it("raw: the deadline ends a POST in flight: a timeout that carries the Idempotency-Key, nothing resent", async () => {
     server = await startLoopbackServer(fakeDeadline());
-    const call = secretClient(server.url, { timeoutMs: inFlightDeadlineMs }).raw.POST('/transactions', {
+    const call = createRawClient(secretClient(server.url, { timeoutMs: inFlightDeadlineMs })).POST('/transactions', {
       body: paymentRequest as never,
       params: { header: { 'Idempotency-Key': 'raw-order-1' } },
     });
@@ -142,7 +143,7 @@ describe('a TLS failure (a certificate the runtime does not trust)', () => {
   it.each([
     { entry: 'a method', call: (url: string) => secretClient(url, { retry: { maxRetries: 1, delayMs: 5 } }).transactions.get('1') },
     { entry: 'settleTransaction', call: (url: string) => settleTransaction(secretClient(url, { retry: { maxRetries: 1, delayMs: 5 } }).transactions, paymentRequest as never, { idempotencyKey: 'tls-order-1' }) },
-    { entry: 'the raw client', call: (url: string) => secretClient(url, { retry: { maxRetries: 1, delayMs: 5 } }).raw.GET('/', {}) },
+    { entry: 'the raw client', call: (url: string) => createRawClient(secretClient(url, { retry: { maxRetries: 1, delayMs: 5 } })).GET('/', {}) },
   ])('$entry: a network error whose cause is the TLS error, resent like one (no request got through), with the key', async ({ entry, call }) => {
     handshakes = 0;
     const error = await call(baseUrl).then(

@@ -75,6 +75,13 @@ const secret = createSecretClient({ apiKey: 'sk_test', baseUrl }) as unknown as 
 const publishable = createPublishableClient({ apiKey: 'pk_test', baseUrl }) as unknown as Record<string, Record<string, unknown>>;
 
 describe('the generated operation table', () => {
+  it('gives the publishable client no list operation: it has no pagination (nor does its bundle)', () => {
+    const lists = Object.entries(publishableKeyOperations as Record<string, { list?: true }>).filter(([, spec]) => spec.list);
+    expect(lists).toEqual([]);
+    // The precondition: the secret table's lists are marked.
+    expect((secretKeyOperations as Record<string, { list?: true }>).listTransactions?.list).toBe(true);
+  });
+
   it('holds exactly the 64 operations of the contract', () => {
     expect(expected).toHaveLength(64);
     const generated = [...Object.keys(publishableKeyOperations), ...Object.keys(secretKeyOperations)].sort();

@@ -97,6 +97,9 @@ const card = { supplierBusinessCode: 'B', accountType: 'CREDIT_CARD', cardNumber
 export const token = client.singleUseTokens.create(card).catch((e: unknown) => isPaymentsError(e));`,
   main: `import { createSecretClient } from '@paykit/payments';
 export const facility = createSecretClient({ apiKey: 'sk', baseUrl: 'https://api.example.test/rest/v1' }).facility.get();`,
+  raw: `import { createSecretClient } from '@paykit/payments';
+import { createRawClient } from '@paykit/payments/raw';
+export const answer = createRawClient(createSecretClient({ apiKey: 'sk', baseUrl: 'https://api.example.test/rest/v1' })).GET('/');`,
   validation: `import { publishableRequestCheck } from '@paykit/payments/validation';
 export const check = publishableRequestCheck();`,
 };

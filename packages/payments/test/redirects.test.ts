@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorBody, json, startLoopbackServer, type LoopbackServer } from './support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from './support/fixtures.js';
+import { createRawClient } from '../src/raw.js';
 
 // The client follows no redirect: fetch would resend a payment's body and its Idempotency-Key to any host a 307 or
 // 308 names. The reference's 301 ("resource is at another address") is an error that names the new address.
@@ -49,7 +50,7 @@ describe('redirects are never followed', () => {
 
   it('the raw client gets the 3xx answer as it is, and goes nowhere else', async () => {
     await redirectingTo(307);
-    const { response, error } = await secretClient(service!.url).raw.POST('/transactions', { body: paymentRequest as never });
+    const { response, error } = await createRawClient(secretClient(service!.url)).POST('/transactions', { body: paymentRequest as never });
     expect(response.status).toBe(307);
     expect(error).toMatchObject({ status: '307' });
     expect(elsewhere!.requests).toHaveLength(0);

@@ -3,6 +3,7 @@ import type { PaymentsClientOptions } from '../src/index.js';
 import { errorBody, json, startLoopbackServer, type LoopbackServer, type Script } from './support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from './support/fixtures.js';
 import { inProcessClient, useFakeClock } from './support/in-process-fetch.js';
+import { createRawClient } from '../src/raw.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -164,7 +165,7 @@ describe('the wait before a resend (fake timers: 20 s pass in no time)', () => {
   it('the raw client gets the 503 as its error too, not a thrown timeout', async () => {
     useFakeClock();
     const { client } = answering(503, { timeoutMs: 10_000 });
-    const { error, response } = await client.raw.POST('/transactions', { body: paymentRequest as never });
+    const { error, response } = await createRawClient(client).POST('/transactions', { body: paymentRequest as never });
     expect(response.status).toBe(503);
     expect(error).toEqual(errorBody(503));
   });

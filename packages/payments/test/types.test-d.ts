@@ -7,6 +7,7 @@ import {
   type Page,
   type PaymentsError,
 } from '../src/index.js';
+import { createRawClient } from '../src/raw.js';
 import type { WebhookEvent } from '../src/webhooks/index.js';
 
 const secret = createSecretClient({ apiKey: 'sk', baseUrl: 'https://api.example.test/rest/v1' });
@@ -26,6 +27,8 @@ describe('the key split is generated from the spec’s security', () => {
     void publishable.singleUseTokens.authenticateThreeDS2;
     // @ts-expect-error the publishable client has no raw escape hatch around the split
     void publishable.raw;
+    // @ts-expect-error nor can one be made from it
+    void createRawClient(publishable);
   });
 
   it('gives the secret client no publishable operation', () => {

@@ -1,14 +1,16 @@
 // What every consumer does with its module-scoped clients, one step at a time. The worker runs one step per request
 // to it, the scripts run them in a row: the same calls, the same outcomes in JSON, whatever the runtime.
 import { isPaymentsError, settleTransaction } from '@paykit/payments';
+import { createRawClient } from '@paykit/payments/raw';
 
 /** The header the harness's front server holds requests on (see src/sandbox.ts): an answer that never comes. */
 export const stallHeader = 'x-paykit-smoke-stall';
 
 /**
  * The order the harness expects: an answer (a POST), then, in a second request, a call that only its deadline ends,
- * then answers again through each other entry point: the list iterator, the raw client and a settled payment (a
- * card token from the publishable client, then `settleTransaction`).
+ * then answers again through each other entry point: the list iterator, the raw client (its own entry point, on
+ * the secret client's transport) and a settled payment (a card token from the publishable client, then
+ * `settleTransaction`).
  */
 export const stepNames = ['create', 'stall', 'list', 'raw', 'settle'];
 
@@ -49,7 +51,7 @@ export function runStep(clients, name, customerNumber) {
         return { found };
       });
     case 'raw':
-      return outcome(async () => ({ status: (await secret.raw.GET('/')).response.status }));
+      return outcome(async () => ({ status: (await createRawClient(secret).GET('/')).response.status }));
     case 'settle':
       return outcome(() => settle(clients));
     default:

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../rules/api-error.js';
 import type { OperationSpec, ParameterSpec } from './contract.js';
 import type { FieldProblem, SchemaValidator } from './schema-validator.js';
 import { paymentsSensitive, type SensitiveTable } from '../generated/sensitive.js';

@@ -3,6 +3,9 @@ import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { nodeAt, resolvePointer, type OpenApiDocument } from './contract.js';
 import { paymentsSensitive, type SensitiveKind, type SensitiveTable } from '../generated/sensitive.js';
 import { describeKept, kindOfField } from '../rules/sensitive.js';
+import type { FieldProblem } from '../rules/api-error.js';
+
+export type { FieldProblem };
 
 const require = createRequire(import.meta.url);
 
@@ -22,12 +25,6 @@ function createAjv(): Ajv2020 {
   return ajv;
 }
 
-/** One problem with a value, as the error body's field errors name it. */
-export interface FieldProblem {
-  fieldName: string;
-  fieldValue: string;
-  messages: string[];
-}
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, errorBody } from './api-error.js';
+import { ApiError, errorBody } from '../rules/api-error.js';
 import { normaliseAddress, type Authenticator } from './auth.js';
 import type { InFlightRequests } from './concurrency.js';
 import { matchPath, type OperationSpec } from '../contract/contract.js';
 import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../core.js';
 import type { FaultInjector } from './faults.js';
 import { scopedIdempotencyKey, type IdempotencyKeys } from './idempotency.js';
-import { Links } from './links.js';
+import { Links } from '../rules/links.js';
 import type { RequestPhases } from './request-phases.js';
 import { checkBody, checkParameters, negotiate, parseBody, readBody, refuseQueryOnWrite } from '../contract/request-checks.js';
 import { crashPoint } from '../state/crash-points.js';

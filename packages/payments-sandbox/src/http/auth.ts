@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { rules } from '@paykit/payments/rules';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../rules/api-error.js';
 import type { KeyType, OperationSpec } from '../contract/contract.js';
+import type { Caller } from '../core.js';
 
 export interface SecretKeyOptions {
   key: string;
@@ -25,13 +26,6 @@ export interface SandboxKeys {
   publishable: string[];
   /** Whether the keys were generated at start (and may be printed) rather than given. */
   generated: { secret: boolean; publishable: boolean };
-}
-
-export interface Caller {
-  keyType: KeyType;
-  key: string;
-  /** The businesses a restricted secret key may act for; undefined when the key is not restricted. */
-  businesses?: ReadonlySet<string>;
 }
 
 const generate = (prefix: string) => `${prefix}_sandbox_${randomBytes(12).toString('hex')}`;
@@ -102,6 +96,3 @@ function keyOf(header: string | undefined): string {
   }
   return decoded.slice(0, -1);
 }
-
-/** Whether a caller may act for a business: a restricted secret key only for its own. */
-export const mayActFor = (caller: Caller, business: string | undefined) => !caller.businesses || business === undefined || caller.businesses.has(business);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../rules/api-error.js';
 import { receiveAliasPayment } from '../resources/aliases.js';
 import type { SandboxCore } from '../core.js';
 import { FaultError, type FaultInjector, type FaultRule, type RandomFaults } from './faults.js';

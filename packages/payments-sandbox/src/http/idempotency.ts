@@ -1,5 +1,5 @@
 import { rules } from '@paykit/payments/rules';
-import type { Caller } from './auth.js';
+import type { Caller } from '../core.js';
 import type { SandboxClock } from '../state/clock.js';
 import type { SandboxState, StoredResponse } from '../state/state.js';
 

@@ -1,5 +1,5 @@
 import type { HandlerContext, HandlerTable } from '../core.js';
-import { page } from '../http/links.js';
+import { page } from '../rules/links.js';
 import { found, merchantFields, newestFirst } from '../state/records.js';
 import { nextNumber, type AccountRecord } from '../state/state.js';
 import { tokenForUse } from './tokens.js';

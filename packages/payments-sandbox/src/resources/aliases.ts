@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, invalidField } from '../http/api-error.js';
+import { ApiError, invalidField } from '../rules/api-error.js';
 import { rejectedAliasPrefix } from '../rules/conventions.js';
 import type { HandlerContext, HandlerTable, SandboxCore } from '../core.js';
 import { createCustomerRecord, visibleCustomer } from './customers.js';
 import { businessInBody } from './facility.js';
-import { page, type Links } from '../http/links.js';
+import { page, type Links } from '../rules/links.js';
 import { centsOfText, exactCents, fromCents, maxAmountText, money } from '../rules/money.js';
 import { found, newestFirst } from '../state/records.js';
 import { aliasStatusMachine } from '../rules/state-machine.js';

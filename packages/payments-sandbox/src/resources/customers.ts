@@ -1,6 +1,6 @@
-import { ApiError, invalidField } from '../http/api-error.js';
+import { ApiError, invalidField } from '../rules/api-error.js';
 import type { HandlerContext, HandlerTable, SandboxCore } from '../core.js';
-import { page } from '../http/links.js';
+import { page } from '../rules/links.js';
 import { found, merchantFields, newestFirst } from '../state/records.js';
 import { nextNumber, type CustomerRecord } from '../state/state.js';
 

@@ -1,8 +1,8 @@
-import { mayActFor } from '../http/auth.js';
-import { ApiError, invalidField } from '../http/api-error.js';
+import { mayActFor } from '../core.js';
+import { ApiError, invalidField } from '../rules/api-error.js';
 import { nodeAt, type SandboxContract } from '../contract/contract.js';
 import type { Facility, HandlerContext, HandlerTable, SandboxBusiness } from '../core.js';
-import { page } from '../http/links.js';
+import { page } from '../rules/links.js';
 
 /**
  * The facility: its businesses, payment methods, key and card lookups. The reference does not publish the fields of

@@ -1,6 +1,6 @@
 import type { HandlerContext, HandlerTable } from '../core.js';
 import { visibleCustomer } from './customers.js';
-import { page } from '../http/links.js';
+import { page } from '../rules/links.js';
 import { found, merchantFields, newestFirst, openModel, prefixedId } from '../state/records.js';
 import { nextNumber, type OwnedRecord } from '../state/state.js';
 

@@ -1,4 +1,4 @@
-import { pageParameter } from '../http/links.js';
+import { pageParameter } from '../rules/links.js';
 
 /**
  * The filter of the searches whose query parameters the reference does not publish (`/transactions/for-reference-number`

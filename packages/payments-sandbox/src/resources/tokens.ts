@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { rules } from '@paykit/payments/rules';
-import { ApiError, invalidField } from '../http/api-error.js';
+import { ApiError, invalidField } from '../rules/api-error.js';
 import { cardSchemeOf, debitCards, defaultThreeDSOutcome, threeDSOutcomeByCard } from '../rules/conventions.js';
 import type { HandlerTable, SandboxCore } from '../core.js';
 import { businessInBody } from './facility.js';

@@ -1,7 +1,7 @@
 import { rules } from '@paykit/payments/rules';
-import { mayActFor } from '../http/auth.js';
+import { mayActFor } from '../core.js';
 import type { ApiResponse, HandlerContext, HandlerTable } from '../core.js';
-import { pageLinks, pageOf, pageParameter } from '../http/links.js';
+import { pageLinks, pageOf, pageParameter } from '../rules/links.js';
 import { found } from '../state/records.js';
 import { transactionsNewestFirst } from './newest-first-index.js';
 import { matchesValue } from './search.js';

@@ -1,9 +1,9 @@
-import { mayActFor } from '../http/auth.js';
-import { ApiError, invalidField } from '../http/api-error.js';
+import { mayActFor } from '../core.js';
+import { ApiError, invalidField } from '../rules/api-error.js';
 import { paymentOutcome, settlementDelayMs, type PaymentOutcome } from '../rules/conventions.js';
 import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../core.js';
 import { businessInBody } from './facility.js';
-import type { Links } from '../http/links.js';
+import type { Links } from '../rules/links.js';
 import { exactCents, fromCents, maxAmountText, maxCents, money } from '../rules/money.js';
 import { isObject, merchantFields } from '../state/records.js';
 import { keepable } from '../rules/sensitive.js';

@@ -1,5 +1,5 @@
-import { ApiError } from '../http/api-error.js';
-import type { Link } from '../http/links.js';
+import { ApiError } from '../rules/api-error.js';
+import type { Link } from '../rules/links.js';
 import type { OwnedRecord } from './state.js';
 import { keepable } from '../rules/sensitive.js';
 

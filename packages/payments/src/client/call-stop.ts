@@ -1,11 +1,6 @@
 /** Timers hold at most this delay; a longer one would fire at once (Node warns and uses 1 ms). */
 export const longestTimerMs = 2 ** 31 - 1;
 
-/** The timer callback of every call's deadline: one function for all, the call passed as the timer's argument. */
-function expire(stop: CallStop): void {
-  stop.expire();
-}
-
 /**
  * The calls that follow each caller's signal, which has one listener for all of them (`follower`), not one per call:
  * many calls sharing a signal (a page's, a request's) would pass the runtime's listener limit, and Node would warn
@@ -68,12 +63,6 @@ export class CallStop {
     return this.deadline - performance.now();
   }
 
-  /** The deadline passed (called by the call's timer). */
-  expire(): void {
-    this.timedOut = true;
-    this.end(new DOMException(`timed out after ${this.timeoutMs} ms`, 'TimeoutError'));
-  }
-
   /** Ends the call: the deadline passed or the caller's signal fired. */
   end(reason: unknown): void {
     if (this.signal.aborted) return;
@@ -112,4 +101,10 @@ export class CallStop {
       following.delete(signal!);
     }
   }
+}
+
+/** The timer callback of every call's deadline: one function for all, the call passed as the timer's argument. */
+function expire(stop: CallStop): void {
+  stop.timedOut = true;
+  stop.end(new DOMException(`timed out after ${stop.timeoutMs} ms`, 'TimeoutError'));
 }

@@ -1,5 +1,4 @@
 import { errorFromResponse, inputError, type PaymentsError } from '../errors/payments-error.js';
-import type { checkAnswer } from './answer-check.js';
 import type { OperationSpec } from '../generated/operations.js';
 import { resolveBaseUrl, type ClientOptions } from './config.js';
 import { callIdempotencyKey, idempotencyHeader } from './idempotency.js';
@@ -19,23 +18,24 @@ export interface PreparedRequest {
 /** Checks (and may normalise) a request before it is sent; throws a PaymentsError of kind `input` to refuse it. */
 export type RequestCheck = (operationId: string, request: PreparedRequest) => PreparedRequest;
 
-/** Turns the first answer of a list operation into a page that reads the ones after it (`paginate` in page.ts). */
-export type Paginate = (core: ClientCore, first: ApiResult<unknown>, url: string, signal: AbortSignal | undefined) => unknown;
+/**
+ * What a client does with a JSON success before the method resolves: the secret client refuses one that is not the
+ * operation's answer (`checkAnswer`) and turns a list's first answer into a page that reads the ones after it
+ * (`paginate`). The publishable client, which has no list and takes no payment, has none: its bundle does without.
+ */
+export type Finish = (core: ClientCore, operation: BoundOperation, outcome: ApiResult<unknown>, url: string, signal: AbortSignal | undefined) => unknown;
 
 export interface ClientCore {
   readonly baseUrl: string;
   readonly transport: Transport;
   readonly check: RequestCheck | undefined;
-  /** Given by the clients that have list operations: the publishable client has none, and its bundle does without. */
-  readonly paginate: Paginate | undefined;
-  /** Refuses a success that is not the operation's answer (`checkAnswer`): given by the secret client. */
-  readonly checkAnswer: typeof checkAnswer | undefined;
+  readonly finish: Finish | undefined;
 }
 
-export function createCore(options: ClientOptions, check?: RequestCheck, paginate?: Paginate, answerCheck?: typeof checkAnswer): ClientCore {
+export function createCore(options: ClientOptions, check?: RequestCheck, finish?: Finish): ClientCore {
   const baseUrl = resolveBaseUrl(options.baseUrl);
   const transport = createTransport(options);
-  return { baseUrl, transport, check, paginate, checkAnswer: answerCheck };
+  return { baseUrl, transport, check, finish };
 }
 
 /** Request headers as fetch takes them: a record, a `Headers` or `[name, value]` pairs. */
@@ -60,7 +60,7 @@ const noErrorMediaTypes: ErrorMediaTypes = nothing;
  * field the call reads is copied here, so that all bound operations share one shape (the generated entries do not,
  * and reads on them would be megamorphic: slow once a request has evicted V8's lookup caches).
  */
-interface BoundOperation {
+export interface BoundOperation {
   readonly operationId: string;
   readonly method: string;
   readonly pathParams: readonly string[];
@@ -193,17 +193,14 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   if (!response.ok) {
     throw errorFromResponse({ status: response.status, method: operation.method, url, body: data, headers: response.headers, idempotencyKey, attempts, unknown, sentAt });
   }
-  if (acceptsJson) core.checkAnswer?.(operation, operation.method, url, response.status, data, idempotencyKey);
   const outcome: ApiResult<unknown> = { data, status: response.status, headers: response.headers, idempotencyKey, attempts };
-  if (!operation.list || !acceptsJson) return outcome;
-  return core.paginate!(core, outcome, url, options.signal);
+  return acceptsJson && core.finish ? core.finish(core, operation, outcome, url, options.signal) : outcome;
 }
 
 /** The grouped methods of a table: `{ group: { name(...pathParams, body?, options?) } }`. */
 export function bindOperations<T extends OperationTable>(core: ClientCore, table: T): GroupedMethods<T> {
   const groups: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
   for (const [operationId, spec] of Object.entries(table)) {
-    if (spec.list && !core.paginate) throw new Error(`${operationId} lists: its client needs pagination.`);
     const operation = bindOperation(operationId, spec);
     (groups[spec.group] ??= {})[spec.name] = (...args: unknown[]) => callOperation(core, operation, args);
   }

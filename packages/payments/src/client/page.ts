@@ -157,7 +157,7 @@ async function loadPage(core: PageReader, url: string, signal: AbortSignal | und
   return { data, status: response.status, headers: response.headers, idempotencyKey: undefined, attempts };
 }
 
-/** The first page of a list operation called at `url` with `signal` (the core's `paginate`). */
+/** The first page of a list operation called at `url` with `signal` (through the secret client's `finish`). */
 export function paginate(core: PageReader, first: ApiResult<unknown>, url: string, signal: AbortSignal | undefined): Page<unknown> {
   return createPage(first, pageSource(core, signal), new URL(url).href);
 }

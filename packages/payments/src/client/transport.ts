@@ -5,7 +5,6 @@ import * as rules from '../generated/rules.js';
 import { basicAuthorization, headerNamesOption, numberOption, resolveTimeout, type ClientOptions, type ErrorLog, type Hook, type RequestLog, type ResponseLog } from './config.js';
 import { CallStop, longestTimerMs } from './call-stop.js';
 import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './idempotency.js';
-import { readJson } from './response-body.js';
 
 /** A request as the client builds it: plain values, cheaper than a `Request` and resendable as they are. */
 export interface OutgoingRequest {
@@ -247,31 +246,4 @@ function callFailure(
     mustQueryState: unknown && method !== 'GET',
     sentAt,
   } as PaymentsErrorDetails<typeof kind>) as AnyPaymentsError;
-}
-
-/** The Idempotency-Key each raw answer's request was sent with, which the raw client's Request may not show. */
-export const keyOfAnswer = new WeakMap<Response, string>();
-
-/**
- * The transport as a fetch for openapi-fetch (the raw client). The body is read by the transport, under the call's
- * timeout, so that the timeout covers it as it does for the methods.
- */
-export function transportAsFetch(transport: Transport): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const headers: Record<string, string> = Object.fromEntries(request.headers);
-    const body = request.body ? await request.arrayBuffer() : undefined;
-    const { response, data, idempotencyKey } = await transport(
-      { method: request.method, url: request.url, headers, body, signal: request.signal },
-      (answer) => answer.arrayBuffer(),
-    );
-    // openapi-fetch reads a success with json(), or, without a Content-Length (a chunked answer), with text() and
-    // JSON.parse: either throws a SyntaxError at a body that is not JSON. The body is whole here, so its length is
-    // given, and json() reads it as the methods do: JSON when it parses, else its text.
-    const answerHeaders = new Headers(response.headers);
-    answerHeaders.set('content-length', String(data.byteLength));
-    const answer = new Response(data.byteLength ? data : null, { status: response.status, statusText: response.statusText, headers: answerHeaders });
-    answer.json = () => readJson(answer);
-    if (idempotencyKey) keyOfAnswer.set(answer, idempotencyKey);
-    return answer;
-  };
 }

@@ -6,7 +6,8 @@
  * p pattern, x/n maximum/minimum, xx/xn exclusive maximum/minimum, m multipleOf, dp most decimal places
  * (x-paykit-decimal-places), xi/ni max/min items, o properties (name -> node index), i items, a
  * additionalProperties (a node index), one/any/all the combinators, d discriminator (p property, m value -> node
- * index), if/th/el the conditional, f the `false` schema (nothing allowed).
+ * index), if/th/el the conditional, f the `false` schema (nothing allowed). `makeRule` in
+ * validation/schema-check.ts decodes each node into a rule under JSON Schema's names: no other code reads them.
  */
 export interface SchemaNode {
   readonly t?: string | readonly string[];

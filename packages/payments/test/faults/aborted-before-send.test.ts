@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestLog } from '../../src/index.js';
 import { json, startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from '../support/fixtures.js';
+import { createRawClient } from '../../src/raw.js';
 
 // Fault row "abort before send": a signal already aborted when the call is made stops it before anything is sent.
 // The error says so: kind `aborted`, 0 attempts (it said 1 before), the caller's reason as its cause.
@@ -33,8 +34,8 @@ describe('a signal aborted before the call', () => {
 
   it('gives the raw client the same: the fetch it wraps rejects at once', async () => {
     server = await startLoopbackServer((_request, res) => json(res, 201, {}));
-    const error = await secretClient(server.url)
-      .raw.GET('/transactions/{receiptNumber}', { params: { path: { receiptNumber: '1' } }, signal: AbortSignal.abort() })
+    const error = await createRawClient(secretClient(server.url))
+      .GET('/transactions/{receiptNumber}', { params: { path: { receiptNumber: '1' } }, signal: AbortSignal.abort() })
       .catch((e: unknown) => e);
     expect((error as { kind?: string; attempts?: number }).kind).toBe('aborted');
     expect((error as { attempts?: number }).attempts).toBe(0);

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ErrorLog } from '../../src/index.js';
 import { json, startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from '../support/fixtures.js';
+import { createRawClient } from '../../src/raw.js';
 
 // Fault row "an answer cut off mid-body": the status line and headers arrive, then the connection drops while the
 // body is read. That is no answer (the one that came is incomplete): the call is resent under the same
@@ -42,7 +43,7 @@ describe('an answer cut off mid-body', () => {
     const client = secretClient(server.url, { onError: (log) => void errors.push(log) });
     let outcome: { status: number; data: unknown };
     if (call === 'raw.POST') {
-      const { response, data } = await client.raw.POST('/transactions', { body: paymentRequest as never });
+      const { response, data } = await createRawClient(client).POST('/transactions', { body: paymentRequest as never });
       outcome = { status: response.status, data };
     } else if (status === 422) {
       const error = await failure(client.transactions.create(paymentRequest));

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { failure, secretClient } from '../support/fixtures.js';
 import { json, startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
+import { createRawClient } from '../../src/raw.js';
 
 // Fault row "`.` or `..` as a path parameter": URLs resolve dot segments, so `/customers/../aliases` is `/aliases`
 // (registering an alias that creates a customer) and `/transactions/.` is the list. Both are refused before sending,
@@ -23,12 +24,12 @@ describe('a dot segment as a path parameter is refused before sending', () => {
     { call: "transactions.get('.')", run: () => secretClient(service.url).transactions.get('.'), name: 'receiptNumber' },
     {
       call: "raw POST /customers/{customerId}/aliases with '..'",
-      run: () => secretClient(service.url).raw.POST('/customers/{customerId}/aliases', { params: { path: { customerId: '..' } }, body: registration }),
+      run: () => createRawClient(secretClient(service.url)).POST('/customers/{customerId}/aliases', { params: { path: { customerId: '..' } }, body: registration }),
       name: 'customerId',
     },
     {
       call: "raw GET /transactions/{receiptNumber} with '.'",
-      run: () => secretClient(service.url).raw.GET('/transactions/{receiptNumber}', { params: { path: { receiptNumber: '.' } } }),
+      run: () => createRawClient(secretClient(service.url)).GET('/transactions/{receiptNumber}', { params: { path: { receiptNumber: '.' } } }),
       name: 'receiptNumber',
     },
   ])('$call: an input error naming the parameter, nothing sent', async ({ run, name }) => {
@@ -42,7 +43,7 @@ describe('a dot segment as a path parameter is refused before sending', () => {
 describe('values that only contain dots go where they are meant', () => {
   it.each(['...', 'a..b', '.hidden', '%2e%2e'])('%s', async (value) => {
     await secretClient(service.url).transactions.get(value);
-    await secretClient(service.url).raw.GET('/transactions/{receiptNumber}', { params: { path: { receiptNumber: value } } });
+    await createRawClient(secretClient(service.url)).GET('/transactions/{receiptNumber}', { params: { path: { receiptNumber: value } } });
     expect(service.requests.map((r) => r.url)).toEqual(Array(2).fill(`/rest/v1/transactions/${encodeURIComponent(value)}`));
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { failure, paymentRequest, secretClient } from '../support/fixtures.js';
 import { inProcessClient, useFakeClock, type Answer } from '../support/in-process-fetch.js';
+import { createRawClient } from '../../src/raw.js';
 
 // Fault row "answer lost after the work": the request may have reached the service and been carried out (a payment
 // taken), and its answer never arrived: the connection dropped once the retries were spent, the deadline passed
@@ -57,7 +58,7 @@ describe('a POST whose answer is lost', () => {
 
   it('through the raw client: the thrown PaymentsError is an unknown outcome too', async () => {
     const { client } = inProcessClient(dropped, { retry: { maxRetries: 0 } });
-    const error = await failure(client.raw.POST('/transactions', { body: paymentRequest as never, params: { header: { 'Idempotency-Key': 'order-42/attempt-1' } } }));
+    const error = await failure(createRawClient(client).POST('/transactions', { body: paymentRequest as never, params: { header: { 'Idempotency-Key': 'order-42/attempt-1' } } }));
     expect(error).toMatchObject({ kind: 'network', mustQueryState: true, idempotencyKey: 'order-42/attempt-1' });
     expect(error.message).toMatch(unknownAdvice);
   });
@@ -101,7 +102,7 @@ describe('what is not an unknown outcome', () => {
 describe('a PATCH (it carries no Idempotency-Key) whose answer is lost', () => {
   it.each([
     { call: 'aliases.deregister', run: (c: ReturnType<typeof inProcessClient>['client']) => c.aliases.deregister('alias-1', { status: 'DEREGISTERED' }) },
-    { call: 'raw PATCH', run: (c: ReturnType<typeof inProcessClient>['client']) => c.raw.PATCH('/aliases/{id}', { params: { path: { id: 'alias-1' } }, body: { status: 'DEREGISTERED' } as never }) },
+    { call: 'raw PATCH', run: (c: ReturnType<typeof inProcessClient>['client']) => createRawClient(c).PATCH('/aliases/{id}', { params: { path: { id: 'alias-1' } }, body: { status: 'DEREGISTERED' } as never }) },
   ])('$call: not resent (the change may have been made), an unknown outcome', async ({ run }) => {
     const { client, requests } = inProcessClient(dropped, { retry: { delayMs: 0 } });
     const error = await failure(run(client) as Promise<unknown>);

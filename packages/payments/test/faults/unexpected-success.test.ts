@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { failure, paymentRequest, secretClient } from '../support/fixtures.js';
 import { json, startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
+import { createRawClient } from '../../src/raw.js';
 
 // Fault rows "a 2xx that is not what the operation returns" and "a reused Idempotency-Key replays another call": a
 // maintenance page from a gateway, an empty body, JSON cut short but framed as complete, an object where a list
@@ -54,7 +55,7 @@ describe('a success that is not a transaction, to transactions.create', () => {
 
   it.each(framed)('$label ($framing): the raw client throws the same protocol error, no SyntaxError, sent once', async ({ contentType, body, framing, missing }) => {
     const url = await answering(201, contentType, body, framing);
-    const error = await failure(secretClient(url).raw.POST('/transactions', { body: paymentRequest as never }));
+    const error = await failure(createRawClient(secretClient(url)).POST('/transactions', { body: paymentRequest as never }));
     expect(error).toMatchObject({ kind: 'protocol', mustQueryState: true, method: 'POST' });
     expect(error.message).toContain(`201 without ${missing}`);
     // The key the transport made for the POST is named, though the raw Request never showed it.
@@ -105,7 +106,7 @@ describe('a success that is not a list, to a list operation', () => {
 describe('what still passes', () => {
   it.each(['content-length', 'chunked'] as const)('the raw client still parses a success that is JSON (%s)', async (framing) => {
     const url = await answering(200, 'application/json', '{"receiptNumber":"77","status":"Approved"}', framing);
-    const { data } = await secretClient(url).raw.GET('/transactions/{receiptNumber}', { params: { path: { receiptNumber: '77' } } });
+    const { data } = await createRawClient(secretClient(url)).GET('/transactions/{receiptNumber}', { params: { path: { receiptNumber: '77' } } });
     expect(data).toEqual({ receiptNumber: '77', status: 'Approved' });
   });
 

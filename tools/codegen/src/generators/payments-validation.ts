@@ -8,7 +8,9 @@ import { toLiteral, type Node } from './openapi-walk.js';
  * Compact validation data for requests: every schema a request body or parameter uses, flattened into one array of
  * small nodes that point at each other by index (so shared and recursive schemas cost one entry), plus, per
  * operation, the index of its body and parameter schemas. A tiny interpreter in the package walks it; this replaces
- * a general JSON Schema validator, which would not fit the bundle budget.
+ * a general JSON Schema validator, which would not fit the bundle budget. The nodes' keys are short (`simpleKeywords`
+ * below): `makeRule` in packages/payments/src/validation/schema-check.ts decodes each node, once, into a rule under
+ * JSON Schema's own names, and is the only hand-written code that reads them.
  *
  * Only the subset of JSON Schema the spec uses is understood. A keyword outside it stops generation rather than being
  * skipped silently, so a spec change can never weaken the checks unnoticed.
@@ -20,7 +22,10 @@ const annotations = new Set([
   'externalDocs', 'xml', 'contentEncoding', 'contentMediaType', '$comment', '$schema', 'discriminator',
 ]);
 
-/** JSON Schema keyword -> short key in the generated data. */
+/**
+ * JSON Schema keyword -> short key in the generated data (decoded back by the package's `makeRule`). Short keys save
+ * ~50 B gzipped in a browser bundle with the publishable checks (4,492 B against 4,544 B with the keywords).
+ */
 const simpleKeywords: Record<string, string> = {
   type: 't', required: 'r', enum: 'e', const: 'c', maxLength: 'xl', minLength: 'nl', pattern: 'p', maximum: 'x',
   minimum: 'n', exclusiveMaximum: 'xx', exclusiveMinimum: 'xn', multipleOf: 'm', maxItems: 'xi', minItems: 'ni',
@@ -183,7 +188,8 @@ export const paymentsValidationGenerator: Generator = ({ document, specPath }) =
     ' * p pattern, x/n maximum/minimum, xx/xn exclusive maximum/minimum, m multipleOf, dp most decimal places',
     ` * (${decimalPlacesExtension}), xi/ni max/min items, o properties (name -> node index), i items, a`,
     ' * additionalProperties (a node index), one/any/all the combinators, d discriminator (p property, m value -> node',
-    ' * index), if/th/el the conditional, f the `false` schema (nothing allowed).',
+    ' * index), if/th/el the conditional, f the `false` schema (nothing allowed). `makeRule` in',
+    " * validation/schema-check.ts decodes each node into a rule under JSON Schema's names: no other code reads them.",
     ' */',
     'export interface SchemaNode {',
     '  readonly t?: string | readonly string[];',

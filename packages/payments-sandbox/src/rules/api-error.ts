@@ -1,5 +1,11 @@
-import type { FieldProblem } from '../contract/schema-validator.js';
-import { keepable } from '../rules/sensitive.js';
+import { keepable } from './sensitive.js';
+
+/** One problem with a value, as the error body's field errors name it. */
+export interface FieldProblem {
+  fieldName: string;
+  fieldValue: string;
+  messages: string[];
+}
 
 /** Messages fit to show a payer, by status; the developer message says what exactly went wrong. */
 const customerMessages: Record<number, string> = {
