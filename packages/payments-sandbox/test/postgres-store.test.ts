@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPaymentsSandbox, type PaymentsSandbox } from '../src/index.js';
 import { storeOf } from '../src/sandbox.js';
 import { StateStoreError } from '../src/state/store.js';
-import { redactUrl } from '../src/state/postgres-store.js';
+import { openPostgresStore, redactUrl } from '../src/state/postgres-store.js';
 import { basic, cardTokenRequest, paymentRequest, phasesOf } from './support.js';
 import { databaseOf, postgresTestsRun, sharedPostgres, type SharedPostgres } from './support/postgres.js';
 import { startSandboxProcess, type SandboxProcess } from './support/state-process.js';
@@ -341,6 +341,36 @@ describe.skipIf(!postgresTestsRun)('payments sandbox: --state postgres://… (re
       await sandbox.close();
     }
   }, 30_000);
+
+  it('the database refuses a second answer under an Idempotency-Key within its lifetime: the batch fails whole, its COMMIT (sent behind it) saves nothing of it', async () => {
+    const url = await database();
+    const store = await openPostgresStore(url);
+    try {
+      const response = { status: 201, headers: {} };
+      store.state.idempotency.set('key-1', { key: 'key-1', createdAt: 1_000, response });
+      await store.commit();
+      // A second record under the key, as a process that had not seen the first would write it, beside a record of
+      // its own and a number taken: none of it is saved.
+      store.state.idempotency.set('key-1', { key: 'key-1', createdAt: 2_000, response: { status: 202, headers: {} } });
+      store.state.idempotency.set('key-2', { key: 'key-2', createdAt: 2_000, response });
+      store.state.sequence += 5;
+      await expect(store.commit()).rejects.toThrow(/already holds an answer under this Idempotency-Key/);
+    } finally {
+      await store.close();
+    }
+    const rows = await rowsOf(url, 'idempotency');
+    expect(rows.map((row) => [row.key, JSON.parse(row.value).response.status])).toEqual([['key-1', 201]]);
+    const [sequence] = await cluster.query<{ value: string }>(databaseOf(url), "SELECT value FROM paykit_sandbox_meta WHERE name = 'sequence'");
+    expect(sequence!.value).toBe('0');
+    // The store is usable after it: a new process reads what the database holds.
+    const again = await openPostgresStore(url);
+    try {
+      expect(again.state.idempotency.get('key-1')?.response.status).toBe(201);
+      expect(again.state.idempotency.has('key-2')).toBe(false);
+    } finally {
+      await again.close();
+    }
+  });
 
   it('refuses to start when the database is out of reach: a StateStoreError naming it without the password, and the process exits', async () => {
     const unreachable = `postgres://paykit:${encodeURIComponent(cluster.password)}@127.0.0.1:1/none`;

@@ -18,10 +18,13 @@ import { ChangeTracker, resetTrackedState, trackedState, TrackedMap, type Change
  * write that came in this process meanwhile (each a synchronous piece of work: a request's handler, a control
  * operation, the clock's due tasks), writes all their changes in one statement and commits. So two processes never
  * work on the same state at once (no receipt number handed out twice, no change lost to a concurrent one), a write's
- * answer is sent only after the COMMIT returned (with `synchronous_commit = on`: the server flushed its write-ahead
- * log), and the lock is never held while anything waits for a client: a request's body is read, and its simulated
- * processing delay waited out, before it joins a batch. A write whose client has gone before its batch ran it is
- * dropped. Batches are one at a time across all processes; each carries as many writes as came while the last ran.
+ * answer is sent only once the server flushed its write-ahead log past the COMMIT (`flush` below), and the lock is
+ * never held while anything waits for a client: a request's body is read, and its simulated processing delay waited
+ * out, before it joins a batch. A write whose client has gone before its batch ran it is dropped. Batches are one at a
+ * time across all processes; each carries as many writes as came while the last ran.
+ *
+ * A batch costs two round trips on its connection (pipelined: sent without waiting for the answer before): the
+ * transaction, the lock and the catch-up in one; then its rows, the COMMIT and the flush in the other.
  *
  * Idempotency records are rows too; the database refuses a second record under a key while the first is within its
  * lifetime, as the SQLite store does.
@@ -55,8 +58,8 @@ const takeLock = "SELECT pg_advisory_xact_lock(hashtext('paykit-payments-sandbox
 /**
  * A batch's start, in one round trip: the transaction, its settings, the lock. Its COMMIT does not wait for the
  * write-ahead log to reach the disk (`synchronous_commit = off`), so the lock is free for the other processes at
- * once; the batch's writes are answered only after `flush` (below) made the log durable up to and past it. A
- * session that stalls while holding the lock is cut off by the server.
+ * once; the batch's writes are answered only after `flush` (below), sent with the COMMIT, made the log durable up to
+ * and past it. A session that stalls while holding the lock is cut off by the server.
  */
 const begin = `BEGIN; SET LOCAL synchronous_commit = off; SET LOCAL idle_in_transaction_session_timeout = '60s'; ${takeLock}`;
 
@@ -65,9 +68,12 @@ const begin = `BEGIN; SET LOCAL synchronous_commit = off; SET LOCAL idle_in_tran
  * message, which any user may write and nothing stores) commits with `synchronous_commit = on`, so its COMMIT returns
  * once the log is flushed past that record, and so past every commit before it (the log is written in order). A
  * transaction that writes nothing is not flushed at its COMMIT, which is why a bare `pg_current_xact_id()` does not
- * do. One flush covers every batch committed before it started.
+ * do. It runs after the batch's COMMIT, in the same round trip: the lock is already free for the other processes
+ * while this one waits for the disk (the server flushes for several sessions at once when their waits overlap).
  */
 const flush = "BEGIN; SET LOCAL synchronous_commit = on; SELECT pg_logical_emit_message(true, 'paykit-payments-sandbox', ''); COMMIT";
+/** A batch that changed something ends with this; in a transaction a failed statement aborted, COMMIT rolls back. */
+const commitDurably = `COMMIT; ${flush}`;
 
 /** The meta rows (as collection `''`) and then records, in the order they were written. */
 const metaRows = "SELECT '' AS collection, name AS key, value, 0::bigint AS change, 0::bigint AS position FROM paykit_sandbox_meta";
@@ -76,8 +82,12 @@ const sinceSql = (seen: number) =>
   `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE change > ${Math.trunc(seen)} ORDER BY change, position`;
 
 const statements = {
-  // What changed since change number $1 (a removal is a row without a value), or everything there is.
-  since: `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE change > $1 ORDER BY change, position`,
+  // What changed since change number $1 (a removal is a row without a value), or everything there is. Prepared once
+  // per connection (by name): every read of every request runs it.
+  since: {
+    name: 'paykit-sandbox-since',
+    text: `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE change > $1 ORDER BY change, position`,
+  },
   all: `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE value IS NOT NULL ORDER BY position`,
 } as const;
 
@@ -86,8 +96,10 @@ const statements = {
  * Values go as parameters, never in the text: a statement that fails is logged by the server with its text. A
  * record written again after its removal goes to the end, as it does in memory (lists keep creation order); an
  * idempotency key is taken again only once its record has expired ($6: the lifetime), or by the very same record
- * written again: `put` counts the rows written, and the batch fails when one was refused. The clock offset ($7) and
- * the number sequence ($8, which never goes back: no receipt number is handed out twice) when the batch changed them.
+ * written again: `put` counts the rows written, and when one was refused (fewer than $9, the values given) the
+ * statement fails, on the NOT NULL of the meta rows, so that the COMMIT sent behind it (pipelined) rolls the batch back.
+ * The clock offset ($7) and the number sequence ($8, which never goes back: no receipt number is handed out twice)
+ * when the batch changed them.
  */
 const writeRows = `
   WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS i (collection, key, value, created_at)),
@@ -104,13 +116,20 @@ const writeRows = `
     FROM input AS i WHERE i.value IS NULL AND r.collection = i.collection AND r.key = i.key AND r.value IS NOT NULL
     RETURNING 1),
   meta AS (
-    UPDATE paykit_sandbox_meta SET value = CASE name
-        WHEN 'changes' THEN $5::text
-        WHEN 'clockOffsetMs' THEN coalesce($7::text, value)
+    UPDATE paykit_sandbox_meta SET value = CASE
+        WHEN (SELECT count(*) FROM put) <> $9::int THEN NULL
+        WHEN name = 'changes' THEN $5::text
+        WHEN name = 'clockOffsetMs' THEN coalesce($7::text, value)
         ELSE GREATEST(value::bigint, coalesce($8::bigint, 0))::text END
       WHERE name IN ('changes', 'clockOffsetMs', 'sequence')
     RETURNING 1)
   SELECT (SELECT count(*) FROM put)::int AS put, (SELECT count(*) FROM dropped)::int AS dropped, (SELECT count(*) FROM meta)::int AS meta`;
+
+/** The write's failure when the database refused an idempotency record (see `writeRows`). */
+const refusedKey = (error: unknown) =>
+  (error as { code?: string; table?: string }).code === '23502' && (error as { table?: string }).table === 'paykit_sandbox_meta'
+    ? new StateStoreError('the store already holds an answer under this Idempotency-Key')
+    : error;
 
 const clearRows = 'UPDATE paykit_sandbox_records SET value = NULL, created_at = NULL, change = $1 WHERE value IS NOT NULL';
 
@@ -161,13 +180,8 @@ class PostgresStore implements StateStore {
   private batchQueued = false;
   /** The batch under way, whose commit holds the changes taken from the tracker (`commit()` waits for it). */
   private committing: Promise<void> | undefined;
-  /** Resolves once the last batch that changed something is durable. */
-  private lastDurable: Promise<void> | undefined;
-  /** The connection batches run on (kept: a batch does not wait for one). */
+  /** The connection batches run on (kept: a batch does not wait for one; pipelined, see `openPostgresStore`). */
   private writer: pg.PoolClient | undefined;
-  /** The flush under way, and the one that starts after it (joined by every batch committed meanwhile). */
-  private flushRunning: Promise<void> | undefined;
-  private flushNext: Promise<void> | undefined;
   /** A batch is running its writes: a commit asked for meanwhile (a task's, a handler's) is that batch's. */
   private working = false;
   /** The batch under way or queued (one at a time). */
@@ -276,8 +290,8 @@ class PostgresStore implements StateStore {
   }
 
   /**
-   * One batch: lock, catch up, run every write waiting, write their changes, commit. The next batch may start as soon
-   * as this one committed; its writes are answered once the log is durable past its commit (`durable`).
+   * One batch: lock, catch up, run every write waiting, write their changes, commit, make the log durable past the
+   * commit (`flush`); then its writes are answered and the next batch may start.
    */
   private async batch(): Promise<void> {
     let client: pg.PoolClient;
@@ -330,14 +344,23 @@ class PostgresStore implements StateStore {
       if (batch) ran = changed = true;
       try {
         if (batch) {
-          await this.writeBatch(client, batch, change);
+          // The rows, then the COMMIT and the flush without waiting for the rows' answer (the connection pipelines):
+          // a refused row fails its statement, and the COMMIT behind it then rolls back (it reports no error of its
+          // own: the rows' failure is the batch's).
+          const writing = this.writeBatch(client, batch, change);
+          void writing.catch(noop);
           crashPoint('commit:before');
           this.committingChange = change;
+          const committing = client.query(commitDurably);
+          void committing.catch(noop);
+          await writing;
+          await committing;
+        } else {
+          await client.query('COMMIT');
         }
-        await client.query('COMMIT');
         open = false;
       } catch (error) {
-        throw this.error('write', error);
+        throw this.error('write', refusedKey(error));
       }
       if (batch) {
         this.seen = Math.max(this.seen, change);
@@ -366,32 +389,20 @@ class PostgresStore implements StateStore {
       this.committingChange = -1;
       if (this.committing === committed) this.committing = undefined;
     }
-    // Answered once durable, without holding up the next batch.
-    const durable = changed ? this.durable() : (this.lastDurable ?? Promise.resolve());
-    if (changed) this.lastDurable = durable;
-    void durable.then(
-      () => {
-        if (changed) crashPoint('commit:after');
-        settle();
-        jobs.forEach((job, at) => {
-          const outcome = outcomes[at]!;
-          if ('value' in outcome) job.resolve(outcome.value);
-          else job.reject(outcome.error);
-        });
-      },
-      (error: unknown) => {
-        const failure = this.error('write', error);
-        settle(failure);
-        jobs.forEach((job, at) => {
-          const outcome = outcomes[at]!;
-          job.reject('error' in outcome && job.options.signal?.aborted ? outcome.error : failure);
-        });
-      },
-    );
+    // Durable: answered.
+    if (changed) crashPoint('commit:after');
+    settle();
+    jobs.forEach((job, at) => {
+      const outcome = outcomes[at]!;
+      if ('value' in outcome) job.resolve(outcome.value);
+      else job.reject(outcome.error);
+    });
   }
 
+  /** Sends the batch's statements at once (pipelined); resolves once the server answered them. */
   private async writeBatch(client: pg.PoolClient, batch: ChangeBatch, change: number): Promise<void> {
-    if (batch.cleared) await client.query(clearRows, [change]);
+    const clearing = batch.cleared ? client.query(clearRows, [change]) : undefined;
+    void clearing?.catch(noop);
     const collections: string[] = [];
     const keys: string[] = [];
     const values: (string | null)[] = [];
@@ -405,30 +416,14 @@ class PostgresStore implements StateStore {
       if (value !== null) puts += 1;
     }
     const { meta } = batch;
-    const written = await client.query<{ put: number }>({
+    // A refused row fails the statement itself (see `writeRows`): no check of its answer, which comes after the COMMIT.
+    const writing = client.query({
       name: 'paykit-sandbox-write',
       text: writeRows,
-      values: [collections, keys, values, createdAt, change, rules.idempotencyKey.lifetimeMs, meta ? String(meta.clockOffsetMs) : null, meta ? meta.sequence : null],
+      values: [collections, keys, values, createdAt, change, rules.idempotencyKey.lifetimeMs, meta ? String(meta.clockOffsetMs) : null, meta ? meta.sequence : null, puts],
     });
-    if (written.rows[0]!.put !== puts) throw new StateStoreError('the store already holds an answer under this Idempotency-Key');
-  }
-
-  /** Resolves once the write-ahead log is durable past every batch committed so far (flushes shared). */
-  private durable(): Promise<void> {
-    if (this.flushNext) return this.flushNext;
-    const run = () => {
-      const flushing = this.pool.query(flush).then(noop, (error: unknown) => Promise.reject(this.error('write', error)));
-      this.flushRunning = flushing;
-      void flushing.catch(noop).finally(() => this.flushRunning === flushing && (this.flushRunning = undefined));
-      return flushing;
-    };
-    if (!this.flushRunning) return run();
-    const next = this.flushRunning.catch(noop).then(() => {
-      this.flushNext = undefined;
-      return run();
-    });
-    this.flushNext = next;
-    return next;
+    await clearing;
+    await writing;
   }
 
   track<T>(work: () => T): T {
@@ -439,7 +434,7 @@ class PostgresStore implements StateStore {
     if (this.closed) return Promise.reject(new StateStoreError(`${this.location} is closed`));
     // Nothing left to take, or a batch is running its writes: what was changed goes with the batch under way.
     if (this.working) return this.committing!;
-    if (!this.tracker.pending()) return this.committing ?? this.lastDurable ?? Promise.resolve();
+    if (!this.tracker.pending()) return this.committing ?? Promise.resolve();
     return this.write(noop);
   }
 
@@ -452,7 +447,6 @@ class PostgresStore implements StateStore {
     await this.commit().catch(noop);
     this.closed = true;
     await this.batches;
-    await this.lastDurable?.catch(noop);
     this.writer?.release();
     this.writer = undefined;
     await this.pool.end().catch(noop);
@@ -462,7 +456,9 @@ class PostgresStore implements StateStore {
 /** Connects to the database at `url`, creates the sandbox's tables on first use and reads the state. */
 export async function openPostgresStore(url: string): Promise<StateStore> {
   const location = redactUrl(url);
-  const pool = new pg.Pool({ connectionString: url, max: 6, connectionTimeoutMillis: 10_000, application_name: 'paykit-payments-sandbox' });
+  // Pipelined connections (`pipeline`: a query is sent without waiting for the answer to the one before): a batch
+  // sends its rows, its COMMIT and its flush in one round trip. Every other use sends one query at a time.
+  const pool = new pg.Pool({ connectionString: url, max: 6, connectionTimeoutMillis: 10_000, application_name: 'paykit-payments-sandbox', pipeline: true });
   // A connection the server closed (a restart): the pool drops an idle one and the next use connects again; one in
   // use fails its query, which the store reports. Without a listener the driver's error event would end the process.
   pool.on('error', noop);
