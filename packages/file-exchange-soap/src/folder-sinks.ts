@@ -175,6 +175,8 @@ export class ResponseFiles {
   private readonly writing: Array<{ partPath: string; fd: number | undefined; writeBack: EarlyWriteBack }> = [];
   /** Committed by this response, in order. */
   readonly committed: SavedFile[] = [];
+  /** Each file's early write-back, settled once its descriptor is closed. */
+  private readonly writeBacks: Promise<void>[] = [];
 
   constructor(private readonly folder: SoapFolder) {}
 
@@ -187,6 +189,7 @@ export class ResponseFiles {
     const fd = this.folder.step(partPath, () => openSync(partPath, 'wx', 0o600), what);
     const entry = { partPath, fd: fd as number | undefined, size: 0, writeBack: new EarlyWriteBack(partPath) };
     this.writing.push(entry);
+    this.writeBacks.push(entry.writeBack.released);
     return {
       write: (bytes) => {
         this.folder.step(entry.partPath, () => {
@@ -219,6 +222,11 @@ export class ResponseFiles {
     value.fileContent = { path: saved.path, size: saved.size };
   }
 
+  /** Settles once no early write-back of this response holds a descriptor (each closes after its sync under way). */
+  released(): Promise<void> {
+    return Promise.all(this.writeBacks).then(() => undefined);
+  }
+
   /** Removes what was still being written: the files committed stay. */
   discard(): void {
     for (const entry of this.writing.splice(0)) {
@@ -247,12 +255,16 @@ class EarlyWriteBack {
   private unsynced = 0;
   private inFlight = false;
   private closed = false;
+  private onReleased!: () => void;
+  /** Settles when its descriptor is closed (at once when it had none). */
+  readonly released = new Promise<void>((resolve) => (this.onReleased = resolve));
 
   constructor(path: string) {
     try {
       this.fd = openSync(path, 'r+');
     } catch {
       this.fd = undefined;
+      this.onReleased();
     }
   }
 
@@ -276,7 +288,7 @@ class EarlyWriteBack {
   private release(): void {
     const fd = this.fd;
     this.fd = undefined;
-    if (fd !== undefined) close(fd, () => undefined);
+    if (fd !== undefined) close(fd, () => this.onReleased());
   }
 }
 

@@ -3,7 +3,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SoapFolder } from '../src/folder-sinks.js';
 import type { FieldDescriptor } from '../src/generated/contract.js';
 
@@ -53,7 +53,8 @@ describe.skipIf(process.platform !== 'linux')('a file larger than the early writ
     expect(saved).toMatchObject({ fileID: 'F1', fileName: 'big.bin', size: 40 * MiB });
     expect(createHash('sha256').update(await readFile(saved!.path)).digest('hex')).toBe(expectedHash);
     // The early write-back's descriptor closes once its sync under way (if any) is over.
-    await vi.waitFor(() => expect(openUnder(folder)).toEqual([]), { timeout: 10_000, interval: 20 });
+    await files.released();
+    expect(openUnder(folder)).toEqual([]);
   });
 
   it('is removed by discard part way, and no descriptor of it stays open', async () => {
@@ -65,6 +66,7 @@ describe.skipIf(process.platform !== 'linux')('a file larger than the early writ
     expect(openUnder(folder).length).toBeGreaterThan(0);
     files.discard();
     expect(await readdir(folder)).toEqual([]);
-    await vi.waitFor(() => expect(openUnder(folder)).toEqual([]), { timeout: 10_000, interval: 20 });
+    await files.released();
+    expect(openUnder(folder)).toEqual([]);
   });
 });
