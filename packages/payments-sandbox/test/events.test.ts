@@ -139,4 +139,18 @@ describe('the event stream', () => {
     await waitFor(() => streams.readers === 0, 'the reader gone');
     expect(activity.followers).toBe(0);
   });
+
+  it('sends a flood of events between two flushes whole: more than the feed keeps, in order, without reload', async () => {
+    const { activity } = internalsOf(env.sandbox);
+    const reader = await stream();
+    await env.sandbox.control.advanceClock({ ms: 1 });
+    await reader.waitUntil(hasEvent('clock'), 'a first event');
+    // In one turn of the event loop: the stream must send some before the feed's ring forgets them.
+    const count = activity.capacity * 3;
+    for (let i = 0; i < count; i++) activity.emit('request', `req_burst_${i}`);
+    await reader.waitUntil(hasEvent('request', `req_burst_${count - 1}`), 'the last of the flood');
+    const burst = reader.data().filter((e) => e.ref?.startsWith('req_burst_'));
+    expect(burst.map((e) => e.ref)).toEqual(Array.from({ length: count }, (_, i) => `req_burst_${i}`));
+    expect(reader.data().some((e) => e.kind === 'reload')).toBe(false);
+  });
 });

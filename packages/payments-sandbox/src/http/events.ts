@@ -16,7 +16,7 @@ export interface EventStreamOptions {
   heartbeatMs?: number;
 }
 
-/** An event as the stream sends it; written out by hand (a busy sandbox makes one per request). */
+/** An event as the stream sends it; written out by hand (a busy sandbox makes one per request or two). */
 const frame = ({ id, kind, ref }: ActivityEvent) =>
   `id: ${id}\ndata: {"id":${id},"kind":"${kind}"${ref === undefined ? '' : `,"ref":${JSON.stringify(ref)}`}}\n\n`;
 
@@ -24,14 +24,18 @@ const frame = ({ id, kind, ref }: ActivityEvent) =>
 const flushEveryMs = 50;
 
 export class EventStreams {
-  /** Each open stream, with what stops its following the feed. */
-  private readonly open = new Map<ServerResponse, () => void>();
-  /** What waits to be written to each stream at the end of this turn of the event loop. */
-  private readonly pending = new Map<ServerResponse, string>();
+  /** Each open stream, with the number of the last event it was sent. */
+  private readonly open = new Map<ServerResponse, { sentId: number }>();
+  /** Stops following the feed: one follower for every stream, while any is open. */
+  private unfollow: (() => void) | undefined;
+  /** The number of the last event every stream was sent (the feed's last number at the last flush). */
+  private flushedId = 0;
   private flushing: NodeJS.Timeout | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly maxBufferedBytes: number;
   private readonly heartbeatMs: number;
+  /** Events that may wait for a flush: half the feed's ring, so that none is forgotten before it is sent. */
+  private readonly maxWaiting: number;
 
   constructor(
     private readonly feed: ActivityFeed,
@@ -39,6 +43,7 @@ export class EventStreams {
   ) {
     this.maxBufferedBytes = options.maxBufferedBytes ?? 256 * 1024;
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.maxWaiting = Math.max(1, Math.floor(feed.capacity / 2));
   }
 
   /** Streams to `res` until the client goes or falls behind. The request is already authorised. */
@@ -53,21 +58,27 @@ export class EventStreams {
       Connection: 'close',
     });
     res.socket?.setNoDelay(true);
-    res.write('retry: 2000\n\n');
+    let text = 'retry: 2000\n\n';
     const lastId = req.headers['last-event-id'];
     if (typeof lastId === 'string' && lastId !== '') {
       const missed = /^\d{1,15}$/.test(lastId) ? this.feed.since(Number(lastId)) : undefined;
-      if (!missed) res.write(frame({ id: this.feed.lastId, kind: 'reload' }));
-      else for (const event of missed) res.write(frame(event));
+      if (!missed) text += frame({ id: this.feed.lastId, kind: 'reload' });
+      else for (const event of missed) text += frame(event);
     }
-    this.open.set(res, this.feed.follow((event) => this.send(res, frame(event))));
+    res.write(text);
+    if (this.open.size === 0) {
+      this.flushedId = this.feed.lastId;
+      this.unfollow = this.feed.follow(this.wake);
+    }
+    this.open.set(res, { sentId: this.feed.lastId });
     this.armHeartbeat();
     res.once('close', () => this.drop(res));
   }
 
   /** A comment line to every reader (the timer's work; tests call it). */
   beat(): void {
-    for (const res of this.open.keys()) this.send(res, ': heartbeat\n\n');
+    this.flush();
+    for (const res of [...this.open.keys()]) this.write(res, ': heartbeat\n\n');
   }
 
   /** Ends every stream (the sandbox closes). */
@@ -84,23 +95,42 @@ export class EventStreams {
   }
 
   /**
-   * Queues `text` for `res`: the events of `flushEveryMs` go out in one write (a write per event cost a busy sandbox
-   * a fifth of its GET rate in the bench, and one per turn of the event loop still a tenth: a system call per request
-   * or two).
+   * What a new event costs while streams are open: it stays in the feed's ring, and a flush is due in `flushEveryMs`
+   * (or now, once half the ring waits). The frames are made at the flush, once for every stream, and each stream gets
+   * them in one write (a write per event cost a busy sandbox a fifth of its GET rate in the bench, one per turn of
+   * the event loop still a tenth).
    */
-  private send(res: ServerResponse, text: string): void {
-    this.pending.set(res, (this.pending.get(res) ?? '') + text);
-    if (this.flushing === undefined) {
+  private readonly wake = (event: ActivityEvent): void => {
+    if (event.id - this.flushedId >= this.maxWaiting) this.flush();
+    else if (this.flushing === undefined) {
       this.flushing = setTimeout(() => this.flush(), flushEveryMs);
       this.flushing.unref();
     }
-  }
+  };
 
   private flush(): void {
+    clearTimeout(this.flushing);
     this.flushing = undefined;
-    const batch = [...this.pending];
-    this.pending.clear();
-    for (const [res, text] of batch) this.write(res, text);
+    const last = this.feed.lastId;
+    if (last === this.flushedId) return;
+    // Kept by the ring: at most `maxWaiting` events wait.
+    const events = this.feed.since(this.flushedId) ?? [];
+    let text = '';
+    for (const event of events) text += frame(event);
+    const from = this.flushedId;
+    this.flushedId = last;
+    for (const [res, stream] of [...this.open]) {
+      // A stream opened since the last flush was sent the events up to its opening: only the rest.
+      const own = stream.sentId === from ? text : this.framesAfter(stream.sentId);
+      stream.sentId = last;
+      if (own !== '') this.write(res, own);
+    }
+  }
+
+  private framesAfter(id: number): string {
+    let text = '';
+    for (const event of this.feed.since(id) ?? []) text += frame(event);
+    return text;
   }
 
   private write(res: ServerResponse, text: string): void {
@@ -117,9 +147,13 @@ export class EventStreams {
   }
 
   private drop(res: ServerResponse): void {
-    this.open.get(res)?.();
-    this.open.delete(res);
-    this.pending.delete(res);
+    if (!this.open.delete(res)) return;
+    if (this.open.size === 0) {
+      this.unfollow?.();
+      this.unfollow = undefined;
+      clearTimeout(this.flushing);
+      this.flushing = undefined;
+    }
     this.armHeartbeat();
   }
 
