@@ -140,11 +140,12 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
   const initialSettings = structuredClone({ ...defaultSettings, ...options.settings });
   const problems: string[] = [];
   const activity = new ActivityFeed();
-  const report = (found: string[]) => {
+  /** Hands the problems found on, and tells the live stream (a request's problems: once recorded, with its id). */
+  const report = (found: string[], fromRequest = false) => {
     if (!options.checkResponses) return found;
     for (const problem of found) {
       typeof options.checkResponses === 'function' ? options.checkResponses(problem) : problems.push(problem);
-      activity.emit('violation');
+      if (!fromRequest) activity.emit('violation');
     }
     return found;
   };
@@ -232,11 +233,13 @@ export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {})
     store,
     originOf,
     // Checking every answer costs a schema validation per request: only when asked for.
-    ...(options.checkResponses ? { inspect: (operation, response) => report(responseProblems(validator, contract, operation, response)) } : {}),
+    ...(options.checkResponses ? { inspect: (operation, response) => report(responseProblems(validator, contract, operation, response), true) } : {}),
     record: (seen) => {
       const entry = requests.record(seen);
       activity.emit('request', entry.id);
       if (seen.fault) activity.emit('faults');
+      // After the request's own event, linked to it: the dashboard reads the request and its violations.
+      if (seen.violations.length > 0) activity.emit('violation', entry.id);
     },
   });
   const control = createControlHandler({

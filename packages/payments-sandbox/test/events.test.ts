@@ -2,8 +2,9 @@
 // the heartbeat is driven by calling it, not by waiting 15 seconds.
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { internalsOf } from '../src/sandbox.js';
-import { cardToken, paymentRequest, sandboxPerTest } from './support.js';
+import { startPaymentsSandbox } from '../src/index.js';
+import { internalsOf, storeOf } from '../src/sandbox.js';
+import { cardToken, cardTokenRequest, paymentRequest, sandboxPerTest } from './support.js';
 import { EventStreamReader } from './support/event-stream.js';
 
 const env = sandboxPerTest({ settings: { pendingSettlesAfterMs: 3_000 } });
@@ -152,5 +153,50 @@ describe('the event stream', () => {
     const burst = reader.data().filter((e) => e.ref?.startsWith('req_burst_'));
     expect(burst.map((e) => e.ref)).toEqual(Array.from({ length: count }, (_, i) => `req_burst_${i}`));
     expect(reader.data().some((e) => e.kind === 'reload')).toBe(false);
+  });
+});
+
+describe('a contract violation on the stream', () => {
+  it('follows the request whose answer broke the contract, naming it', async () => {
+    const sandbox = await startPaymentsSandbox({ checkResponses: true });
+    const reader = await EventStreamReader.open(`${sandbox.controlUrl}/events`, { authorization: `Bearer ${sandbox.controlToken}` });
+    try {
+      expect(reader.response.status).toBe(200);
+      const [secretKey] = sandbox.keys.secret;
+      const [publishableKey] = sandbox.keys.publishable;
+      const call = async (key: string, method: string, path: string, body?: unknown) => {
+        const response = await fetch(`${sandbox.url}${path}`, {
+          method,
+          headers: { accept: 'application/json', 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        return { status: response.status, body: (await response.json()) as Record<string, string> };
+      };
+      const token = await call(publishableKey!, 'POST', '/single-use-tokens', cardTokenRequest());
+      const paid = await call(secretKey!, 'POST', '/transactions', paymentRequest(token.body.singleUseTokenId!, 10.52));
+      expect([201, 202]).toContain(paid.status);
+      const receiptNumber = paid.body.receiptNumber!;
+      // Until here the sandbox kept the contract: no violation yet (the check below cannot pass for another reason).
+      expect(sandbox.violations()).toEqual([]);
+      expect(reader.data().some((e) => e.kind === 'violation')).toBe(false);
+      // A comment that is not a string, put in the record: the next answer that shows it breaks the contract.
+      (storeOf(sandbox)!.state.transactions.get(receiptNumber) as unknown as { comment: unknown }).comment = 42;
+      const read = await call(secretKey!, 'GET', `/transactions/${receiptNumber}`);
+      expect(read.body.comment).toBe(42);
+      await reader.waitUntil(hasEvent('violation'), 'the violation');
+      const events = reader.data();
+      const violation = events.find((e) => e.kind === 'violation')!;
+      expect(violation.ref).toMatch(/^req_\d+$/);
+      // Right after the request's own event, and the request it names is the GET, with the problem in it.
+      expect(events[events.indexOf(violation) - 1]).toEqual({ id: violation.id - 1, kind: 'request', ref: violation.ref });
+      const { items } = await sandbox.control.listRequests({});
+      const request = items.find((r) => r.id === violation.ref)!;
+      expect(request).toMatchObject({ method: 'GET', path: `${new URL(sandbox.url).pathname}/transactions/${receiptNumber}`, status: 200 });
+      expect(request.violations.length).toBeGreaterThan(0);
+      expect(sandbox.violations()).toEqual(request.violations);
+    } finally {
+      reader.close();
+      await sandbox.close();
+    }
   });
 });
