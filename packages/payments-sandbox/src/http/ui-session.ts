@@ -109,6 +109,12 @@ function sessionOf(cookieHeader: string | undefined): string | undefined {
   return undefined;
 }
 
+/**
+ * No `Secure`: the sandbox serves plain http (it has no TLS of its own), and a browser keeps a `Secure` cookie for
+ * https only (some browsers make an exception for `localhost`, not for a team's host name), so the dashboard would
+ * sign a browser in and then not know it. `SameSite=Strict`, the Host allow-list and the same-origin checks guard it
+ * instead; behind an https proxy, the proxy is where `Secure` would be added.
+ */
 const cookieAttributes = `Path=${controlPrefix}; HttpOnly; SameSite=Strict`;
 
 async function readSmallBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
