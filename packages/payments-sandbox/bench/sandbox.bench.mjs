@@ -12,7 +12,8 @@
 // (`--state postgres://...`, a throwaway cluster on a free port) paid side by side with the floor at the same number
 // of connections, and times how long both take to answer a payment after clients gave up in the middle of theirs.
 // The dashboard (issue 36): the same GET and POST on the same sandbox with an event-stream client connected and
-// reading (`GET /__sandbox/events`, as the dashboard keeps it open), in the same rounds as without it; and a search of
+// reading (`GET /__sandbox/events`, as the dashboard keeps it open; read by a process of its own, as a browser is), in the same
+// rounds as without it; and a search of
 // the control interface's `listTransactions` at 50,000 transactions, in this process. PAYKIT_BENCH_ONLY=dashboard runs
 // only these (and the floor), for a quick run.
 // `PAYKIT_BENCH_ONLY=postgres`: only that pair and its floor (no start times, no Prism, no in-memory or file arms),
@@ -35,6 +36,7 @@ import { findPostgres, startPostgres } from '../test/support/postgres-cluster.mj
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const sandboxProcess = here('../test/support/sandbox-process.mjs');
 const floorProcess = here('./floor-server.mjs');
+const streamReaderProcess = here('./event-stream-reader.mjs');
 const contract = here('../dist/specs/payments.json');
 const prismCli = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
 
@@ -55,6 +57,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'paykit-sandbox-bench-'));
 const controlToken = 'ctl_bench_dashboard_stream_token';
 const searchRecords = Number(process.env.PAYKIT_BENCH_SEARCH_TRANSACTIONS ?? 50_000);
 const searchesPerQuery = Number(process.env.PAYKIT_BENCH_SEARCHES ?? 20);
+const streamReader = process.env.PAYKIT_BENCH_STREAM_READER ?? 'process';
+if (!['process', 'here'].includes(streamReader)) throw new Error(`PAYKIT_BENCH_STREAM_READER=${streamReader}: "process" (the default) or "here"`);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -133,21 +137,42 @@ function baselineProcess() {
 
 /**
  * The dashboard's event stream on `server`, read as it comes (events counted) until `close()`: what a browser with
- * the dashboard open does while the arm runs.
+ * the dashboard open does while the arm runs. By default the reader is a process of its own, as the browser is
+ * (`bench/event-stream-reader.mjs`): read in this process, it took the load generator's event loop in the streaming
+ * arms only, which slowed the load and raised the server's CPU per answer there. `PAYKIT_BENCH_STREAM_READER=here`
+ * reads it in this process instead, as the bench did before, to compare.
  */
-function openEventStream(server) {
+async function openEventStream(server) {
   const { origin } = new URL(server.url);
-  const controller = new AbortController();
-  const stream = { events: 0, close: () => controller.abort() };
-  stream.done = fetch(`${origin}/__sandbox/events`, { headers: { authorization: `Bearer ${controlToken}` }, signal: controller.signal })
-    .then(async (response) => {
-      if (response.status !== 200) throw new Error(`the event stream answered ${response.status}`);
-      const decoder = new TextDecoder();
-      for await (const chunk of response.body) stream.events += decoder.decode(chunk, { stream: true }).split('\ndata: ').length - 1;
-    })
-    .catch((error) => {
-      if (error?.name !== 'AbortError') throw error;
-    });
+  if (streamReader === 'here') {
+    const controller = new AbortController();
+    const stream = { events: 0, close: () => controller.abort() };
+    stream.done = fetch(`${origin}/__sandbox/events`, { headers: { authorization: `Bearer ${controlToken}` }, signal: controller.signal })
+      .then(async (response) => {
+        if (response.status !== 200) throw new Error(`the event stream answered ${response.status}`);
+        const decoder = new TextDecoder();
+        for await (const chunk of response.body) stream.events += decoder.decode(chunk, { stream: true }).split('\ndata: ').length - 1;
+      })
+      .catch((error) => {
+        if (error?.name !== 'AbortError') throw error;
+      });
+    return stream;
+  }
+  const child = spawn(process.execPath, [streamReaderProcess, origin, controlToken], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk.toString()));
+  // 'close', not 'exit': its last output has been read then.
+  const exited = new Promise((resolve) => child.once('close', resolve));
+  // The arm starts once the stream is open, as a dashboard already open is.
+  await new Promise((resolve, reject) => {
+    child.stdout.on('data', () => output.includes('open\n') && resolve());
+    exited.then((code) => reject(new Error(`the event stream reader exited (${code}) before the stream opened`)));
+  });
+  const stream = { events: 0, close: () => child.stdin.end() };
+  stream.done = exited.then((code) => {
+    if (code !== 0) throw new Error(`the event stream reader exited with ${code}`);
+    stream.events = Number(/events (\d+)/.exec(output)?.[1] ?? Number.NaN);
+  });
   return stream;
 }
 
@@ -439,13 +464,16 @@ try {
   const results = Object.fromEntries(names.map((name) => [name, { perSecond: [], cpuPerAnswer: [], serverCpuPerAnswer: [], failed: 0, events: 0 }]));
   /** An arm's load, with the dashboard's stream open and read throughout when the arm says so. */
   const loadArm = async (name, seconds, maxRequests) => {
-    const stream = arms[name].stream ? openEventStream(arms[name].stream) : undefined;
+    const stream = arms[name].stream ? await openEventStream(arms[name].stream) : undefined;
+    let result;
     try {
-      return { ...(await load(arms[name], seconds, maxRequests)), events: stream?.events ?? 0 };
+      result = await load(arms[name], seconds, maxRequests);
     } finally {
       stream?.close();
       await stream?.done;
     }
+    // Counted once the reader has stopped (a reader process tells its count as it ends).
+    return { ...result, events: stream?.events ?? 0 };
   };
   // Warm-up until V8 has optimised each server's request path: a few thousand requests, or 3 s for a slow server.
   for (const name of names) await loadArm(name, 3, 5000);
@@ -505,7 +533,7 @@ try {
   if (!postgresOnly) {
     console.log(compare('POST sandbox, dashboard streaming', 'POST sandbox', 'dashboard streaming / without', 0.95));
     console.log(
-      `events the dashboard's stream read: GET arms ${results['GET sandbox, dashboard streaming'].events}, POST arms ${results['POST sandbox, dashboard streaming'].events} (the reader runs in this process, beside the load: its CPU is not the server's)`,
+      `events the dashboard's stream read: GET arms ${results['GET sandbox, dashboard streaming'].events}, POST arms ${results['POST sandbox, dashboard streaming'].events} (${streamReader === 'here' ? 'the reader runs in this process, beside the load' : 'the reader is a process of its own, as a browser is'}: its CPU is not the server's)`,
     );
   }
   if (shared) {
