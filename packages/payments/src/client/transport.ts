@@ -12,7 +12,7 @@ import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './ide
 export interface OutgoingRequest {
   method: string;
   url: string;
-  /** With lower-case names, as `Headers` gives them. */
+  /** With lower-case names, as `Headers` gives them; `accept` included (the transport adds no default). */
   headers: Record<string, string>;
   body?: BodyInit;
   signal?: AbortSignal | undefined;
@@ -80,11 +80,13 @@ export function createTransport(options: ClientOptions): Transport {
           const { signal } = init;
           const stopped = () => reject(signal!.reason);
           signal?.addEventListener('abort', stopped, { once: true });
-          custom(new Request(url, init), takesDispatcher && dispatcher ? ({ dispatcher } as RequestInit) : undefined)
+          (takesDispatcher && dispatcher ? custom(new Request(url, init), { dispatcher } as RequestInit) : custom(new Request(url, init)))
             .then(resolve, reject)
             .finally(() => signal?.removeEventListener('abort', stopped));
         })
-    : (url, init) => globalThis.fetch(url, init);
+    : takesDispatcher && dispatcher
+      ? (url, init) => globalThis.fetch(url, { ...init, dispatcher } as RequestInit)
+      : (url, init) => globalThis.fetch(url, init);
 
   /**
    * One call: resent on the reference's retry statuses and on network errors (an answer that breaks off mid-body
@@ -96,13 +98,13 @@ export function createTransport(options: ClientOptions): Transport {
       throw inputError(`${method} requests must not carry query parameters: ${url}`);
     }
     // The names are lower-case (see OutgoingRequest): the client's Authorization replaces the caller's, whatever its case.
-    const headers: Record<string, string> = { accept: 'application/json', ...request.headers, authorization };
+    const headers: Record<string, string> = { ...request.headers, authorization };
     const idempotencyKey = method === 'POST' ? idempotencyKeyOf(headers) : undefined;
     // One stop for the whole call: the deadline and the caller's signal end it, retries, waits and body included.
     // A call that nothing can stop hands fetch no signal.
     const stop = timeoutMs !== Infinity || request.signal ? new CallStop(timeoutMs, request.signal) : undefined;
-    // `signal: undefined` is no signal and `dispatcher: undefined` the global one, to fetch as to Request. Every init
-    // has the same fields, in the same order: one object shape for fetch to read. No redirect is followed: fetch
+    // `signal: undefined` is no signal, to fetch as to Request (a dispatcher is added by fetchOnce, under Node). Every
+    // init has the same fields, in the same order: one object shape for fetch to read. No redirect is followed: fetch
     // would resend the body and the Idempotency-Key to whatever host a 307 names; a 3xx is the call's answer.
     const init = {
       method,
@@ -110,7 +112,6 @@ export function createTransport(options: ClientOptions): Transport {
       body: request.body,
       signal: stop?.signal,
       redirect: 'manual',
-      dispatcher: takesDispatcher && !custom ? dispatcher : undefined,
     } as RequestInit;
     // When the call began: its key cannot have reached the service before, so its lifetime there ends later.
     const startedAt = Date.now();
@@ -146,7 +147,10 @@ export function createTransport(options: ClientOptions): Transport {
           if (!again) return exchange;
           last = exchange;
         } catch (cause) {
-          const failure = callFailure(request, idempotencyKey, stop, sent, cause, response?.status, lost || (sent === attempt && !(sentNothing && sentNothing(cause))), startedAt);
+          // This attempt was sent (it may have been carried out), unless Node says it failed before sending a byte.
+          // (A condition, not an `if`: a browser's build then keeps no trace of the Node-only test.)
+          const unknown = sentNothing && sentNothing(cause) ? lost : lost || sent === attempt;
+          const failure = callFailure(request, idempotencyKey, stop, sent, cause, response?.status, unknown, startedAt);
           // Stopped by the deadline while waiting to resend: the last answer is the call's, not a timeout.
           if (last && sent < attempt && failure.kind === 'timeout') return last;
           lost = failure.mustQueryState;

@@ -17,6 +17,6 @@ export const follow = (signal: AbortSignal, call: Follower): (() => void) => {
 
 export const takesDispatcher = false;
 export const inspectKey: symbol | undefined = undefined;
-export const unref: ((timer: unknown) => void) | undefined = undefined;
+export const unref: (<T>(timer: T) => T) | undefined = undefined;
 export const refusedByProxy: ((error: unknown) => number | undefined) | undefined = undefined;
 export const sentNothing: ((error: unknown) => boolean | undefined) | undefined = undefined;
