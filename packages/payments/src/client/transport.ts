@@ -1,7 +1,7 @@
 import { inputError, PaymentsError, type AnyPaymentsError, type PaymentsErrorDetails } from '../errors/payments-error.js';
 import { maskCardNumbers, redactHeaders, secretHeaderNames } from '../errors/redaction.js';
-// A namespace import, so that bundles keep only the rules this module reads.
-import * as rules from '../generated/rules.js';
+// The rules' values by name, each a constant of its own: a bundle inlines the numbers and booleans.
+import { mustNotResendStatuses, retryMaxRetries, retryNetworkErrors, retryStatuses, retryWaitMs } from '../generated/rules.js';
 import { basicAuthorization, headerNamesOption, numberOption, resolveTimeout, type ClientOptions, type ErrorLog, type Hook, type RequestLog, type ResponseLog } from './config.js';
 // What only Node's fetch meets: src/platform/node.ts, or web.ts in a browser's or a worker's build (package.json's imports).
 import { refusedByProxy, sentNothing, takesDispatcher } from '#platform';
@@ -40,7 +40,7 @@ export interface Exchange<T> {
 /** Sends one call (with its retries) under the reference's client rules, then reads the answer's body. */
 export type Transport = <T>(request: OutgoingRequest, read: BodyReader<T>) => Promise<Exchange<T>>;
 
-const retriedStatuses: ReadonlySet<number> = new Set(rules.retry.statuses);
+const retriedStatuses: ReadonlySet<number> = new Set(retryStatuses);
 const methodsWithoutQuery = new Set(['PUT', 'POST', 'PATCH']);
 const idempotencyHeaderName = idempotencyHeader?.toLowerCase();
 
@@ -67,8 +67,8 @@ export function createTransport(options: ClientOptions): Transport {
   const timeoutMs = resolveTimeout(options.timeoutMs);
   const { dispatcher, fetch: custom, retry, onRequest, onResponse, onError } = options;
   const secretHeaders = secretHeaderNames(headerNamesOption(options.secretHeaders));
-  const maxRetries = numberOption('retry.maxRetries', retry?.maxRetries, rules.retry.maxRetries);
-  const delayMs = numberOption('retry.delayMs', retry?.delayMs, rules.retry.waitMs);
+  const maxRetries = numberOption('retry.maxRetries', retry?.maxRetries, retryMaxRetries);
+  const delayMs = numberOption('retry.delayMs', retry?.delayMs, retryWaitMs);
   // The global fetch (looked up on every call) takes the URL and init as they are: a Request costs more to build.
   // A custom fetch gets a Request, like openapi-fetch's.
   // A custom fetch is also raced against the call's signal: it may ignore the Request's signal, and in Node a Request's
@@ -159,10 +159,10 @@ export function createTransport(options: ClientOptions): Transport {
           // may be done), or the request is a PATCH, which has no key that would make its resend safe.
           const again =
             failure.kind === 'network' &&
-            rules.retry.networkErrors &&
+            retryNetworkErrors &&
             attempt <= maxRetries &&
             method !== 'PATCH' &&
-            !(rules.mustNotResend.statuses as readonly (number | undefined)[]).includes(response?.status);
+            !(mustNotResendStatuses as readonly (number | undefined)[]).includes(response?.status);
           if (log) tell(onError, { ...log, error: failure, willRetry: again, durationMs: performance.now() - started });
           if (!again) throw failure;
           waitMs = delayMs;
