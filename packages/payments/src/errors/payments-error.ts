@@ -47,9 +47,9 @@ const kindByStatus: Readonly<Record<number, PaymentsErrorKind>> = {
   429: 'rateLimit',
 };
 
-/** Whether one of the spec's status rules (its `statuses`) names this status. */
-function ruleCovers(statuses: readonly number[], status: number | undefined): boolean {
-  return status !== undefined && statuses.includes(status);
+/** Whether one of the spec's status rules (its `statuses`) names this status (no status: none does). */
+function ruleCovers(statuses: readonly (number | undefined)[], status: number | undefined): boolean {
+  return statuses.includes(status);
 }
 
 export function errorKindOfStatus(status: number): PaymentsErrorKind {
