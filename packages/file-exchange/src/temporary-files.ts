@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { identityName, isGroupRunning, parseIdentityName, signalZero, type ProcessIdentity } from './process-liveness.js';
+import { identityName, isGroupRunning, parseIdentityName, signalZero, type ProcessIdentity } from '@paykit/process-liveness';
 
 /**
  * Temporary files and folders of this process. Their names start with `~`, which no service file name may contain,
