@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { identify, identityName, type ProcessIdentity } from '@paykit/process-liveness';
+import { identify, identityName } from '@paykit/process-liveness';
+import { endedProcess, hasProcStat, reusedPid } from '@paykit/process-liveness/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SoapFolder } from '../src/folder-sinks.js';
 import type { FieldDescriptor } from '../src/generated/contract.js';
@@ -14,34 +12,19 @@ import type { FieldDescriptor } from '../src/generated/contract.js';
 // run, judged by pid and start time (@paykit/process-liveness), and keeps those of processes that do. Files named by
 // earlier builds (pid alone) are judged by their pid.
 
-const hasProc = existsSync(`/proc/${process.pid}/stat`);
-
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'paykit-part-owners-'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-/** The identity a process had, once it has ended. */
-async function endedProcess(): Promise<ProcessIdentity> {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
-  await once(child, 'spawn');
-  const owner = identify(child.pid!);
-  const exited = once(child, 'exit');
-  child.kill('SIGKILL');
-  await exited;
-  return owner;
-}
-
-const recycled = (owner: ProcessIdentity): ProcessIdentity => ({ pid: owner.pid, start: String(Number(owner.start) + 1) });
-
-describe.runIf(hasProc)('restore() and the files being written by other processes', () => {
+describe.runIf(hasProcStat)('restore() and the files being written by other processes', () => {
   it.each([
     { case: 'a live writer (the parent of this test process)', name: async () => `.paykit-soap-${identityName(identify(process.ppid))}-${randomUUID()}.part`, kept: true },
     { case: 'a live writer, named by an earlier build (pid alone)', name: async () => `.paykit-soap-${process.ppid}-${randomUUID()}.part`, kept: true },
     { case: 'a live writer without a known start time', name: async () => `.paykit-soap-${process.ppid}--${randomUUID()}.part`, kept: true },
-    { case: 'a writer whose pid another process now has', name: async () => `.paykit-soap-${identityName(recycled(identify(process.pid)))}-${randomUUID()}.part`, kept: false },
-    { case: 'a sidecar being written by a writer whose pid was reused', name: async () => `.paykit-soap-${identityName(recycled(identify(process.ppid)))}-${randomUUID()}.json.tmp`, kept: false },
+    { case: 'a writer whose pid another process now has', name: async () => `.paykit-soap-${identityName(reusedPid(identify(process.pid)))}-${randomUUID()}.part`, kept: false },
+    { case: 'a sidecar being written by a writer whose pid was reused', name: async () => `.paykit-soap-${identityName(reusedPid(identify(process.ppid)))}-${randomUUID()}.json.tmp`, kept: false },
     { case: 'a writer that ended', name: async () => `.paykit-soap-${identityName(await endedProcess())}-${randomUUID()}.part`, kept: false },
     { case: 'a writer that ended, named by an earlier build', name: async () => `.paykit-soap-${(await endedProcess()).pid}-${randomUUID()}.part`, kept: false },
     { case: 'a name of no writer', name: async () => '.paykit-soap-nobody.part', kept: false },

@@ -1,17 +1,13 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { identify, identityName, type ProcessIdentity } from '@paykit/process-liveness';
+import { endedProcess, hasProcStat, reusedPid } from '@paykit/process-liveness/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunLock, RunLockedError } from '../src/cli/run-lock.js';
 
 // Whose entries the lock folder holds is judged by pid and start time (@paykit/process-liveness): the same pid with
 // another start time is a process the system started later under a reused pid, not the run that wrote the entry.
-const hasProc = existsSync(`/proc/${process.pid}/stat`);
-
 let dir: string;
 let ledger: string;
 beforeEach(async () => {
@@ -28,20 +24,7 @@ async function plant(kind: 'run' | 'group', owner: ProcessIdentity | string): Pr
   return name;
 }
 
-/** The identity a process had, once it has ended. */
-async function endedProcess(): Promise<ProcessIdentity> {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
-  await once(child, 'spawn');
-  const owner = identify(child.pid!);
-  const exited = once(child, 'exit');
-  child.kill('SIGKILL');
-  await exited;
-  return owner;
-}
-
-const recycled = (owner: ProcessIdentity): ProcessIdentity => ({ pid: owner.pid, start: String(Number(owner.start) + 1) });
-
-describe.runIf(hasProc)('the run lock, judging the entries it finds by pid and start time', () => {
+describe.runIf(hasProcStat)('the run lock, judging the entries it finds by pid and start time', () => {
   it.each([
     { case: 'a live run (the parent of this test process)', kind: 'run' as const, owner: () => identify(process.ppid), holder: /pid \d+/ },
     { case: 'a live processing command group', kind: 'group' as const, owner: () => identify(process.ppid), holder: /process group \d+ of a run that was killed/ },
@@ -56,8 +39,8 @@ describe.runIf(hasProc)('the run lock, judging the entries it finds by pid and s
   });
 
   it.each([
-    { case: 'a run whose pid another process now has (this one, started at another time)', kind: 'run' as const, owner: async () => recycled(identify(process.pid)) },
-    { case: 'a processing command group whose leader pid was reused', kind: 'group' as const, owner: async () => recycled(identify(process.ppid)) },
+    { case: 'a run whose pid another process now has (this one, started at another time)', kind: 'run' as const, owner: async () => reusedPid(identify(process.pid)) },
+    { case: 'a processing command group whose leader pid was reused', kind: 'group' as const, owner: async () => reusedPid(identify(process.ppid)) },
     { case: 'a run that ended', kind: 'run' as const, owner: endedProcess },
     { case: 'a processing command group that ended', kind: 'group' as const, owner: endedProcess },
   ])('is taken over from $case, whose entry is removed', async ({ kind, owner }) => {

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { identify, identityName, type ProcessIdentity } from '@paykit/process-liveness';
+import { identify, identityName } from '@paykit/process-liveness';
+import { endedProcess, hasProcStat, reusedPid } from '@paykit/process-liveness/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../src/state/sqlite-store.js';
 
@@ -12,8 +11,6 @@ import { openSqliteStore } from '../src/state/sqlite-store.js';
 // system has given to another process since the owner was killed does not keep the file "in use". A `FILE.pid` written
 // before start times were recorded holds the pid alone and is judged by it. (A real second sandbox process refused,
 // then a killed one taken over: state-file.test.ts.)
-
-const hasProc = existsSync(`/proc/${process.pid}/stat`);
 
 let dir: string;
 let file: string;
@@ -23,20 +20,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-/** The identity a process had, once it has ended. */
-async function endedProcess(): Promise<ProcessIdentity> {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
-  await once(child, 'spawn');
-  const owner = identify(child.pid!);
-  const exited = once(child, 'exit');
-  child.kill('SIGKILL');
-  await exited;
-  return owner;
-}
-
-const recycled = (owner: ProcessIdentity): ProcessIdentity => ({ pid: owner.pid, start: String(Number(owner.start) + 1) });
-
-describe.runIf(hasProc)('a state file whose FILE.pid names another process', () => {
+describe.runIf(hasProcStat)('a state file whose FILE.pid names another process', () => {
   it.each([
     { case: 'a live owner (the parent of this test process)', content: async () => identityName(identify(process.ppid)) },
     { case: 'a live owner, written by an earlier sandbox (pid alone)', content: async () => `${process.ppid}\n` },
@@ -48,8 +32,8 @@ describe.runIf(hasProc)('a state file whose FILE.pid names another process', () 
   });
 
   it.each([
-    { case: 'whose pid another process now has (this one, started at another time)', content: async () => identityName(recycled(identify(process.pid))) },
-    { case: 'whose pid another process now has (the parent, started at another time)', content: async () => identityName(recycled(identify(process.ppid))) },
+    { case: 'whose pid another process now has (this one, started at another time)', content: async () => identityName(reusedPid(identify(process.pid))) },
+    { case: 'whose pid another process now has (the parent, started at another time)', content: async () => identityName(reusedPid(identify(process.ppid))) },
     { case: 'that ended', content: async () => identityName(await endedProcess()) },
     { case: 'that ended, written by an earlier sandbox (pid alone)', content: async () => String((await endedProcess()).pid) },
     { case: 'that no one can read', content: async () => 'not a process' },

@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { identify, identityName, isGroupRunning, isRunning, parseIdentityName, startTime, type ProcessTable } from '../src/index.js';
-
-const hasProc = existsSync(`/proc/${process.pid}/stat`);
+import { hasProcStat } from '../src/testing.js';
 
 /** A child that runs until it is killed, and the event of its exit. */
 async function startChild(options: { detached?: boolean } = {}) {
@@ -13,7 +11,7 @@ async function startChild(options: { detached?: boolean } = {}) {
   return { child, exited: once(child, 'exit') };
 }
 
-describe.runIf(hasProc)('on this Linux, with /proc', () => {
+describe.runIf(hasProcStat)('on this Linux, with /proc', () => {
   it('knows this process by its pid and start time', () => {
     const self = identify(process.pid);
     expect(self.start).toMatch(/^\d+$/);
