@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPublishableClient, createSecretClient } from '../src/index.js';
+import * as generated from '../src/generated/operations.js';
 import { publishableKeyOperations, secretKeyOperations } from '../src/generated/operations.js';
 
 // The 64 operations of the contract and the method each must become; the three publishable ones are marked.
@@ -101,5 +102,18 @@ describe('the generated operation table', () => {
     for (const spec of [...Object.values(publishableKeyOperations), ...Object.values(secretKeyOperations)] as { method: string; idempotent?: true }[]) {
       expect(spec.idempotent === true).toBe(spec.method === 'POST');
     }
+  });
+});
+
+describe('the idempotency rule', () => {
+  it("is read by the client from its values, each a constant of its own, which are the rule's", () => {
+    const { idempotencyKeyRule: rule } = generated;
+    expect(rule).not.toBeNull();
+    expect([generated.idempotencyKeyHeader, generated.idempotencyKeyMinLength, generated.idempotencyKeyMaxLength, generated.idempotencyKeyPattern]).toEqual([
+      rule!.header,
+      rule!.minLength,
+      rule!.maxLength,
+      rule!.pattern,
+    ]);
   });
 });

@@ -82,7 +82,7 @@ export const targets: Readonly<Record<string, Target>> = {
     sources: [
       {
         contract: paymentsContract,
-        generators: [bundledSpecGenerator, typesGenerator, ...paymentsClientGenerators, paymentsRulesGenerator('src/generated/rules.ts')],
+        generators: [bundledSpecGenerator, typesGenerator, ...paymentsClientGenerators, paymentsRulesGenerator('src/generated/rules.ts', { eachValue: true })],
       },
     ],
     sensitive: [paymentsContract],

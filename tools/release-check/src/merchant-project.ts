@@ -24,6 +24,9 @@ const yarnBins = {
   yarn4: join(dirname(require.resolve('@yarnpkg/cli-dist/package.json')), 'bin', 'yarn.js'),
 };
 
+/** The @types/node release a merchant's project pins beside our packages: this package's own (a dev dependency). */
+export const merchantNodeTypes = (require('@types/node/package.json') as { version: string }).version;
+
 /** Where third-party packages come from on this machine, as npm is configured to fetch them. */
 export interface PublicRegistry {
   url: string;
@@ -147,7 +150,9 @@ export async function installProject(
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'merchant-app', private: true, type: 'module' }, null, 2)}\n`);
   await writeFile(join(dir, '.npmrc'), projectNpmrc(localRegistryUrl, upstream));
-  const specs = packages.map((p) => `${p.name}@${p.version}`);
+  // The merchant's own @types/node, for the Node they run (our packages' peer on it is optional): the one this
+  // check's own tools compile with.
+  const specs = [...packages.map((p) => `${p.name}@${p.version}`), `@types/node@${merchantNodeTypes}`];
   const env = cleanEnvironment({ YARN_ENABLE_TELEMETRY: '0' });
   const options = { cwd: dir, env, timeoutMs: 300_000 };
   if (pm === 'npm') {

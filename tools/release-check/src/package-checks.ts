@@ -36,6 +36,13 @@ export function manifestProblems(manifest: PackageManifest, directory: string): 
   if (!Array.isArray(keywords) || keywords.length === 0 || !keywords.every((k) => typeof k === 'string' && k !== '')) {
     problems.push('no keywords');
   }
+  // A required peer on a types package makes npm and pnpm install its newest release (the types of a runtime the
+  // merchant may not run, e.g. @types/node 26 into a Node 20 project): the merchant's own copy is what counts.
+  const peers = (manifest.peerDependencies as Record<string, string> | undefined) ?? {};
+  const peerMeta = (manifest.peerDependenciesMeta as Record<string, { optional?: unknown }> | undefined) ?? {};
+  for (const name of Object.keys(peers).filter((n) => n.startsWith('@types/'))) {
+    if (peerMeta[name]?.optional !== true) problems.push(`peer dependency ${name} is not optional (peerDependenciesMeta.${name}.optional)`);
+  }
   return problems;
 }
 
@@ -212,3 +219,21 @@ export async function installedPackageDir(projectDir: string, name: string): Pro
   if (!existsSync(link)) throw new Error(`${name} is not installed in ${projectDir}`);
   return realpath(link);
 }
+
+/**
+ * Every version of a package installed under the given folders (a project's `node_modules`, pnpm's virtual store),
+ * nested copies included; symbolic links are not followed, so a copy is counted where it really is.
+ */
+export async function installedVersions(folders: string[], name: string): Promise<string[]> {
+  const manifestPath = `${name}/package.json`;
+  const versions = new Set<string>();
+  for (const folder of folders) {
+    const entries = await readdir(folder, { recursive: true }).catch(() => [] as string[]);
+    for (const entry of entries) {
+      if (entry !== `node_modules/${manifestPath}` && !entry.endsWith(`/node_modules/${manifestPath}`) && entry !== manifestPath) continue;
+      versions.add((JSON.parse(await readFile(join(folder, entry), 'utf8')) as { version: string }).version);
+    }
+  }
+  return [...versions].sort();
+}
+

@@ -98,6 +98,11 @@ describe('checks of an installed package', () => {
     ['no LICENSE file', { files: withoutLicence }, 'no LICENSE'],
     ['a changelog without this version', { files: { ...cleanFiles, 'CHANGELOG.md': '# x\n\n## 0.9.0\n' } }, 'CHANGELOG.md has no section for 1.0.0-snap'],
     [
+      'a required peer on a types package',
+      { manifest: { ...cleanManifest, peerDependencies: { '@types/node': '>=20', typescript: '>=5.4' } } },
+      'peer dependency @types/node is not optional (peerDependenciesMeta.@types/node.optional)',
+    ],
+    [
       'a workspace: dependency',
       { manifest: { ...cleanManifest, dependencies: { other: '1.2.3', '@paykit/other': 'workspace:*' } } },
       'dependencies.@paykit/other is "workspace:*"',
@@ -173,6 +178,11 @@ describe('checks of an installed package', () => {
     const files = { ...cleanFiles, 'dist/index.d.ts': "import type { Pool } from 'pg';\nimport type { N } from '@scope/name';\nexport declare const p: Pool;\n" };
     const dir = await makePackage(files, manifest);
     expect(await undeclaredImportProblems(dir, await packageFiles(dir), manifest)).toEqual([]);
+  });
+
+  it('accept a peer on a types package marked optional', () => {
+    const manifest = { ...cleanManifest, peerDependencies: { '@types/node': '>=20' }, peerDependenciesMeta: { '@types/node': { optional: true } } };
+    expect(manifestProblems(manifest, 'packages/example')).toEqual([]);
   });
 
   it("accept the package's own subpath imports that its package.json declares, and only those", async () => {

@@ -21,6 +21,7 @@ import { cleanEnvironment, describeResult, limiter, run } from '../src/commands.
 import { entryPoints, shortName, type EntryPoint, type PackageManifest } from '../src/entry-points.js';
 import {
   installProject,
+  merchantNodeTypes,
   nodeModulesCheckedManagers,
   packageManagers,
   projectCommand,
@@ -33,6 +34,7 @@ import {
   buildPathProblems,
   documentProblems,
   installedPackageDir,
+  installedVersions,
   localDependencyProblems,
   manifestProblems,
   missingManifestFileProblems,
@@ -313,6 +315,12 @@ describe.each(packageManagers)('a %s project with every package', (pm) => {
 
   it(`installs every package from the registry${pm.startsWith('yarn') ? ', without flags' : ''}`, () => {
     expect(setup.project.install.code, describeResult(`${pm} install`, setup.project.install)).toBe(0);
+  });
+
+  it.runIf(usesNodeModules)("installs no @types/node beside the merchant's own (our peers on it are optional)", async () => {
+    const { dir, virtualStoreDir } = await project();
+    const folders = [join(dir, 'node_modules'), ...(virtualStoreDir === undefined ? [] : [virtualStoreDir])];
+    expect(await installedVersions(folders, '@types/node')).toEqual([merchantNodeTypes]);
   });
 
   it.each(packages.map((pkg) => [pkg.name, pkg] as const))('imports every entry point of %s as an ES module', async (name) => {

@@ -35,10 +35,8 @@ export class CallStop {
       return;
     }
     if (callerSignal) this.unfollow = follow(callerSignal, this);
-    if (timeoutMs !== Infinity) {
-      this.timer = setTimeout(expire, timeoutMs, this);
-      if (unref) unref(this.timer);
-    }
+    // Conditions, not `if`s, around the platform's parts: a browser's build then keeps no trace of them.
+    if (timeoutMs !== Infinity) this.timer = unref ? unref(setTimeout(expire, timeoutMs, this)) : setTimeout(expire, timeoutMs, this);
   }
 
   /** Milliseconds left before the deadline (`Infinity` without one). */

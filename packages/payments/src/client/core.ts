@@ -49,11 +49,8 @@ interface CallOptions {
   accept?: string;
   idempotencyKey?: string;
 }
-/** One frozen empty object for every missing options argument or error media-type map. */
-const nothing = Object.freeze({});
-const noOptions: CallOptions = nothing;
-
-const noErrorMediaTypes: ErrorMediaTypes = nothing;
+/** One frozen empty object for every missing options argument or error media-type map (one name: a bundle keeps aliases). */
+const nothing: CallOptions & ErrorMediaTypes = Object.freeze({});
 
 /**
  * What a method needs from its spec entry, worked out once when the client is made rather than on every call: the
@@ -85,7 +82,7 @@ export interface BoundOperation {
 function bindOperation(operationId: string, spec: OperationSpec): BoundOperation {
   const split = spec.path.split(/\{([^}]+)\}/);
   const accept = spec.accept[0] ?? 'application/json';
-  const readError = errorReader(spec.errors ?? noErrorMediaTypes);
+  const readError = errorReader(spec.errors ?? nothing);
   return {
     operationId,
     method: spec.method,
@@ -156,14 +153,15 @@ async function callOperation(core: ClientCore, operation: BoundOperation, args: 
   }
   const afterPath = pathParams.length;
   const body = operation.body ? args[afterPath] : undefined;
-  const options = (args[operation.body ? afterPath + 1 : afterPath] ?? noOptions) as CallOptions;
+  const options = (args[operation.body ? afterPath + 1 : afterPath] ?? nothing) as CallOptions;
   if (operation.bodyRequired && body === undefined) throw inputError(`${operationId} needs a request body.`);
   const given = options.headers && headerPairs(options.headers);
   const idempotencyKey = operation.idempotent && idempotencyHeader ? callIdempotencyKey(options.idempotencyKey, given) : undefined;
   let request: PreparedRequest = {
     path,
     query: options.query,
-    header: idempotencyKey && idempotencyHeader ? { [idempotencyHeader]: idempotencyKey } : undefined,
+    // A key is made only when the spec names the header.
+    header: idempotencyKey ? { [idempotencyHeader!]: idempotencyKey } : undefined,
     body,
   };
   if (core.check) request = core.check(operationId, request);
@@ -214,8 +212,7 @@ export function describeClient<T extends object>(client: T, label: string, baseU
   Object.defineProperties(client, {
     toString: { value: () => text },
     toJSON: { value: () => ({ client: label, baseUrl }) },
-    // console.log under Node (the web build has no such key).
-    ...(inspectKey && { [inspectKey]: { value: () => text } }),
   });
-  return client;
+  // console.log under Node (the web build has no such key; a condition, not an `if`, leaves no trace of it there).
+  return inspectKey ? Object.defineProperty(client, inspectKey, { value: () => text }) : client;
 }

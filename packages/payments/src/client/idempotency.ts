@@ -1,8 +1,10 @@
 import { inputError } from '../errors/payments-error.js';
-import { idempotencyKeyRule } from '../generated/operations.js';
+// The header name and limits of idempotency keys, from the spec's `Idempotency-Key` parameter: idempotencyKeyRule's
+// values, each a constant of its own, which a bundle inlines (it would carry the rule's object whole).
+import { idempotencyKeyHeader, idempotencyKeyMaxLength, idempotencyKeyMinLength, idempotencyKeyPattern } from '../generated/operations.js';
 
-/** The header name and limits of idempotency keys, from the spec's `Idempotency-Key` parameter. */
-export const idempotencyHeader: string | undefined = idempotencyKeyRule?.header;
+/** The idempotency header's name; undefined when the spec gives none. */
+export { idempotencyKeyHeader as idempotencyHeader };
 
 export function newIdempotencyKey(): string {
   return globalThis.crypto.randomUUID();
@@ -13,7 +15,9 @@ export function newIdempotencyKey(): string {
  * the spec's rule for the header (its length and pattern), or that HTTP would change in transit (outer spaces trimmed).
  */
 export function checkIdempotencyKey(key: unknown): string {
-  const { minLength = 1, maxLength = Infinity, pattern } = idempotencyKeyRule ?? {};
+  const minLength = idempotencyKeyMinLength ?? 1;
+  const maxLength = idempotencyKeyMaxLength ?? Infinity;
+  const pattern = idempotencyKeyPattern;
   const length = (key as string)?.length;
   if (
     typeof key !== 'string' ||
@@ -29,7 +33,7 @@ export function checkIdempotencyKey(key: unknown): string {
 }
 
 function keyError(fieldValue: string, problem: string) {
-  const fieldName = idempotencyHeader ?? 'idempotencyKey'; // without the spec's rule, the option is all there is to name
+  const fieldName = idempotencyKeyHeader ?? 'idempotencyKey'; // without the spec's rule, the option is all there is to name
   return inputError(`The ${fieldName} ${problem}.`, [{ fieldName, fieldValue, messages: [problem] }]);
 }
 
@@ -38,7 +42,7 @@ function keyError(fieldValue: string, problem: string) {
  * `headers` (any case), or else a new one. Two different keys are refused rather than one silently dropped.
  */
 export function callIdempotencyKey(option: string | undefined, headers: readonly (readonly [string, string])[] | undefined): string {
-  const name = idempotencyHeader!;
+  const name = idempotencyKeyHeader!;
   let given = option;
   for (const [header, value] of headers ?? []) {
     if (header.toLowerCase() !== name.toLowerCase()) continue;

@@ -149,7 +149,7 @@ function pageSource(core: PageReader, signal: AbortSignal | undefined): PageSour
 const nextPageAnswer = { requires: [], list: true };
 
 async function loadPage(core: PageReader, url: string, signal: AbortSignal | undefined): Promise<ApiResult<unknown>> {
-  const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: {}, signal }, readJson);
+  const { response, data, attempts } = await core.transport({ method: 'GET', url, headers: { accept: 'application/json' }, signal }, readJson);
   if (!response.ok) {
     throw errorFromResponse({ status: response.status, method: 'GET', url, body: data, headers: response.headers, idempotencyKey: undefined, attempts });
   }

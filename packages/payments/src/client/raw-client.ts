@@ -47,7 +47,7 @@ const keyOfAnswer = new WeakMap<Response, string>();
  */
 function transportAsFetch(transport: Transport): (request: Request) => Promise<Response> {
   return async (request) => {
-    const headers: Record<string, string> = Object.fromEntries(request.headers);
+    const headers: Record<string, string> = { accept: 'application/json', ...Object.fromEntries(request.headers) };
     const body = request.body ? await request.arrayBuffer() : undefined;
     const { response, data, idempotencyKey } = await transport(
       { method: request.method, url: request.url, headers, body, signal: request.signal },

@@ -1,7 +1,7 @@
 import { inputError, PaymentsError, type AnyPaymentsError, type PaymentsErrorDetails } from '../errors/payments-error.js';
 import { maskCardNumbers, redactHeaders, secretHeaderNames } from '../errors/redaction.js';
-// A namespace import, so that bundles keep only the rules this module reads.
-import * as rules from '../generated/rules.js';
+// The rules' values by name, each a constant of its own: a bundle inlines the numbers and booleans.
+import { mustNotResendStatuses, retryMaxRetries, retryNetworkErrors, retryStatuses, retryWaitMs } from '../generated/rules.js';
 import { basicAuthorization, headerNamesOption, numberOption, resolveTimeout, type ClientOptions, type ErrorLog, type Hook, type RequestLog, type ResponseLog } from './config.js';
 // What only Node's fetch meets: src/platform/node.ts, or web.ts in a browser's or a worker's build (package.json's imports).
 import { refusedByProxy, sentNothing, takesDispatcher } from '#platform';
@@ -12,7 +12,7 @@ import { checkIdempotencyKey, idempotencyHeader, newIdempotencyKey } from './ide
 export interface OutgoingRequest {
   method: string;
   url: string;
-  /** With lower-case names, as `Headers` gives them. */
+  /** With lower-case names, as `Headers` gives them; `accept` included (the transport adds no default). */
   headers: Record<string, string>;
   body?: BodyInit;
   signal?: AbortSignal | undefined;
@@ -40,7 +40,7 @@ export interface Exchange<T> {
 /** Sends one call (with its retries) under the reference's client rules, then reads the answer's body. */
 export type Transport = <T>(request: OutgoingRequest, read: BodyReader<T>) => Promise<Exchange<T>>;
 
-const retriedStatuses: ReadonlySet<number> = new Set(rules.retry.statuses);
+const retriedStatuses: ReadonlySet<number> = new Set(retryStatuses);
 const methodsWithoutQuery = new Set(['PUT', 'POST', 'PATCH']);
 const idempotencyHeaderName = idempotencyHeader?.toLowerCase();
 
@@ -67,8 +67,8 @@ export function createTransport(options: ClientOptions): Transport {
   const timeoutMs = resolveTimeout(options.timeoutMs);
   const { dispatcher, fetch: custom, retry, onRequest, onResponse, onError } = options;
   const secretHeaders = secretHeaderNames(headerNamesOption(options.secretHeaders));
-  const maxRetries = numberOption('retry.maxRetries', retry?.maxRetries, rules.retry.maxRetries);
-  const delayMs = numberOption('retry.delayMs', retry?.delayMs, rules.retry.waitMs);
+  const maxRetries = numberOption('retry.maxRetries', retry?.maxRetries, retryMaxRetries);
+  const delayMs = numberOption('retry.delayMs', retry?.delayMs, retryWaitMs);
   // The global fetch (looked up on every call) takes the URL and init as they are: a Request costs more to build.
   // A custom fetch gets a Request, like openapi-fetch's.
   // A custom fetch is also raced against the call's signal: it may ignore the Request's signal, and in Node a Request's
@@ -80,11 +80,13 @@ export function createTransport(options: ClientOptions): Transport {
           const { signal } = init;
           const stopped = () => reject(signal!.reason);
           signal?.addEventListener('abort', stopped, { once: true });
-          custom(new Request(url, init), takesDispatcher && dispatcher ? ({ dispatcher } as RequestInit) : undefined)
+          (takesDispatcher && dispatcher ? custom(new Request(url, init), { dispatcher } as RequestInit) : custom(new Request(url, init)))
             .then(resolve, reject)
             .finally(() => signal?.removeEventListener('abort', stopped));
         })
-    : (url, init) => globalThis.fetch(url, init);
+    : takesDispatcher && dispatcher
+      ? (url, init) => globalThis.fetch(url, { ...init, dispatcher } as RequestInit)
+      : (url, init) => globalThis.fetch(url, init);
 
   /**
    * One call: resent on the reference's retry statuses and on network errors (an answer that breaks off mid-body
@@ -96,13 +98,13 @@ export function createTransport(options: ClientOptions): Transport {
       throw inputError(`${method} requests must not carry query parameters: ${url}`);
     }
     // The names are lower-case (see OutgoingRequest): the client's Authorization replaces the caller's, whatever its case.
-    const headers: Record<string, string> = { accept: 'application/json', ...request.headers, authorization };
+    const headers: Record<string, string> = { ...request.headers, authorization };
     const idempotencyKey = method === 'POST' ? idempotencyKeyOf(headers) : undefined;
     // One stop for the whole call: the deadline and the caller's signal end it, retries, waits and body included.
     // A call that nothing can stop hands fetch no signal.
     const stop = timeoutMs !== Infinity || request.signal ? new CallStop(timeoutMs, request.signal) : undefined;
-    // `signal: undefined` is no signal and `dispatcher: undefined` the global one, to fetch as to Request. Every init
-    // has the same fields, in the same order: one object shape for fetch to read. No redirect is followed: fetch
+    // `signal: undefined` is no signal, to fetch as to Request (a dispatcher is added by fetchOnce, under Node). Every
+    // init has the same fields, in the same order: one object shape for fetch to read. No redirect is followed: fetch
     // would resend the body and the Idempotency-Key to whatever host a 307 names; a 3xx is the call's answer.
     const init = {
       method,
@@ -110,7 +112,6 @@ export function createTransport(options: ClientOptions): Transport {
       body: request.body,
       signal: stop?.signal,
       redirect: 'manual',
-      dispatcher: takesDispatcher && !custom ? dispatcher : undefined,
     } as RequestInit;
     // When the call began: its key cannot have reached the service before, so its lifetime there ends later.
     const startedAt = Date.now();
@@ -146,7 +147,10 @@ export function createTransport(options: ClientOptions): Transport {
           if (!again) return exchange;
           last = exchange;
         } catch (cause) {
-          const failure = callFailure(request, idempotencyKey, stop, sent, cause, response?.status, lost || (sent === attempt && !(sentNothing && sentNothing(cause))), startedAt);
+          // This attempt was sent (it may have been carried out), unless Node says it failed before sending a byte.
+          // (A condition, not an `if`: a browser's build then keeps no trace of the Node-only test.)
+          const unknown = sentNothing && sentNothing(cause) ? lost : lost || sent === attempt;
+          const failure = callFailure(request, idempotencyKey, stop, sent, cause, response?.status, unknown, startedAt);
           // Stopped by the deadline while waiting to resend: the last answer is the call's, not a timeout.
           if (last && sent < attempt && failure.kind === 'timeout') return last;
           lost = failure.mustQueryState;
@@ -155,10 +159,10 @@ export function createTransport(options: ClientOptions): Transport {
           // may be done), or the request is a PATCH, which has no key that would make its resend safe.
           const again =
             failure.kind === 'network' &&
-            rules.retry.networkErrors &&
+            retryNetworkErrors &&
             attempt <= maxRetries &&
             method !== 'PATCH' &&
-            !(rules.mustNotResend.statuses as readonly (number | undefined)[]).includes(response?.status);
+            !(mustNotResendStatuses as readonly (number | undefined)[]).includes(response?.status);
           if (log) tell(onError, { ...log, error: failure, willRetry: again, durationMs: performance.now() - started });
           if (!again) throw failure;
           waitMs = delayMs;

@@ -1,6 +1,6 @@
 import type { components } from '../generated/openapi.js';
-// A namespace import, so that bundles keep only the rules this module reads.
-import * as rules from '../generated/rules.js';
+// The rules' values by name, each a constant of its own: a bundle inlines the numbers and booleans.
+import { idempotencyKeyLifetimeMs, mustNotResendStatuses, mustQueryStateStatuses, retryStatuses } from '../generated/rules.js';
 import { maskCardNumbers, maskCardNumbersIn, redactHeaders } from './redaction.js';
 
 export type FieldError = components['schemas']['FieldError'];
@@ -47,9 +47,9 @@ const kindByStatus: Readonly<Record<number, PaymentsErrorKind>> = {
   429: 'rateLimit',
 };
 
-/** Whether one of the spec's status rules names this status. */
-function ruleCovers(rule: { readonly statuses: readonly number[] }, status: number | undefined): boolean {
-  return status !== undefined && rule.statuses.includes(status);
+/** Whether one of the spec's status rules (its `statuses`) names this status (no status: none does). */
+function ruleCovers(statuses: readonly (number | undefined)[], status: number | undefined): boolean {
+  return statuses.includes(status);
 }
 
 export function errorKindOfStatus(status: number): PaymentsErrorKind {
@@ -159,8 +159,8 @@ export class PaymentsError<K extends PaymentsErrorKind = PaymentsErrorKind> exte
     this.headers = details.headers && redactHeaders(details.headers);
     this.occurredAt = new Date().toISOString();
     this.receiptNumber = details.receiptNumber;
-    this.mustQueryState = details.mustQueryState || ruleCovers(rules.mustQueryState, details.status);
-    this.resendUntil = unknown && idempotencyKey ? new Date(sentAt! + rules.idempotencyKey.lifetimeMs).toISOString() : details.resendUntil;
+    this.mustQueryState = details.mustQueryState || ruleCovers(mustQueryStateStatuses, details.status);
+    this.resendUntil = unknown && idempotencyKey ? new Date(sentAt! + idempotencyKeyLifetimeMs).toISOString() : details.resendUntil;
   }
 
   /** Every field above (they are the error's own enumerable properties) and the message; never the cause. */
@@ -211,7 +211,7 @@ export function isPaymentsError(value: unknown): value is AnyPaymentsError {
 /** What to do about an outcome that is unknown; `idempotencyKey` when a resend with it gets the original outcome. */
 function unknownOutcome(idempotencyKey: string | undefined): string {
   return ` The outcome is unknown: do not take the payment again before you know; query the resource for its state${
-    idempotencyKey ? `, or resend with the same Idempotency-Key (${idempotencyKey}) within ${rules.idempotencyKey.lifetimeMs / 3_600_000} h` : ''
+    idempotencyKey ? `, or resend with the same Idempotency-Key (${idempotencyKey}) within ${idempotencyKeyLifetimeMs / 3_600_000} h` : ''
   }.`;
 }
 
@@ -222,12 +222,12 @@ function unknownOutcome(idempotencyKey: string | undefined): string {
 function adviceFor(status: number, headers: Headers | undefined, unknown: boolean | undefined, idempotencyKey: string | undefined): string {
   // Quoted only when it has the form of a Retry-After (seconds or an HTTP date): the value is the service's.
   const retryAfter = headers?.get('retry-after');
-  const advice = ruleCovers(rules.mustNotResend, status)
+  const advice = ruleCovers(mustNotResendStatuses, status)
     ? ' Do not resend: part of the work may have been done.'
-    : ruleCovers(rules.retry, status)
+    : ruleCovers(retryStatuses, status)
       ? ` Retries were exhausted; resend${retryAfter && /^[\w ,:-]{1,40}$/.test(retryAfter) ? ` after Retry-After: ${retryAfter},` : ' later'} with the same Idempotency-Key.`
       : '';
-  return unknown || ruleCovers(rules.mustQueryState, status) ? advice + unknownOutcome(unknown ? idempotencyKey : undefined) : advice;
+  return unknown || ruleCovers(mustQueryStateStatuses, status) ? advice + unknownOutcome(unknown ? idempotencyKey : undefined) : advice;
 }
 
 /** Where a redirect (3xx) points: its `Location`, resolved against the request's address. */

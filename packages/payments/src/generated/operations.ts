@@ -41,6 +41,12 @@ export interface IdempotencyKeyRule {
   readonly pattern?: string;
 }
 
+// The idempotency rule's values, each on its own (undefined where the spec gives none), which the client reads.
+export const idempotencyKeyHeader: string | undefined = "Idempotency-Key";
+export const idempotencyKeyMinLength: number | undefined = 1;
+export const idempotencyKeyMaxLength: number | undefined = 60;
+export const idempotencyKeyPattern: string | undefined = "^[\\x20-\\x7E]{1,60}$";
+
 export const idempotencyKeyRule: IdempotencyKeyRule | null = {
   header: "Idempotency-Key",
   maxLength: 60,

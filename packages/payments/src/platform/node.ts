@@ -8,8 +8,11 @@ export const takesDispatcher = true;
 /** The key under which `util.inspect` (console.log) finds how to print an object. */
 export const inspectKey: symbol | undefined = Symbol.for('nodejs.util.inspect.custom');
 
-/** Keeps a deadline's timer from holding the process open (an in-flight request keeps it alive by its socket). */
-export const unref: ((timer: unknown) => void) | undefined = (timer) => (timer as { unref?: () => void }).unref?.();
+/** Keeps a deadline's timer from holding the process open (an in-flight request keeps it alive by its socket); gives the timer back. */
+export const unref: (<T>(timer: T) => T) | undefined = (timer) => {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+};
 
 /** What follows a caller's signal: a call, which its abort ends. */
 export interface Follower {

@@ -10,5 +10,5 @@ export const fileExchangeRulesGenerator =
     const extra =
       `\n/** File names the service accepts, from the contract's \`FileName\` schema. */\n` +
       `export const fileNamePattern = new RegExp(${JSON.stringify(pattern)}, 'u');\n`;
-    return [{ path, content: rulesModule(specPath, readFileExchangeRules(document), extra) }];
+    return [{ path, content: rulesModule(specPath, readFileExchangeRules(document), { extra }) }];
   };

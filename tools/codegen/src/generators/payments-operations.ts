@@ -288,6 +288,15 @@ export const paymentsOperationsGenerator: Generator = ({ document, specPath }) =
     '  readonly pattern?: string;',
     '}',
     '',
+    // The rule's values as constants of their own too, before any object or list of the module: a bundler (esbuild)
+    // inlines such constants where the client reads them, and leaves out the rule's object, which it does not read.
+    '// The idempotency rule\'s values, each on its own (undefined where the spec gives none), which the client reads.',
+    ...(['header', 'minLength', 'maxLength', 'pattern'] as const).map((field) => {
+      const value = idempotency?.[field];
+      const type = field === 'header' || field === 'pattern' ? 'string' : 'number';
+      return `export const idempotencyKey${field[0]!.toUpperCase()}${field.slice(1)}: ${type} | undefined = ${value === undefined ? 'undefined' : JSON.stringify(value)};`;
+    }),
+    '',
     `export const idempotencyKeyRule: IdempotencyKeyRule | null = ${toLiteral(idempotency ?? null)};`,
     '',
     '// The lists of media types, then the media types of error answers by status: each distinct one once (the entries',
