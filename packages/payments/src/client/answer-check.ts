@@ -7,8 +7,8 @@ import { PaymentsError } from '../errors/payments-error.js';
  * Idempotency-Key was reused (the service compares only the key), or comes from something between the client and the
  * service; read as the operation's, it would say that a payment was taken, or that none exists, without either being
  * known. A request that may have changed something is then an unknown outcome. The secret client checks its answers
- * so; the publishable client, which takes no payment (its worst case is a token that a payment then refuses), leaves
- * it out to keep the browser bundle under 6 kB.
+ * so; the publishable client makes the same test with a shorter message (publishable-client.ts), to keep the browser
+ * bundle under 6 kB.
  */
 export function checkAnswer(
   operation: { readonly requires?: readonly string[] | undefined; readonly list?: boolean | undefined },

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { failure, paymentRequest, secretClient } from '../support/fixtures.js';
 import { json, startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { createRawClient } from '../../src/raw.js';
+import { createPublishableClient } from '../../src/publishable.js';
+import { publishableKey } from '../support/fixtures.js';
 
 // Fault rows "a 2xx that is not what the operation returns" and "a reused Idempotency-Key replays another call": a
 // maintenance page from a gateway, an empty body, JSON cut short but framed as complete, an object where a list
@@ -61,6 +63,32 @@ describe('a success that is not a transaction, to transactions.create', () => {
     // The key the transport made for the POST is named, though the raw Request never showed it.
     expect(error.idempotencyKey).toBe(service!.requests[0]!.headers['idempotency-key']);
     expect(service!.requests).toHaveLength(1);
+  });
+});
+
+describe('a success that is not a token, to the publishable client\'s singleUseTokens.create', () => {
+  const card = { supplierBusinessCode: 'TEST_BUSINESS', accountType: 'CREDIT_CARD', cardNumber: '4111111111111111', expiryDateMonth: '12', expiryDateYear: '2029' } as const;
+  it.each(framed)('$label ($framing): a protocol error, sent once, never the page as a token', async ({ contentType, body, framing }) => {
+    const url = await answering(201, contentType, body, framing);
+    const client = createPublishableClient({ apiKey: publishableKey, baseUrl: url });
+    const error = await failure(client.singleUseTokens.create(card, { idempotencyKey: 'order-42/attempt-1' }));
+    expect(error).toMatchObject({ kind: 'protocol', mustQueryState: true, idempotencyKey: 'order-42/attempt-1', method: 'POST', status: undefined });
+    expect(error.message).toBe(`POST ${url}/single-use-tokens failed with HTTP 201 (protocol).`);
+    expect(JSON.stringify(error)).not.toContain('4111111111111111');
+    expect(service!.requests).toHaveLength(1);
+  });
+
+  it('a token answer passes as it came', async () => {
+    service = await startLoopbackServer((_request, res) => json(res, 201, { accountType: 'CREDIT_CARD', singleUseTokenId: 'tok-1' }));
+    const client = createPublishableClient({ apiKey: publishableKey, baseUrl: service.url });
+    expect((await client.singleUseTokens.create(card)).data).toEqual({ accountType: 'CREDIT_CARD', singleUseTokenId: 'tok-1' });
+  });
+
+  it('a list operation answered by a page: a protocol error, not read as the list', async () => {
+    service = await startLoopbackServer((_request, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in to the Wi-Fi</html>'));
+    const client = createPublishableClient({ apiKey: publishableKey, baseUrl: service.url });
+    const error = await failure(client.businesses.listAcceptedCards('TEST_BUSINESS'));
+    expect(error).toMatchObject({ kind: 'protocol', mustQueryState: false, method: 'GET' });
   });
 });
 
