@@ -3,6 +3,7 @@ import { close, closeSync, fdatasync, fsyncSync, openSync, readdirSync, readFile
 import { join } from 'node:path';
 import { FileLedger } from '@paykit/file-exchange';
 import { localFileError } from '@paykit/file-exchange/core';
+import { identify, identityName, isRunning, parseIdentityName, type ProcessIdentity } from '@paykit/process-liveness';
 import type { ByteSink } from './codec/base64-decoder.js';
 import type { FieldDescriptor } from './generated/contract.js';
 import type { DownloadedFile } from './generated/types.js';
@@ -26,18 +27,38 @@ const prefix = '.paykit-soap-';
 const ledgerName = `${prefix}processed-ids.txt`;
 
 /**
+ * A file being written names the process writing it, by pid and start time (`.paykit-soap-<pid>-<start>-<uuid>`), so
+ * that a pid reused by another process after a crash does not keep a dead run's `.part` file. Earlier builds named
+ * the pid alone (`.paykit-soap-<pid>-<uuid>`): such a file, left by a run killed before an upgrade, is judged by its
+ * pid. The whole uuid, at the end, tells the two forms apart.
+ */
+const uuidPattern = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const writerOf = new RegExp(`^\\.paykit-soap-(\\d+(?:-\\d*)?)-${uuidPattern}\\.(?:part|json\\.tmp)$`);
+
+/** This process, as its files name it; read once (its start time does not change). */
+let self: ProcessIdentity | undefined;
+const writerName = () => identityName((self ??= identify(process.pid)));
+
+/** Whether the process that wrote a `.part` (or `.json.tmp`) file still runs; false for a name not of that form. */
+function writerRuns(name: string): boolean {
+  const writer = parseIdentityName(writerOf.exec(name)?.[1] ?? '');
+  return writer !== undefined && isRunning(writer);
+}
+
+/**
  * The files `downloadAllToFolder` writes into one folder, and what survives a crash or a full disk there.
  *
- * Each file's content goes, as it is decoded, to `.paykit-soap-<pid>-<uuid>.part` (this user only) with synchronous
- * writes of at most one decoded piece, so memory stays bounded whatever the file size. As soon as its `file` element
- * is complete (the rest of the response may still be arriving), the content is synced, a sidecar
- * `.paykit-soap-<pid>-<uuid>.json` with its fields (`fileID`, `fileName`, `mimeType`, `fileType`, `parameter`) is
- * written and synced, the content renamed to `paykit-soap-<uuid>`, and the folder synced: a committed file has its
- * content and its name on disk before the next file is read. The sidecar stays until the caller is done with the
- * file (the loop asked for the next one, its fileID recorded in `.paykit-soap-processed-ids.txt`): a run that was
- * killed, or ended on a full disk, leaves its committed files with their fields, and the next `downloadAllToFolder`
- * on the folder hands them over first. A `.part` of a process no longer running is removed: it is not complete (the
- * service sends again the files of a download a network error interrupted).
+ * Each file's content goes, as it is decoded, to `.paykit-soap-<pid>-<start>-<uuid>.part` (this user only) with
+ * synchronous writes of at most one decoded piece, so memory stays bounded whatever the file size. As soon as its
+ * `file` element is complete (the rest of the response may still be arriving), the content is synced, a sidecar
+ * `.paykit-soap-<pid>-<start>-<uuid>.json` with its fields (`fileID`, `fileName`, `mimeType`, `fileType`,
+ * `parameter`) is written and synced, the content renamed to `paykit-soap-<uuid>`, and the folder synced: a committed
+ * file has its content and its name on disk before the next file is read. The sidecar stays until the caller is done
+ * with the file (the loop asked for the next one, its fileID recorded in `.paykit-soap-processed-ids.txt`): a run that
+ * was killed, or ended on a full disk, leaves its committed files with their fields, and the next
+ * `downloadAllToFolder` on the folder hands them over first. A `.part` of a process no longer running (judged by pid
+ * and start time) is removed: it is not complete (the service sends again the files of a download a network error
+ * interrupted).
  */
 export class SoapFolder {
   /** Committed files not yet acknowledged, by fileID: a copy received again is dropped, the first one kept. */
@@ -71,7 +92,7 @@ export class SoapFolder {
         } catch {
           // Unreadable: a sidecar is renamed into place whole, so this is not one of ours; left alone.
         }
-      } else if ((name.endsWith('.part') || name.endsWith('.json.tmp')) && !isRunning(Number(/^\.paykit-soap-(\d+)-/.exec(name)?.[1]))) {
+      } else if ((name.endsWith('.part') || name.endsWith('.json.tmp')) && !writerRuns(name)) {
         if (!sidecars.some((sidecar) => sidecar.partPath === path)) rmSync(path, { force: true });
       }
     }
@@ -183,7 +204,7 @@ export class ResponseFiles {
   /** A sink for the `fileContent` of `file` (its fields read so far name it in errors); `end` gives a SavedContent. */
   sink(_field: FieldDescriptor, file: Record<string, unknown>): ByteSink {
     const uuid = randomUUID();
-    const partPath = join(this.folder.folder, `${prefix}${process.pid}-${uuid}.part`);
+    const partPath = join(this.folder.folder, `${prefix}${writerName()}-${uuid}.part`);
     const path = join(this.folder.folder, `paykit-soap-${uuid}`);
     const what = describeFile(file);
     const fd = this.folder.step(partPath, () => openSync(partPath, 'wx', 0o600), what);
@@ -301,14 +322,4 @@ function savedFile(sidecar: Sidecar): SavedFile {
 function describeFile(file: Record<string, unknown>): string | undefined {
   if (file.fileID === undefined) return undefined;
   return file.fileName === undefined ? `fileID ${String(file.fileID)}` : `${String(file.fileName)} (fileID ${String(file.fileID)})`;
-}
-
-function isRunning(pid: number): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

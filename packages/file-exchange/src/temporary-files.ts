@@ -2,27 +2,36 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { identityName, isGroupRunning, parseIdentityName, signalZero, type ProcessIdentity } from './process-liveness.js';
+import { identify, identityName, isGroupRunning, isRunning, parseIdentityName, type ProcessIdentity } from '@paykit/process-liveness';
 
 /**
  * Temporary files and folders of this process. Their names start with `~`, which no service file name may contain,
- * so they never collide with a file the service sends (or one saved by an earlier run), and carry the process id, so
- * that a later run can recognise the leftovers of a run that was killed (SIGKILL) and remove them. Each is recorded
+ * so they never collide with a file the service sends (or one saved by an earlier run), and carry the process's id
+ * and start time (`~paykit-<kind>-<pid>-<start>-<random>`), so that a later run can recognise the leftovers of a run
+ * that was killed (SIGKILL) and remove them, even once its id has been given to another process. Each is recorded
  * while it exists, so that a signal handler can remove them all synchronously before the process exits.
  */
 export type TemporaryKind = 'download' | 'saving' | 'upload';
 
 const live = new Set<string>();
-const leftover = /^~paykit-(?:download|saving|upload)-(\d+)-/;
+/**
+ * The owner of a temporary entry: `<pid>-<start>-` now, `<pid>-` as earlier builds named it (the random part, from
+ * mkdtemp or hex, holds no `-`, so the two forms cannot be confused); an entry of the earlier form is judged by its pid.
+ */
+const leftover = /^~paykit-(?:download|saving|upload)-(\d+(?:-\d*)?)-[^-]+$/;
+
+/** This process as its temporary entries name it; read once (its start time does not change). */
+let self: string | undefined;
+const owner = () => (self ??= identityName(identify(process.pid)));
 
 /** A name for a temporary entry of this process (not created). */
 export function temporaryName(kind: TemporaryKind): string {
-  return `~paykit-${kind}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  return `~paykit-${kind}-${owner()}-${randomBytes(4).toString('hex')}`;
 }
 
 /** Creates a private folder (mode 0700) in `parent`, recorded until `removeTemporary`. */
 export async function makeTemporaryFolder(parent: string, kind: TemporaryKind): Promise<string> {
-  const path = await mkdtemp(join(parent, `~paykit-${kind}-${process.pid}-`));
+  const path = await mkdtemp(join(parent, `~paykit-${kind}-${owner()}-`));
   live.add(path);
   return path;
 }
@@ -79,18 +88,18 @@ async function isHeldByGroup(folder: string): Promise<boolean> {
 export const handledStatusPrefix = '~handled-';
 
 /**
- * Removes the temporary entries in `parent` left by runs of this program that were killed and no longer run (their
- * process id is not in use, and no processing command they started still reads a file in them); an entry of a running
- * process is left alone. Before a folder goes, the files its processing commands finished with exit status 0 (the
- * `~handled-` notes of commands that outlived their run) are told to `handled`, so that they are recorded as
- * processed rather than handed over again. Failures of the tidying itself are ignored.
+ * Removes the temporary entries in `parent` left by runs of this program that were killed and no longer run (no
+ * process with their id and start time runs, and no processing command they started still reads a file in them); an
+ * entry of a running process is left alone. Before a folder goes, the files its processing commands finished with exit
+ * status 0 (the `~handled-` notes of commands that outlived their run) are told to `handled`, so that they are
+ * recorded as processed rather than handed over again. Failures of the tidying itself are ignored.
  */
 export async function removeStaleTemporaries(parent: string, handled?: (name: string) => Promise<void>): Promise<void> {
   const names = await readdir(parent).catch(() => [] as string[]);
   await Promise.all(
     names.map(async (name) => {
-      const pid = Number(leftover.exec(name)?.[1]);
-      if (!pid || pid === process.pid || signalZero(pid)) return;
+      const writer = parseIdentityName(leftover.exec(name)?.[1] ?? '');
+      if (writer === undefined || isRunning(writer)) return;
       const folder = join(parent, name);
       if (await isHeldByGroup(folder)) return;
       if (handled) {

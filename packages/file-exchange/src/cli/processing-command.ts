@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { open, writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { basename, dirname, join } from 'node:path';
-import { identify, type ProcessIdentity } from '../process-liveness.js';
+import { identify, type ProcessIdentity } from '@paykit/process-liveness';
 import { handledStatusPrefix } from '../temporary-files.js';
 import type { ReceivedFile } from '../process-all.js';
 

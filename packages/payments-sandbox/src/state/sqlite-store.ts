@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { identify, identityName, isRunning, parseIdentityName } from '@paykit/process-liveness';
 import sqlite from 'node-sqlite3-wasm';
 import { rules } from '../generated/rules.js';
 import { crashPoint, holdPoint } from './crash-points.js';
@@ -17,8 +18,9 @@ import { ChangeTracker, resetTrackedState, trackedState, TrackedMap, type Change
  * on the file's descriptor and xDelete with dirSync flushes the folder. With `journal_mode=WAL` and
  * `synchronous=FULL`, SQLite calls xSync on the WAL at every commit, so a commit that returned is on disk. Its VFS
  * has no shared memory, so WAL needs `locking_mode=EXCLUSIVE` (one process owns the file; the sandbox is one
- * process). Its lock is a `FILE.lock` folder that a killed process leaves behind: `FILE.pid` names the owner, and a
- * lock whose owner is gone is removed at open.
+ * process). Its lock is a `FILE.lock` folder that a killed process leaves behind: `FILE.pid` names the owner by pid
+ * and start time (@paykit/process-liveness), and a lock whose owner is gone, or whose pid another process now has,
+ * is removed at open.
  *
  * Idempotency records have their own table keyed by the Idempotency-Key: the database refuses a second record under a
  * key while the first is within its lifetime. The number sequence (receipt numbers and the other identifiers) is a
@@ -75,15 +77,6 @@ function syncFolder(path: string): void {
   }
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /** Makes this process the file's one owner; clears the lock a killed owner left. */
 function claim(path: string): () => void {
   if (openHere.has(path)) throw new StateStoreError(`${path} is already open in this process`);
@@ -91,14 +84,15 @@ function claim(path: string): () => void {
   for (let attempt = 0; ; attempt++) {
     try {
       const fd = openSync(pidFile, 'wx');
-      writeSync(fd, String(process.pid));
+      writeSync(fd, identityName(identify(process.pid)));
       closeSync(fd);
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
-      const owner = Number(readFileSync(pidFile, 'utf8'));
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
-        throw new StateStoreError(`${path} is in use by process ${owner} (one sandbox process per state file; use postgres:// to share one)`);
+      // `<pid>-<start>`, or `<pid>` as sandboxes before start times were recorded wrote it (judged by the pid alone).
+      const owner = parseIdentityName(readFileSync(pidFile, 'utf8').trim());
+      if (owner !== undefined && owner.pid !== process.pid && isRunning(owner)) {
+        throw new StateStoreError(`${path} is in use by process ${owner.pid} (one sandbox process per state file; use postgres:// to share one)`);
       }
       rmSync(pidFile, { force: true });
     }
