@@ -85,7 +85,7 @@ describe('a success that is not a token, to the publishable client\'s singleUseT
   });
 
   it('a list operation answered by a page: a protocol error, not read as the list', async () => {
-    service = await startLoopbackServer((_request, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in to the Wi-Fi</html>'));
+    service = await startLoopbackServer((_request, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in to the Wi-Fi</html>'));
     const client = createPublishableClient({ apiKey: publishableKey, baseUrl: service.url });
     const error = await failure(client.businesses.listAcceptedCards('TEST_BUSINESS'));
     expect(error).toMatchObject({ kind: 'protocol', mustQueryState: false, method: 'GET' });
