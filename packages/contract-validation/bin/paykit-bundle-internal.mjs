@@ -45,6 +45,10 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',
+  // Code two entry points share (or a lazy import) goes to one chunk under chunks/, so a class both entry points export
+  // is one class (an `instanceof` holds whichever entry point a merchant imported it from).
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
   logLevel: 'warning',
   plugins: [
