@@ -1,5 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageDir } from '../rules/package-dir.js';
 import { paymentsOperationTable, type OperationContent, type OperationTable } from '../generated/operations.js';
 
 /**
@@ -116,8 +118,7 @@ let loaded: SandboxContract | undefined;
 /** The payments contract: its generated table, and the bundled spec for its schemas, read once per process. */
 export function loadPaymentsContract(): SandboxContract {
   if (loaded) return loaded;
-  // `../../dist/specs` resolves from both src/contract/ (tests) and dist/contract/ (the published build).
-  const path = fileURLToPath(new URL('../../dist/specs/payments.json', import.meta.url));
+  const path = join(packageDir(fileURLToPath(import.meta.url)), 'dist', 'specs', 'payments.json');
   if (!existsSync(path)) throw new Error(`The payments contract is missing at ${path}: build @paykit/payments-sandbox first (pnpm build).`);
   loaded = readContract(paymentsOperationTable, JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument);
   return loaded;

@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { extname, resolve, sep } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageDir } from '../rules/package-dir.js';
 
 /**
  * The dashboard's built files (`dist/dashboard/`: `index.html` and `assets/*`, made by the dashboard's build), served
@@ -10,8 +11,8 @@ import { fileURLToPath } from 'node:url';
  * (nothing from another origin, no inline script or style, no framing), no MIME sniffing, no referrer.
  */
 
-/** The package's `dist/dashboard/`, from `src/http/` (tests) and `dist/http/` (built) alike. */
-export const defaultDashboardDir = fileURLToPath(new URL('../../dist/dashboard/', import.meta.url));
+/** The package's `dist/dashboard/`, whether this module runs from `src/http/` (tests) or bundled in `dist/` (built). */
+export const defaultDashboardDir = join(packageDir(fileURLToPath(import.meta.url)), 'dist', 'dashboard') + sep;
 
 export const contentSecurityPolicy =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

@@ -1,0 +1,60 @@
+import { ContractValidator, paymentsContract, type OperationEntry, type SchemaEntry } from '@paykit/contract-validation';
+import type { SensitiveKind, SensitiveTable } from '../generated/sensitive.js';
+import { paymentsSensitive } from '../generated/sensitive.js';
+import { describeKept, kindOfField } from '../rules/sensitive.js';
+import { SchemaValidator, type FieldProblem } from './schema-validator.js';
+import type { OpenApiDocument } from './contract.js';
+
+const isContainer = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** Every compiled schema of a contract table, by the pointer the sandbox's operation table names it with. */
+function schemasBySource(): Map<string, SchemaEntry> {
+  const found = new Map<string, SchemaEntry>();
+  const add = (schema: SchemaEntry | undefined) => schema && found.set(schema.source, schema);
+  for (const operation of paymentsContract.operations as readonly OperationEntry[]) {
+    for (const parameter of operation.parameters) add(parameter.schema);
+    for (const media of operation.requestBody?.content ?? []) add(media.schema);
+    for (const answer of Object.values(operation.responses)) {
+      for (const media of answer.content) add(media.schema);
+      for (const header of Object.values(answer.headers)) add(header.schema);
+    }
+  }
+  return found;
+}
+
+/**
+ * The payments contract's checks with the one validator of the toolkit (@paykit/contract-validation: schemas compiled
+ * at generation time, shared with the contract tests and the proxy), inlined at build. Its problems carry no value;
+ * the sandbox adds the value as it keeps it (masked where the contract marks it), one field error per field as
+ * before. The schemas the shared validator has no entry for (the webhook bodies, issue 35) are still checked by the
+ * ajv wrapper this extends.
+ */
+export class PaymentsContractChecker extends SchemaValidator {
+  private readonly shared = new ContractValidator(paymentsContract);
+  private readonly schemas = schemasBySource();
+
+  constructor(document: OpenApiDocument, private readonly sensitive: SensitiveTable = paymentsSensitive) {
+    super(document, sensitive);
+  }
+
+  override check(pointer: string, value: unknown, bodyKind?: SensitiveKind): FieldProblem[] {
+    const schema = this.schemas.get(pointer);
+    if (!schema) return super.check(pointer, value, bodyKind);
+    const byField = new Map<string, FieldProblem>();
+    for (const problem of this.shared.checkSchema(schema, value, 'request', 'body')) {
+      // `body.items[0].amount` -> the field error's `items.0.amount`, as the sandbox has always named fields.
+      const segments = problem.location.replace(/^body/, '').replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean);
+      const fieldName = segments.join('.');
+      const at = segments.reduce<unknown>((node, key) => (isContainer(node) ? node[key] : undefined), value);
+      const field = byField.get(fieldName) ?? {
+        fieldName,
+        fieldValue: at === undefined ? '' : describeKept(at, bodyKind ?? kindOfField(fieldName, this.sensitive), this.sensitive),
+        messages: [],
+      };
+      const message = problem.rule === 'openapi:additionalProperties' ? 'is not allowed here' : problem.message;
+      if (!field.messages.includes(message)) field.messages.push(message);
+      byField.set(fieldName, field);
+    }
+    return [...byField.values()];
+  }
+}
