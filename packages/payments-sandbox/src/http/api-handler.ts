@@ -235,44 +235,53 @@ export function createApiHandler(parts: ApiHandlerParts) {
         const refusal = busy ? undefined : check();
         if (!busy && !refusal) await phases.reach('processing', visit, signal);
         await phases.reach('queued', visit, signal);
-        type Decided = { fault?: ActiveFault } & ({} | { replay: StoredResponse } | { delay: true } | { refusal: ApiError } | { response: StoredResponse });
+        type Decided = { fault?: ActiveFault } & (
+          | { kind: 'faulted' | 'busy' | 'delay' }
+          | { kind: 'replay' | 'answered'; response: StoredResponse }
+          | { kind: 'refused'; refusal: ApiError }
+        );
         const decided = await store.write((): Decided => {
           const taken = faults.armed(operationId) ? faults.take(operationId) : undefined;
           if (taken?.when === 'before' || busy) {
             if (key !== undefined && !busy) idempotency.finish(key, undefined);
-            return { fault: taken };
+            return { fault: taken, kind: busy && taken?.when !== 'before' ? 'busy' : 'faulted' };
           }
           const answered = key === undefined ? undefined : idempotency.recorded(key);
-          if (answered) return (idempotency.finish(key!, undefined), { fault: taken, replay: answered });
+          if (answered) return (idempotency.finish(key!, undefined), { fault: taken, kind: 'replay', response: answered });
           // A processing delay set through another process: waited out after this batch, outside the lock.
-          if (!refusal && core.settings.processingDelayMs > 0) return { fault: taken, delay: true };
+          if (!refusal && core.settings.processingDelayMs > 0) return { fault: taken, kind: 'delay' };
           // A refusal with no key to remember it under changes nothing.
-          if (refusal && key === undefined) return { fault: taken, refusal };
-          return { fault: taken, response: writeWork(key, refusal)() };
+          if (refusal && key === undefined) return { fault: taken, kind: 'refused', refusal };
+          return { fault: taken, kind: 'answered', response: writeWork(key, refusal)() };
         }, locked);
         fault = decided.fault;
         faultLabel = fault?.label;
-        if (fault?.when === 'before') {
-          if (fault.drop) return dropped();
-          throw new ApiError(fault.status!, `Injected by the sandbox's control interface (${fault.label}).`);
+        switch (decided.kind) {
+          case 'faulted':
+            idempotencyKey = undefined; // freed in the batch
+            if (fault!.drop) return dropped();
+            throw new ApiError(fault!.status!, `Injected by the sandbox's control interface (${fault!.label}).`);
+          case 'busy':
+            throw new ApiError(429, `A request with this ${operation.idempotencyHeader} is still being processed.`);
+          case 'refused':
+            throw decided.refusal;
+          case 'replay':
+            // Answered once the batch that found it committed, the log durable past it (the record was written again).
+            idempotencyKey = undefined;
+            replay = true;
+            response = decided.response;
+            res.once('finish', () => crashPoint('replay:answered'));
+            break;
+          case 'delay':
+            await phases.wait(core.settings.processingDelayMs, signal);
+            await phases.reach('queued', visit, signal);
+            response = await store.write(writeWork(key, refusal), locked);
+            idempotencyKey = undefined;
+            break;
+          case 'answered':
+            response = decided.response;
+            idempotencyKey = undefined;
         }
-        if (busy) throw new ApiError(429, `A request with this ${operation.idempotencyHeader} is still being processed.`);
-        if ('refusal' in decided) throw decided.refusal;
-        if ('replay' in decided) {
-          // Answered after the batch that found it committed, the log durable past it (the record was written again).
-          idempotencyKey = undefined;
-          replay = true;
-          response = decided.replay;
-          res.once('finish', () => crashPoint('replay:answered'));
-        } else if ('delay' in decided) {
-          await phases.wait(core.settings.processingDelayMs, signal);
-          await phases.reach('queued', visit, signal);
-          response = await store.write(writeWork(key, refusal), locked);
-          idempotencyKey = undefined;
-        } else if ('response' in decided) {
-          response = decided.response;
-          idempotencyKey = undefined;
-        } else throw new Error('a write decided nothing'); // unreachable: a fault before, or busy, was answered above
       } else {
         // What the other processes on a shared store wrote (injected faults, settings, the records) is seen from here on.
         await store.catchUp({ joinRunning: write });
