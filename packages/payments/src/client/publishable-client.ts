@@ -1,6 +1,6 @@
 import { publishableKeyOperations } from '../generated/operations.js';
 import type { ClientOptions } from './config.js';
-import { PaymentsError } from '../errors/payments-error.js';
+import { errorFromResponse } from '../errors/payments-error.js';
 import { bindOperations, createCore, describeClient, type Finish, type RequestCheck } from './core.js';
 import type { GroupedMethods } from './method-types.js';
 
@@ -17,14 +17,13 @@ export interface PublishableClientOptions extends ClientOptions {
 
 /**
  * A JSON success without what every answer of the operation has (a page from something in between, `{}`) is a
- * `protocol` error, not a token. The secret client's check (answer-check.ts) also names a reused key in its message;
- * this shorter one keeps the browser bundle within its 6 kB.
+ * `protocol` error, not a token; a POST's outcome is then unknown. The secret client's check (answer-check.ts) also
+ * names a reused key in its message; this shorter one keeps the browser bundle within its 6 kB.
  */
 const finishAnswer: Finish = (_core, { method, requires }, answer, url) => {
-  const { data, status, idempotencyKey } = answer as typeof answer & { data: Record<string, unknown> };
+  const { data, status, idempotencyKey, attempts } = answer as typeof answer & { data: Record<string, unknown> };
   if (data?.constructor !== Object || requires?.some((name) => !(name in data))) {
-    const message = `${method} ${url} failed with HTTP ${status} (protocol).`;
-    throw new PaymentsError({ kind: 'protocol', message, method, url, idempotencyKey, body: data, mustQueryState: method !== 'GET' });
+    throw errorFromResponse({ kind: 'protocol', status, method, url, body: data, idempotencyKey, attempts, unknown: method !== 'GET' });
   }
   return answer;
 };

@@ -242,6 +242,8 @@ function redirectLocation(status: number, headers: Headers | undefined, url: str
 }
 
 export function errorFromResponse(input: {
+  /** Else the status's (a success that is not the operation's answer is a `protocol` error). */
+  kind?: PaymentsErrorKind;
   status: number;
   method: string;
   url: string;
@@ -255,7 +257,7 @@ export function errorFromResponse(input: {
   sentAt?: number;
 }): AnyPaymentsError {
   const { status, url } = input;
-  const kind = errorKindOfStatus(status);
+  const kind = input.kind ?? errorKindOfStatus(status);
   const errorBody = fieldsOf(input.body);
   const detail = text(errorBody.developerMessage) ?? text(errorBody.customerMessage);
   const location = redirectLocation(status, input.headers, url);
