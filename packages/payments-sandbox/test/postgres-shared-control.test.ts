@@ -19,10 +19,10 @@ let url: string;
 let a: PaymentsSandbox;
 let b: PaymentsSandbox;
 
-async function post(base: string, path: string, body: unknown, key = keys.secret): Promise<{ status: number; json: any }> {
+async function post(base: string, path: string, body: unknown, key = keys.secret, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
   const response = await fetch(base + path, {
     method: 'POST',
-    headers: { authorization: basic(key), accept: 'application/json', 'content-type': 'application/json' },
+    headers: { authorization: basic(key), accept: 'application/json', 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
   return { status: response.status, json: await response.json() };
@@ -68,6 +68,32 @@ describe.skipIf(!postgresTestsRun)('payments sandbox on PostgreSQL: the control 
     expect(await pay(a.url, 'order-2'), 'applied once').toBe(201);
     expect(await pay(b.url, 'order-3')).toBe(201);
     for (const sandbox of [a, b]) expect(await sandbox.control.getFaults()).toEqual({ pending: [], applied: { '503 before': 1 } });
+  });
+
+  it('a fault injected through one is taken by the very next write through the other, which read nothing before it, and once by the two of them at once', async () => {
+    // The tokens first: afterwards B does nothing between A's injection and its payment (no read that would catch up).
+    const tokens = [];
+    for (const base of [b.url, b.url, a.url]) tokens.push((await post(base, '/single-use-tokens', cardTokenRequest(), keys.publishable)).json.singleUseTokenId as string);
+    await a.control.injectFault({ fault: { status: 503 }, count: 1, operationId: 'createTransaction' });
+    const first = await post(b.url, '/transactions', paymentRequest(tokens[0]!, 10, { metadata: { orderId: 'first' } }));
+    expect(first.status, "B's next payment gets A's fault").toBe(503);
+    expect((await a.control.getFaults()).pending, 'taken').toEqual([]);
+    // Once only, when both processes pay at the same moment.
+    await b.control.injectFault({ fault: { status: 503 }, count: 1, operationId: 'createTransaction' });
+    const both = await Promise.all([post(a.url, '/transactions', paymentRequest(tokens[2]!, 10)), post(b.url, '/transactions', paymentRequest(tokens[1]!, 10))]);
+    expect(both.map((answer) => answer.status).sort()).toEqual([201, 503]);
+    for (const sandbox of [a, b]) expect(await sandbox.control.getFaults()).toEqual({ pending: [], applied: { '503 before': 2 } });
+  });
+
+  it('a resend with the same Idempotency-Key through the other process is answered as a replay of the first answer, which it had not read before', async () => {
+    const token = (await post(a.url, '/single-use-tokens', cardTokenRequest(), keys.publishable)).json.singleUseTokenId as string;
+    const request = paymentRequest(token, 10, { metadata: { orderId: 'resent' } });
+    const original = await post(a.url, '/transactions', request, keys.secret, { 'Idempotency-Key': 'resent-through-b' });
+    expect(original.status).toBe(201);
+    const resend = await post(b.url, '/transactions', request, keys.secret, { 'Idempotency-Key': 'resent-through-b' });
+    expect(resend).toEqual(original);
+    const payments = await cluster.query<{ n: number }>(databaseOf(url), "SELECT count(*)::int AS n FROM paykit_sandbox_records WHERE collection = 'transactions' AND value IS NOT NULL");
+    expect(payments[0]!.n, 'one payment').toBe(1);
   });
 
   it('random faults drawn across both follow one seeded sequence, and clearing them through one clears them for both', async () => {

@@ -4,7 +4,7 @@ import { normaliseAddress, type Authenticator } from './auth.js';
 import type { InFlightRequests } from './concurrency.js';
 import { matchPath, type OperationSpec } from '../contract/contract.js';
 import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../core.js';
-import type { FaultInjector } from './faults.js';
+import type { ActiveFault, FaultInjector } from './faults.js';
 import { scopedIdempotencyKey, type IdempotencyKeys } from './idempotency.js';
 import { Links } from '../rules/links.js';
 import type { RequestPhases } from './request-phases.js';
@@ -27,7 +27,7 @@ export interface ApiHandlerParts {
   claims: Record<string, (context: Pick<HandlerContext, 'body'>) => string | undefined>;
   conflict: (claim: string) => ApiError;
   /** The state store: reads catch up on it, writes run through it and are answered once durable. */
-  store: Pick<StateStore, 'catchUp' | 'write' | 'commit'>;
+  store: Pick<StateStore, 'catchUp' | 'write' | 'commit' | 'catchesUpInWrite'>;
   /** The origin a request's links are under: the one its `Host` names when that names this sandbox, else its own. */
   originOf: (host: string | undefined) => string;
   /** Sees every answer before it is sent (the tests' contract check); returns the problems it found. */
@@ -172,17 +172,8 @@ export function createApiHandler(parts: ApiHandlerParts) {
       const body = parseBody(operation, req.headers['content-type'], await readBody(req, signal));
       sentBody = body.value;
 
-      // What the other processes on a shared store wrote (injected faults, settings, the records) is seen from here on.
       const write = writeMethods.has(method);
-      await store.catchUp({ joinRunning: write });
       const operationId = operation.operationId;
-      const fault = faults.armed(operationId) ? await store.write(() => faults.take(operationId), { signal }) : undefined;
-      faultLabel = fault?.label;
-      if (fault?.when === 'before') {
-        if (fault.drop) return dropped();
-        throw new ApiError(fault.status!, `Injected by the sandbox's control interface (${fault.label}).`);
-      }
-
       const context = (): HandlerContext => ({
         core,
         operation: operation!,
@@ -202,26 +193,11 @@ export function createApiHandler(parts: ApiHandlerParts) {
           return failure(error, method, requestUrl);
         }
       };
-
-      const known = !write || idempotencyKey === undefined ? ({ kind: 'new' } as const) : idempotency.begin(idempotencyKey);
-      let response: StoredResponse;
-      if (known.kind === 'busy') {
-        idempotencyKey = undefined; // the original still owns the key
-        throw new ApiError(429, `A request with this ${operation.idempotencyHeader} is still being processed.`);
-      } else if (known.kind === 'replay') {
-        idempotencyKey = undefined;
-        replay = true;
-        response = known.response;
-        // The original's change may not be durable yet: the replay is answered once it is, like the original.
-        crashPoint('replay:waiting');
-        await store.commit();
-        res.once('finish', () => crashPoint('replay:answered'));
-      } else {
-        // Checked before the processing; a write's refusal is answered (and remembered under its key) in its write.
-        let refusal: ApiError | undefined;
+      // Parameters and content (400, 422), then a concurrent claim (409): what a write's refusal is.
+      const check = (): ApiError | undefined => {
         try {
-          checkParameters(validator, operation, { path: match.params, query: url.searchParams, headers: req.headers }, (p) => p.name !== header);
-          checkBody(validator, operation, body);
+          checkParameters(validator, operation!, { path: match.params, query: url.searchParams, headers: req.headers }, (p) => p.name !== header);
+          checkBody(validator, operation!, body);
           claim = claims[operationId]?.({ body: body.value });
           if (claim !== undefined && activeClaims.has(claim)) {
             const taken = claim;
@@ -229,33 +205,122 @@ export function createApiHandler(parts: ApiHandlerParts) {
             throw parts.conflict(taken);
           }
           if (claim !== undefined) activeClaims.add(claim);
+          return undefined;
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
-          refusal = error;
+          return error;
         }
-        if (!refusal) {
-          await phases.reach('processing', visit, signal);
-          await phases.wait(core.settings.processingDelayMs, signal);
-        }
+      };
+      // A write's work under the store's lock: on a shared store another process may have answered its key
+      // meanwhile, and then that answer is the answer.
+      const writeWork = (key: string | undefined, refusal: ApiError | undefined) => (): StoredResponse => {
+        const answered = key === undefined ? undefined : idempotency.recorded(key);
+        if (answered) return (idempotency.finish(key!, undefined), answered);
+        const made = refusal ? failure(refusal, method, requestUrl) : handle();
+        if (key !== undefined) idempotency.finish(key, made);
+        return made;
+      };
+      const locked = { signal, whenLocked: () => phases.reach('locked', visit, signal) };
+
+      let fault: ActiveFault | undefined;
+      let response: StoredResponse;
+      if (write && store.catchesUpInWrite && core.settings.processingDelayMs === 0) {
+        // A store whose writes catch up under their lock (PostgreSQL), and no processing delay to wait out as far as
+        // this process knows: no read of its own before the write. The fault, the idempotency record and the delay
+        // are decided in the write's batch, on what the other processes wrote, in the order of the reference's rules.
         const key = idempotencyKey;
-        if (!write || (refusal && key === undefined)) {
-          // A read, or a refusal with no key to remember it under: nothing changes, no write.
-          if (refusal) throw refusal;
-          response = handle();
-        } else {
-          await phases.reach('queued', visit, signal);
-          response = await store.write(
-            () => {
-              // On a shared store another process may have answered this key meanwhile: its answer is the answer.
-              const answered = key === undefined ? undefined : idempotency.recorded(key);
-              if (answered) return (idempotency.finish(key!, undefined), answered);
-              const made = refusal ? failure(refusal, method, requestUrl) : handle();
-              if (key !== undefined) idempotency.finish(key, made);
-              return made;
-            },
-            { signal, whenLocked: () => phases.reach('locked', visit, signal) },
-          );
+        // This process's own request with the key still in flight (429 after any fault, below); else the key is held.
+        const busy = key !== undefined && !idempotency.reserve(key);
+        if (busy) idempotencyKey = undefined; // the original owns the key
+        const refusal = busy ? undefined : check();
+        if (!busy && !refusal) await phases.reach('processing', visit, signal);
+        await phases.reach('queued', visit, signal);
+        type Decided = { fault?: ActiveFault } & (
+          | { kind: 'faulted' | 'busy' | 'delay' }
+          | { kind: 'replay' | 'answered'; response: StoredResponse }
+          | { kind: 'refused'; refusal: ApiError }
+        );
+        const decided = await store.write((): Decided => {
+          const taken = faults.armed(operationId) ? faults.take(operationId) : undefined;
+          if (taken?.when === 'before' || busy) {
+            if (key !== undefined && !busy) idempotency.finish(key, undefined);
+            return { fault: taken, kind: busy && taken?.when !== 'before' ? 'busy' : 'faulted' };
+          }
+          const answered = key === undefined ? undefined : idempotency.recorded(key);
+          if (answered) return (idempotency.finish(key!, undefined), { fault: taken, kind: 'replay', response: answered });
+          // A processing delay set through another process: waited out after this batch, outside the lock.
+          if (!refusal && core.settings.processingDelayMs > 0) return { fault: taken, kind: 'delay' };
+          // A refusal with no key to remember it under changes nothing.
+          if (refusal && key === undefined) return { fault: taken, kind: 'refused', refusal };
+          return { fault: taken, kind: 'answered', response: writeWork(key, refusal)() };
+        }, locked);
+        fault = decided.fault;
+        faultLabel = fault?.label;
+        switch (decided.kind) {
+          case 'faulted':
+            idempotencyKey = undefined; // freed in the batch
+            if (fault!.drop) return dropped();
+            throw new ApiError(fault!.status!, `Injected by the sandbox's control interface (${fault!.label}).`);
+          case 'busy':
+            throw new ApiError(429, `A request with this ${operation.idempotencyHeader} is still being processed.`);
+          case 'refused':
+            throw decided.refusal;
+          case 'replay':
+            // Answered once the batch that found it committed, the log durable past it (the record was written again).
+            idempotencyKey = undefined;
+            replay = true;
+            response = decided.response;
+            res.once('finish', () => crashPoint('replay:answered'));
+            break;
+          case 'delay':
+            await phases.wait(core.settings.processingDelayMs, signal);
+            await phases.reach('queued', visit, signal);
+            response = await store.write(writeWork(key, refusal), locked);
+            idempotencyKey = undefined;
+            break;
+          case 'answered':
+            response = decided.response;
+            idempotencyKey = undefined;
+        }
+      } else {
+        // What the other processes on a shared store wrote (injected faults, settings, the records) is seen from here on.
+        await store.catchUp({ joinRunning: write });
+        fault = faults.armed(operationId) ? await store.write(() => faults.take(operationId), { signal }) : undefined;
+        faultLabel = fault?.label;
+        if (fault?.when === 'before') {
+          if (fault.drop) return dropped();
+          throw new ApiError(fault.status!, `Injected by the sandbox's control interface (${fault.label}).`);
+        }
+
+        const known = !write || idempotencyKey === undefined ? ({ kind: 'new' } as const) : idempotency.begin(idempotencyKey);
+        if (known.kind === 'busy') {
+          idempotencyKey = undefined; // the original still owns the key
+          throw new ApiError(429, `A request with this ${operation.idempotencyHeader} is still being processed.`);
+        } else if (known.kind === 'replay') {
           idempotencyKey = undefined;
+          replay = true;
+          response = known.response;
+          // The original's change may not be durable yet: the replay is answered once it is, like the original.
+          crashPoint('replay:waiting');
+          await store.commit();
+          res.once('finish', () => crashPoint('replay:answered'));
+        } else {
+          // Checked before the processing; a write's refusal is answered (and remembered under its key) in its write.
+          const refusal = check();
+          if (!refusal) {
+            await phases.reach('processing', visit, signal);
+            await phases.wait(core.settings.processingDelayMs, signal);
+          }
+          const key = idempotencyKey;
+          if (!write || (refusal && key === undefined)) {
+            // A read, or a refusal with no key to remember it under: nothing changes, no write.
+            if (refusal) throw refusal;
+            response = handle();
+          } else {
+            await phases.reach('queued', visit, signal);
+            response = await store.write(writeWork(key, refusal), locked);
+            idempotencyKey = undefined;
+          }
         }
       }
       if (fault?.when === 'after') {

@@ -47,6 +47,18 @@ export class IdempotencyKeys {
     return { kind: 'new' };
   }
 
+  /**
+   * Holds the key for a request about to be processed, unless one holds it already in this process (then false:
+   * busy). Whether an answer is remembered under it is asked later, in the request's write (`recorded`): on a store
+   * shared by several processes, that write is where what the others remembered is seen.
+   */
+  reserve(key: string): boolean {
+    this.sweep(this.clock.now());
+    if (this.processing.has(key)) return false;
+    this.processing.add(key);
+    return true;
+  }
+
   /** The answer remembered under the key and still within its lifetime, if any. */
   recorded(key: string): StoredResponse | undefined {
     const record = this.state().idempotency.get(key);

@@ -192,6 +192,8 @@ class PostgresStore implements StateStore {
   private committingChange = -1;
   private closed = false;
   rowsWritten = 0;
+  /** A batch reads what the others wrote under the lock, in the round trip that takes it (`batch`). */
+  readonly catchesUpInWrite = true;
 
   constructor(
     readonly location: string,

@@ -17,6 +17,11 @@ export interface StateStore {
    */
   catchUp(options?: { joinRunning?: boolean }): Promise<void>;
   /**
+   * A write catches up on what the other processes wrote under its lock, in the round trip that takes the lock
+   * (PostgreSQL): `work` sees it all, so a write needs no catch-up read of its own before.
+   */
+  readonly catchesUpInWrite?: boolean;
+  /**
    * Runs `work` as a write: on a shared store under its write lock, after catching up, with the other writes that
    * came meanwhile in one transaction; elsewhere at once. The records `work` looks up count as changed (handlers
    * change records in place). Resolves with what `work` returned once its change is durable; rejects with a
