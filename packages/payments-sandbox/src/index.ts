@@ -3,7 +3,7 @@
 /// <reference types="node" preserve="true" />
 export { startPaymentsSandbox, type PaymentsSandbox, type PaymentsSandboxOptions } from './sandbox.js';
 export type { SandboxKeyOptions, SecretKeyOptions } from './http/auth.js';
-export type { SandboxBusiness, SandboxSettings } from './core.js';
+export type { SandboxBusiness, SandboxSettings } from './handler-context.js';
 export type { Fault, FaultRule, FaultTiming, RandomFaults } from './http/faults.js';
 export { controlPrefix } from './http/control.js';
 export {

@@ -10,7 +10,7 @@ import { loadPaymentsContract } from './contract/contract.js';
 import { controlPrefix, createControlHandler } from './http/control.js';
 import { createSandboxControl, type SandboxControl } from './http/control-client.js';
 import { advertisedHost, checkControlToken, ControlGuard, generateControlToken, isLoopback, ownOrigins } from './http/control-guard.js';
-import { defaultSettings, type SandboxBusiness, type SandboxCore, type SandboxSettings } from './core.js';
+import { defaultSettings, type SandboxBusiness, type SandboxCore, type SandboxSettings } from './handler-context.js';
 import { concurrentCreation } from './resources/customers.js';
 import { createFacility } from './resources/facility.js';
 import { FaultInjector } from './http/faults.js';

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 
 // The sandbox's source is layered, and a layer imports only from itself and the layers below it (issue 35). The order,
 // lowest first, read from the code: what the contract generates; the reference's rules (money, marks, the error body,
-// links); the state and its stores; the contract's checks of a message; the handlers' shared types (core.ts); the
+// links); the state and its stores; the contract's checks of a message; the handlers' shared types (handler-context.ts); the
 // operation handlers; the HTTP server around them; the entry points. An import running back up (state/ importing the
 // HTTP layer, say) fails here, so a domain type cannot drift back into the layer that serves it.
-const layers = ['generated', 'rules', 'state', 'contract', 'core.ts', 'resources', 'http', 'sandbox.ts', 'index.ts'] as const;
+const layers = ['generated', 'rules', 'state', 'contract', 'handler-context.ts', 'resources', 'http', 'sandbox.ts', 'index.ts'] as const;
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 
@@ -47,8 +47,8 @@ describe('the sandbox layers', () => {
   it.each([
     ['state/records.ts', "import { ApiError } from '../http/api-error.js';", ['state/records.ts -> http/api-error.js']],
     ['contract/x.ts', "import type { Links } from '../rules/links.js';", []],
-    ['resources/x.ts', "export { page } from '../core.js';", []],
-    ['core.ts', "import type { Caller } from './http/auth.js';", ['core.ts -> http/auth.js']],
+    ['resources/x.ts', "export { page } from '../handler-context.js';", []],
+    ['handler-context.ts', "import type { Caller } from './http/auth.js';", ['handler-context.ts -> http/auth.js']],
     ['rules/x.ts', "const m = await import('../state/state.js');", ['rules/x.ts -> state/state.js']],
     ['generated/x.ts', "import '../sandbox.js';", ['generated/x.ts -> sandbox.js']],
     ['http/x.ts', "import { signTestPayload } from '@paykit/payments/webhooks';", []],

@@ -1,6 +1,6 @@
 // end-to-end: a real PostgreSQL (the suite's one cluster) and two sandboxes on one database.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { defaultSettings } from '../src/core.js';
+import { defaultSettings } from '../src/handler-context.js';
 import { startPaymentsSandbox, type PaymentsSandbox } from '../src/index.js';
 import { basic, cardTokenRequest, paymentRequest, phasesOf } from './support.js';
 import { databaseOf, postgresTestsRun, sharedPostgres, type SharedPostgres } from './support/postgres.js';

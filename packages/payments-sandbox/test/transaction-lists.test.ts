@@ -3,7 +3,7 @@ import { rules } from '../src/generated/rules.js';
 import { Links, page } from '../src/rules/links.js';
 import { matchesQuery } from '../src/resources/search.js';
 import { storeOf } from '../src/sandbox.js';
-import type { SandboxCore } from '../src/core.js';
+import type { SandboxCore } from '../src/handler-context.js';
 import { transactionField, transactionModel, transactionModelNames } from '../src/resources/transactions.js';
 import { emptyState, type SandboxState, type TransactionRecord, type TransactionStatus } from '../src/state/state.js';
 import { everyItem, call, cardToken, paymentRequest, sandboxPerTest } from './support.js';

@@ -3,7 +3,7 @@ import { ApiError, errorBody } from '../rules/api-error.js';
 import { normaliseAddress, type Authenticator } from './auth.js';
 import type { InFlightRequests } from './concurrency.js';
 import { matchPath, type OperationSpec } from '../contract/contract.js';
-import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../core.js';
+import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../handler-context.js';
 import type { ActiveFault, FaultInjector } from './faults.js';
 import { scopedIdempotencyKey, type IdempotencyKeys } from './idempotency.js';
 import { Links } from '../rules/links.js';

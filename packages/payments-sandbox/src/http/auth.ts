@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rules } from '../generated/rules.js';
 import { ApiError } from '../rules/api-error.js';
 import type { KeyType, OperationSpec } from '../contract/contract.js';
-import type { Caller } from '../core.js';
+import type { Caller } from '../handler-context.js';
 
 export interface SecretKeyOptions {
   key: string;

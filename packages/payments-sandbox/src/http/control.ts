@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../rules/api-error.js';
 import { receiveAliasPayment } from '../resources/aliases.js';
-import type { SandboxCore } from '../core.js';
+import type { SandboxCore } from '../handler-context.js';
 import { FaultError, type FaultInjector, type FaultRule, type RandomFaults } from './faults.js';
 import { matchPath, readContract, type OpenApiDocument, type OperationSpec } from '../contract/contract.js';
 import { checkParameters, readBody } from '../contract/request-checks.js';

@@ -1,5 +1,5 @@
 import { rules } from '../generated/rules.js';
-import type { Caller } from '../core.js';
+import type { Caller } from '../handler-context.js';
 import type { SandboxClock } from '../state/clock.js';
 import type { SandboxState, StoredResponse } from '../state/state.js';
 

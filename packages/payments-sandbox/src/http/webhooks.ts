@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { signTestPayload, webhookEventTypes, webhookSignatureHeader } from '@paykit/payments/webhooks';
 import type { SandboxClock } from '../state/clock.js';
-import type { EventSink, SandboxSettings } from '../core.js';
+import type { EventSink, SandboxSettings } from '../handler-context.js';
 import type { SandboxState, WebhookDelivery, WebhookSubscription } from '../state/state.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { HandlerContext, HandlerTable } from '../core.js';
+import type { HandlerContext, HandlerTable } from '../handler-context.js';
 import { page } from '../rules/links.js';
 import { found, merchantFields, newestFirst } from '../state/records.js';
 import { nextNumber, type AccountRecord } from '../state/state.js';

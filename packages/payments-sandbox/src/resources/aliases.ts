@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, invalidField } from '../rules/api-error.js';
 import { rejectedAliasPrefix } from '../rules/conventions.js';
-import type { HandlerContext, HandlerTable, SandboxCore } from '../core.js';
+import type { HandlerContext, HandlerTable, SandboxCore } from '../handler-context.js';
 import { createCustomerRecord, visibleCustomer } from './customers.js';
 import { businessInBody } from './facility.js';
 import { page, type Links } from '../rules/links.js';

@@ -1,5 +1,5 @@
 import { ApiError, invalidField } from '../rules/api-error.js';
-import type { HandlerContext, HandlerTable, SandboxCore } from '../core.js';
+import type { HandlerContext, HandlerTable, SandboxCore } from '../handler-context.js';
 import { page } from '../rules/links.js';
 import { found, merchantFields, newestFirst } from '../state/records.js';
 import { nextNumber, type CustomerRecord } from '../state/state.js';

@@ -1,7 +1,7 @@
-import { mayActFor } from '../core.js';
+import { mayActFor } from '../handler-context.js';
 import { ApiError, invalidField } from '../rules/api-error.js';
 import { cardSchemes, paymentMethodList } from '../generated/facility-defaults.js';
-import type { Facility, HandlerContext, HandlerTable, SandboxBusiness } from '../core.js';
+import type { Facility, HandlerContext, HandlerTable, SandboxBusiness } from '../handler-context.js';
 import { page } from '../rules/links.js';
 
 /**

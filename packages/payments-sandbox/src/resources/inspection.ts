@@ -1,4 +1,4 @@
-import type { SandboxCore } from '../core.js';
+import type { SandboxCore } from '../handler-context.js';
 import type { components } from '../generated/control/openapi.js';
 import { webhookSignatureHeader } from '@paykit/payments/webhooks';
 import { keepable } from '../rules/sensitive.js';

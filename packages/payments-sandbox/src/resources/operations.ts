@@ -1,6 +1,6 @@
 import { accountHandlers } from './accounts.js';
 import { aliasHandlers } from './aliases.js';
-import type { HandlerContext, HandlerTable, SandboxCore } from '../core.js';
+import type { HandlerContext, HandlerTable, SandboxCore } from '../handler-context.js';
 import { describeUnpublished, unpublishedValues } from '../contract/published-values.js';
 import { customerHandlers, customerNumberClaim } from './customers.js';
 import { facilityHandlers } from './facility.js';

@@ -1,5 +1,5 @@
 import { rules } from '../generated/rules.js';
-import type { HandlerContext, HandlerTable } from '../core.js';
+import type { HandlerContext, HandlerTable } from '../handler-context.js';
 import { page } from '../rules/links.js';
 import { found, merchantFields, newestFirst, openModel, prefixedId } from '../state/records.js';
 import { nextNumber, type OwnedRecord } from '../state/state.js';

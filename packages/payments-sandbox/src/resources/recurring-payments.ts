@@ -1,4 +1,4 @@
-import type { HandlerContext, HandlerTable } from '../core.js';
+import type { HandlerContext, HandlerTable } from '../handler-context.js';
 import { visibleCustomer } from './customers.js';
 import { page } from '../rules/links.js';
 import { found, merchantFields, newestFirst, openModel, prefixedId } from '../state/records.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rules } from '../generated/rules.js';
 import { ApiError, invalidField } from '../rules/api-error.js';
 import { cardSchemeOf, debitCards, defaultThreeDSOutcome, threeDSOutcomeByCard } from '../rules/conventions.js';
-import type { HandlerTable, SandboxCore } from '../core.js';
+import type { HandlerTable, SandboxCore } from '../handler-context.js';
 import { businessInBody } from './facility.js';
 import { singleUseTokenMachine, threeDSecureMachine } from '../rules/state-machine.js';
 import type { AccountType, TokenRecord } from '../state/state.js';

@@ -1,6 +1,6 @@
 import { rules } from '../generated/rules.js';
-import { mayActFor } from '../core.js';
-import type { ApiResponse, HandlerContext, HandlerTable } from '../core.js';
+import { mayActFor } from '../handler-context.js';
+import type { ApiResponse, HandlerContext, HandlerTable } from '../handler-context.js';
 import { pageLinks, pageOf, pageParameter } from '../rules/links.js';
 import { found } from '../state/records.js';
 import { transactionsNewestFirst } from './newest-first-index.js';

@@ -1,7 +1,7 @@
-import { mayActFor } from '../core.js';
+import { mayActFor } from '../handler-context.js';
 import { ApiError, invalidField } from '../rules/api-error.js';
 import { paymentOutcome, settlementDelayMs, type PaymentOutcome } from '../rules/conventions.js';
-import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../core.js';
+import type { ApiResponse, HandlerContext, HandlerTable, SandboxCore } from '../handler-context.js';
 import { businessInBody } from './facility.js';
 import type { Links } from '../rules/links.js';
 import { exactCents, fromCents, maxAmountText, maxCents, money } from '../rules/money.js';
