@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // paykit-bundle-internal ENTRY... [--outdir dist]
 //
-// The build step of a published package that uses a private workspace package (this one, the contract validator):
-// bundles the package's entry points with esbuild into --outdir, inlining whatever its package.json does not list
-// as a dependency (the private packages, and what they import), and leaving its dependencies, peer dependencies and
-// Node's built-in modules as imports. The declarations `tsc --emitDeclarationOnly` wrote for modules the entry
-// points' declarations do not reach are removed (their code is in the bundle, their types are nobody's business),
-// and the licence texts of the third-party code inlined go to THIRD-PARTY-NOTICES.txt. Then it checks the result
-// as a merchant's install would see it: no emitted JavaScript or declaration file may import a package the
-// manifest does not declare, so a published package never needs an unpublished one at install. Run it from the
-// package's folder after `tsc --emitDeclarationOnly`.
+// The one build step of a published package that uses a private workspace package (@paykit/contract-validation,
+// @paykit/process-liveness, ...): bundles the package's entry points with esbuild into --outdir, inlining whatever its
+// package.json does not list as a dependency (the private packages, and what they import), and leaving its
+// dependencies, peer dependencies and Node's built-in modules as imports. The declarations
+// `tsc --emitDeclarationOnly` wrote for modules the entry points' declarations do not reach are removed (their code
+// is in the bundle, their types are nobody's business), and the licence texts of the third-party code inlined go to
+// THIRD-PARTY-NOTICES.txt. Then it checks the result as a merchant's install would see it: no emitted JavaScript or
+// declaration file may import a package the manifest does not declare, so a published package never needs an
+// unpublished one at install. Run it from the package's folder after `tsc --emitDeclarationOnly`, with every entry
+// point of the package's `exports` and `bin` (a bin keeps its `#!` line).
 import { existsSync } from 'node:fs';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
