@@ -1,6 +1,6 @@
 // The bundler run as a published package's build runs it, on a package made in a temporary folder: a private
 // dependency (not declared) is inlined, a declared one stays an import, two entry points share one class, and a
-// declaration naming an undeclared package fails the build.
+// declaration or import naming an undeclared package, or an entry point a declared one does not export, fails the build.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,7 +39,9 @@ async function fixture(declaration: string): Promise<string> {
     'pub/dist/unreached.d.ts': 'export declare const x: number;\n',
     'pub/node_modules/priv/package.json': JSON.stringify({ name: 'priv', private: true, type: 'module', main: 'index.js' }),
     'pub/node_modules/priv/index.js': 'export class Shared { constructor(v) { this.v = v; } }\n',
-    'pub/node_modules/dep/package.json': JSON.stringify({ name: 'dep', version: '1.0.0', type: 'module', main: 'index.js' }),
+    'pub/node_modules/dep/package.json': JSON.stringify({ name: 'dep', version: '1.0.0', type: 'module', exports: { '.': './index.js', './extra': './extra.js' } }),
+    'pub/node_modules/dep/extra.js': 'export const extra = 1;\n',
+    'pub/node_modules/dep/internal.js': 'export const internal = 1;\n',
     'pub/node_modules/dep/index.js': "export const helper = () => 'from dep';\n",
   });
   return pub;
@@ -73,5 +75,28 @@ describe('paykit-bundle-internal', () => {
     );
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toContain('dist/a.d.ts names priv');
+  });
+
+  it.each([
+    { named: 'dep/internal', outcome: 'dist/a.d.ts names dep/internal, an entry point dep does not export' },
+    { named: 'dep/extra', outcome: undefined },
+  ])('a declaration naming $named of a declared package: fails unless the package exports it', async ({ named, outcome }) => {
+    const pub = await fixture(`export type { Shared } from './b.js';\nexport declare const a: () => typeof import('${named}');\n`);
+    const failure = await run(process.execPath, [bin, 'src/a.ts', 'src/b.ts'], { cwd: pub }).then(
+      () => undefined,
+      (error: unknown) => error as { code: number; stderr: string },
+    );
+    expect(failure?.stderr).toEqual(outcome === undefined ? undefined : expect.stringContaining(outcome));
+  });
+
+  it('fails when the bundle imports an entry point a declared package does not export', async () => {
+    const pub = await fixture('export declare class Shared {}\nexport declare const a: () => Shared;\n');
+    await write({ 'pub/src/b.ts': "export { Shared } from 'priv';\nexport { internal } from 'dep/internal';\n" });
+    const failure = await run(process.execPath, [bin, 'src/a.ts', 'src/b.ts'], { cwd: pub }).then(
+      () => undefined,
+      (error: unknown) => error as { code: number; stderr: string },
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain('imports dep/internal, an entry point dep does not export');
   });
 });
