@@ -1,6 +1,6 @@
 // The one validator of the REST contracts, in process: requests and answers checked per operation against schemas
 // compiled from the specs at generation time (src/generated/<contract>/, by @paykit/codegen). Internal: published
-// packages bundle it (bin/paykit-bundle-internal.mjs); no published declaration may name it.
+// packages bundle it (tools/bundle-internal); no published declaration may name it.
 import { ContractValidator } from './contract-validator.js';
 import { fileExchangeContract } from './generated/file-exchange/contract.js';
 import { paymentsContract } from './generated/payments/contract.js';

@@ -43,7 +43,7 @@ function upload(url, length, ...body) {
 }
 
 if (mode === 'upload-file') {
-  // 1 MiB reads into four buffers used again once the socket took them, as the CLI does for a file: a fresh buffer
+  // 1 MiB reads into two buffers used again once the socket took them, as the CLI does for a file: a fresh buffer
   // per read (fs.createReadStream) costs page faults and a cold cache, and made this program about 1.5x slower.
   const { size } = statSync(first);
   const fd = openSync(first, 'r');
@@ -51,7 +51,7 @@ if (mode === 'upload-file') {
     checkStatus(response.statusCode, 202);
     response.resume();
   });
-  const free = Array.from({ length: 4 }, () => Buffer.allocUnsafeSlow(1 << 20));
+  const free = Array.from({ length: 2 }, () => Buffer.allocUnsafeSlow(1 << 20));
   const waiting = [];
   for (let offset = 0; offset < size; ) {
     while (free.length === 0) await new Promise((resolve) => waiting.push(resolve));

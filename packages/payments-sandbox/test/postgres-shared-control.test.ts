@@ -96,6 +96,25 @@ describe.skipIf(!postgresTestsRun)('payments sandbox on PostgreSQL: the control 
     expect(payments[0]!.n, 'one payment').toBe(1);
   });
 
+  it('a resend through the other process while it knows of a processing delay is answered only once the log is durable past the record it replays', async () => {
+    // With a delay set through B, B reads before deciding (not in its write's batch); the record it replays is A's,
+    // which A committed without waiting for the disk. B must not answer before a flush of its own covers it: it
+    // writes the record again, so the record's change number moves to one of B's.
+    phasesOf(a).timer = async () => {};
+    phasesOf(b).timer = async () => {};
+    await b.control.changeSettings({ processingDelayMs: 5_000 });
+    const token = (await post(a.url, '/single-use-tokens', cardTokenRequest(), keys.publishable)).json.singleUseTokenId as string;
+    const request = paymentRequest(token, 10, { metadata: { orderId: 'replayed-durably' } });
+    const original = await post(a.url, '/transactions', request, keys.secret, { 'Idempotency-Key': 'replayed-durably' });
+    expect(original.status).toBe(201);
+    const changeOfRecord = async () =>
+      (await cluster.query<{ change: string }>(databaseOf(url), "SELECT change::text FROM paykit_sandbox_records WHERE collection = 'idempotency' AND key LIKE '% replayed-durably'"))[0]!.change;
+    const written = Number(await changeOfRecord());
+    const resend = await post(b.url, '/transactions', request, keys.secret, { 'Idempotency-Key': 'replayed-durably' });
+    expect(resend).toEqual(original);
+    expect(Number(await changeOfRecord()), 'B wrote the record again before answering').toBeGreaterThan(written);
+  });
+
   it('random faults drawn across both follow one seeded sequence, and clearing them through one clears them for both', async () => {
     await a.control.setRandomFaults({ faults: [{ fault: { status: 503 }, probability: 0.5 }], seed: 5, operationIds: ['listTransactions'] });
     const list = (base: string) => fetch(`${base}/transactions`, { headers: { authorization: basic(keys.secret), accept: 'application/json' } }).then((r) => r.status);

@@ -297,12 +297,20 @@ export function createApiHandler(parts: ApiHandlerParts) {
           idempotencyKey = undefined; // the original still owns the key
           throw new ApiError(429, `A request with this ${operation.idempotencyHeader} is still being processed.`);
         } else if (known.kind === 'replay') {
+          const key = idempotencyKey!;
           idempotencyKey = undefined;
           replay = true;
           response = known.response;
           // The original's change may not be durable yet: the replay is answered once it is, like the original.
           crashPoint('replay:waiting');
-          await store.commit();
+          if (store.catchesUpInWrite) {
+            // On a shared store the record may be another process's, committed there but its log not yet flushed (its
+            // COMMIT does not wait for the disk; it answers after its own flush). Read in a write of this process, the
+            // record is written again, and this write is answered only once the log is flushed past it.
+            response = (await store.write(() => idempotency.recorded(key), { signal })) ?? response;
+          } else {
+            await store.commit();
+          }
           res.once('finish', () => crashPoint('replay:answered'));
         } else {
           // Checked before the processing; a write's refusal is answered (and remembered under its key) in its write.

@@ -78,9 +78,6 @@ const commitDurably = `COMMIT; ${flush}`;
 /** The meta rows (as collection `''`) and then records, in the order they were written. */
 const metaRows = "SELECT '' AS collection, name AS key, value, 0::bigint AS change, 0::bigint AS position FROM paykit_sandbox_meta";
 
-const sinceSql = (seen: number) =>
-  `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE change > ${Math.trunc(seen)} ORDER BY change, position`;
-
 const statements = {
   // What changed since change number $1 (a removal is a row without a value), or everything there is. Prepared once
   // per connection (by name): every read of every request runs it.
@@ -317,8 +314,14 @@ class PostgresStore implements StateStore {
         // The lock, then what the others wrote, in one round trip (a stale state is read whole after the lock).
         open = true;
         const reload = this.stale;
-        const results = (await client.query(`${begin}; ${reload ? statements.all : sinceSql(this.seen)}`)) as unknown as pg.QueryResult<Row>[];
-        this.applyRows(results.at(-1)!.rows, reload);
+        // The catch-up is the prepared statement (planned once per connection, not at every batch under the lock),
+        // sent behind the lock without waiting for it (the connection pipelines).
+        const starting = client.query(begin);
+        const reading = reload ? client.query<Row>(statements.all) : client.query<Row>(statements.since, [this.seen]);
+        void starting.catch(noop);
+        void reading.catch(noop);
+        await starting;
+        this.applyRows((await reading).rows, reload);
       } catch (error) {
         throw this.error('lock', error);
       }

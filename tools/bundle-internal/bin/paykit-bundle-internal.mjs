@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // paykit-bundle-internal ENTRY... [--outdir dist]
 //
-// The build step of a published package that uses a private workspace package (this one, the contract validator):
-// bundles the package's entry points with esbuild into --outdir, inlining whatever its package.json does not list
-// as a dependency (the private packages, and what they import), and leaving its dependencies, peer dependencies and
-// Node's built-in modules as imports. The declarations `tsc --emitDeclarationOnly` wrote for modules the entry
-// points' declarations do not reach are removed (their code is in the bundle, their types are nobody's business),
-// and the licence texts of the third-party code inlined go to THIRD-PARTY-NOTICES.txt. Then it checks the result
-// as a merchant's install would see it: no emitted JavaScript or declaration file may import a package the
-// manifest does not declare, so a published package never needs an unpublished one at install. Run it from the
-// package's folder after `tsc --emitDeclarationOnly`.
-import { existsSync } from 'node:fs';
+// The one build step of a published package that uses a private workspace package (@paykit/contract-validation,
+// @paykit/process-liveness, ...): bundles the package's entry points with esbuild into --outdir, inlining whatever its
+// package.json does not list as a dependency (the private packages, and what they import), and leaving its
+// dependencies, peer dependencies and Node's built-in modules as imports. The declarations
+// `tsc --emitDeclarationOnly` wrote for modules the entry points' declarations do not reach are removed (their code
+// is in the bundle, their types are nobody's business), and the licence texts of the third-party code inlined go to
+// THIRD-PARTY-NOTICES.txt. Then it checks the result as a merchant's install would see it: no emitted JavaScript or
+// declaration file may import a package the manifest does not declare, so a published package never needs an
+// unpublished one at install. Run it from the package's folder after `tsc --emitDeclarationOnly`, with every entry
+// point of the package's `exports` and `bin` (a bin keeps its `#!` line).
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -32,6 +33,25 @@ const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]
 /** The package a bare specifier names (`@scope/name/sub` -> `@scope/name`). */
 const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 const external = (specifier) => builtins.has(specifier) || specifier.startsWith('node:') || declared.has(packageOf(specifier));
+/**
+ * Whether a declared package's entry point a specifier names is one its `exports` list (exact, or a `*` pattern): a
+ * subpath it does not export resolves in the workspace by its folder, but not in a merchant's install.
+ */
+const exportedBy = (specifier) => {
+  if (builtins.has(specifier) || specifier.startsWith('node:')) return true;
+  const name = packageOf(specifier);
+  const manifestPath = join('node_modules', name, 'package.json');
+  if (!existsSync(manifestPath)) return true;
+  const { exports } = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  if (exports === undefined || typeof exports === 'string' || Array.isArray(exports)) return specifier === name || exports === undefined;
+  const keys = Object.keys(exports);
+  if (!keys.some((key) => key.startsWith('.'))) return specifier === name;
+  const subpath = `.${specifier.slice(name.length)}`;
+  return keys.some((key) => {
+    const star = key.indexOf('*');
+    return star < 0 ? key === subpath : subpath.startsWith(key.slice(0, star)) && subpath.endsWith(key.slice(star + 1));
+  });
+};
 
 const result = await build({
   entryPoints,
@@ -80,21 +100,24 @@ for (const entry of await readdir(values.outdir, { recursive: true, withFileType
   if (entry.isFile() && /\.d\.[cm]?ts$/.test(entry.name) && !reached.has(file)) await rm(file);
 }
 
-const problems = [];
+const problems = new Set();
 for (const [file, output] of Object.entries(result.metafile.outputs)) {
   for (const { path, external: isExternal } of output.imports) {
-    if (isExternal && !external(path)) problems.push(`${file} imports ${path}, which package.json does not declare`);
+    if (isExternal && !external(path)) problems.add(`${file} imports ${path}, which package.json does not declare`);
+    else if (isExternal && !exportedBy(path)) problems.add(`${file} imports ${path}, an entry point ${packageOf(path)} does not export`);
   }
 }
 for (const file of reached) {
   for (const [, , imported] of (await readFile(file, 'utf8')).matchAll(specifier)) {
     if (!imported.startsWith('.') && !external(imported)) {
-      problems.push(`${relative('.', file)} names ${imported}, which a merchant's install does not have (declare the types in this package)`);
+      problems.add(`${relative('.', file)} names ${imported}, which a merchant's install does not have (declare the types in this package)`);
+    } else if (!imported.startsWith('.') && !exportedBy(imported)) {
+      problems.add(`${relative('.', file)} names ${imported}, an entry point ${packageOf(imported)} does not export`);
     }
   }
 }
-if (problems.length > 0) {
-  console.error(`paykit-bundle-internal: the build of ${manifest.name} reaches outside what it declares:\n  ${problems.join('\n  ')}`);
+if (problems.size > 0) {
+  console.error(`paykit-bundle-internal: the build of ${manifest.name} reaches outside what it declares:\n  ${[...problems].join('\n  ')}`);
   process.exit(1);
 }
 
