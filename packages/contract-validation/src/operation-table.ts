@@ -55,6 +55,15 @@ export interface SecuritySchemeEntry {
 export type RuleEntry = { readonly description: string } & { readonly [field: string]: unknown };
 
 /** A REST contract as the validator reads it (`src/generated/<name>/contract.ts`). */
+/** A webhook the contract declares (`webhooks`): the body the service POSTs to a merchant for one event. */
+export interface WebhookEntry {
+  /** The operationId of the webhook's `post`. */
+  readonly id: string;
+  /** Where the webhook's `post` sits in the bundled spec. */
+  readonly source: string;
+  readonly requestBody?: { readonly required: boolean; readonly content: readonly MediaEntry[] };
+}
+
 export interface ContractTable {
   readonly name: string;
   readonly title: string;
@@ -67,4 +76,6 @@ export interface ContractTable {
   /** The id of each compiled schema (what its errors' `schemaPath` starts with) -> where it sits in the bundled spec. */
   readonly schemaSources: Readonly<Record<string, string>>;
   readonly operations: readonly OperationEntry[];
+  /** The contract's webhooks by event name, read from the spec's `webhooks`. */
+  readonly webhooks: Readonly<Record<string, WebhookEntry>>;
 }

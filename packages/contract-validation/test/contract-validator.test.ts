@@ -140,3 +140,17 @@ describe('an answer against the contract', () => {
     expect(wrong.every((problem) => problem.side === 'answer')).toBe(true);
   });
 });
+
+describe('the webhooks of a contract', () => {
+  it('has an entry per event of the spec\'s `webhooks`, whose body schema refuses a wrong field', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const spec = await readFile(new URL('../../../specs/payments/openapi.yaml', import.meta.url), 'utf8');
+    const declared = [...spec.matchAll(/^webhooks:\n((?: {2}.*\n)+)/gm)][0]![1]!.split('\n').filter((line) => /^ {2}\S/.test(line)).map((line) => line.trim().replace(/:$/, ''));
+    const webhooks = payments.contract.webhooks;
+    expect(Object.keys(webhooks).sort()).toEqual(declared.sort());
+    const body = webhooks['alias.registered']!.requestBody!.content.find((media) => media.mediaType === 'application/json')!.schema!;
+    expect(payments.checkSchema(body, { eventType: 'alias.registered' }, 'request', 'body')).toEqual([]);
+    expect(named(payments.checkSchema(body, { eventType: 'alias.registered', data: 'x' }, 'request', 'body'))).toEqual([['openapi:type', 'body.data']]);
+    expect(Object.keys(contractValidator('file-exchange').contract.webhooks)).toEqual([]);
+  });
+});

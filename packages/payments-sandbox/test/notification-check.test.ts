@@ -1,11 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadPaymentsContract } from '../src/contract/contract.js';
 import { notificationProblems } from '../src/contract/response-check.js';
+import { PaymentsContractChecker } from '../src/contract/contract-checker.js';
 import { SchemaValidator } from '../src/contract/schema-validator.js';
 
-// The sandbox checks each webhook body it sends against the event's schema, found in the generated operation table.
+// The sandbox checks each webhook body it sends against the event's schema, found in the generated operation table,
+// with the toolkit's one validator (@paykit/contract-validation's webhook entries), as the sandbox itself does.
 const contract = loadPaymentsContract();
-const validator = new SchemaValidator(contract.document);
+const validator = new PaymentsContractChecker(contract.document);
 
 describe('a webhook notification against the contract', () => {
   it('knows the contract\'s events from the generated table', () => {
@@ -19,5 +21,26 @@ describe('a webhook notification against the contract', () => {
   it('passes a body of a declared event that keeps its schema, and names one that breaks it', () => {
     expect(notificationProblems(validator, contract, 'alias.registered', { eventType: 'alias.registered' })).toEqual([]);
     expect(notificationProblems(validator, contract, 'alias.registered', { eventType: 'alias.deregistered' })).toEqual(['webhook alias.registered: eventType must be "alias.registered"']);
+  });
+
+  it('names each field of a body with a wrong type, on both events', () => {
+    expect(notificationProblems(validator, contract, 'alias.registered', { eventType: 'alias.registered', timestamp: 7, data: 'x' })).toEqual([
+      'webhook alias.registered: timestamp must be string',
+      'webhook alias.registered: data must be object',
+    ]);
+    expect(notificationProblems(validator, contract, 'alias.payment.received', { eventType: 'alias.registered' })).toEqual([
+      'webhook alias.payment.received: eventType must be "alias.payment.received"',
+    ]);
+  });
+
+  it('checks both events with the shared validator, never the sandbox\'s own ajv wrapper', () => {
+    const fallback = vi.spyOn(SchemaValidator.prototype, 'check');
+    try {
+      expect(notificationProblems(validator, contract, 'alias.payment.received', { eventType: 'alias.registered' })).toHaveLength(1);
+      expect(notificationProblems(validator, contract, 'alias.registered', { data: 'x' })).toHaveLength(1);
+      expect(fallback).not.toHaveBeenCalled();
+    } finally {
+      fallback.mockRestore();
+    }
   });
 });

@@ -19,6 +19,7 @@ function schemasBySource(): Map<string, SchemaEntry> {
       for (const header of Object.values(answer.headers)) add(header.schema);
     }
   }
+  for (const webhook of Object.values(paymentsContract.webhooks)) for (const media of webhook.requestBody?.content ?? []) add(media.schema);
   return found;
 }
 
@@ -26,8 +27,8 @@ function schemasBySource(): Map<string, SchemaEntry> {
  * The payments contract's checks with the one validator of the toolkit (@paykit/contract-validation: schemas compiled
  * at generation time, shared with the contract tests and the proxy), inlined at build. Its problems carry no value;
  * the sandbox adds the value as it keeps it (masked where the contract marks it), one field error per field as
- * before. The schemas the shared validator has no entry for (the webhook bodies, issue 35) are still checked by the
- * ajv wrapper this extends.
+ * before, webhook bodies included. The schemas the shared validator has no entry for (the control contract's, issue 35)
+ * are still checked by the ajv wrapper this extends.
  */
 export class PaymentsContractChecker extends SchemaValidator {
   private readonly shared = new ContractValidator(paymentsContract);

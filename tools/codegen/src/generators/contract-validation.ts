@@ -269,6 +269,33 @@ function operationEntry(document: OpenApiDocument, registry: SchemaRegistry, ent
   };
 }
 
+/** The request body of each webhook's `post` (the spec's `webhooks`), by event name. */
+function webhookEntries(document: OpenApiDocument, registry: SchemaRegistry) {
+  const webhooks = (isNode(document.webhooks) ? document.webhooks : {}) as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(webhooks).sort().map((event) => {
+      const where = `#/webhooks/${event.replaceAll('~', '~0').replaceAll('/', '~1')}/post`;
+      const post = deref(document, deref(document, webhooks[event])?.post);
+      if (!post) throw new Error(`webhook ${event} has no post operation`);
+      const body = deref(document, post.requestBody);
+      const content = Object.entries((isNode(body?.content) ? body.content : {}) as Record<string, DocumentNode>).map(([mediaType, media]) => ({
+        mediaType,
+        schema: media.schema,
+        schemaPointer: `${where}/requestBody/content/${mediaType.replaceAll('~', '~0').replaceAll('/', '~1')}/schema`,
+      }));
+      const id = typeof post.operationId === 'string' ? post.operationId : event;
+      return [
+        event,
+        {
+          id,
+          source: where,
+          ...(body ? { requestBody: { required: body.required === true, content: mediaEntries(registry, content as OpenApiMedia[], `${id}_request`) } } : {}),
+        },
+      ];
+    }),
+  );
+}
+
 /** Each distinct `responses` map once (most operations share their error answers), named by the entries. */
 function shareResponses(operations: ReturnType<typeof operationEntry>[]) {
   const names = new Map<string, Identifier>();
@@ -350,6 +377,7 @@ export const contractValidationGenerator =
     const registry = new SchemaRegistry(ajv, document);
     const model = openApiModel(document);
     const { lines: responseLines, operations } = shareResponses(model.operations.map((entry) => operationEntry(document, registry, entry)));
+    const webhooks = webhookEntries(document, registry);
     const roots = [...registry.roots.values()].sort((a, b) => a.name.localeCompare(b.name));
     const { imports, body, ids } = esModule(standaloneCode(ajv, Object.fromEntries(roots.map((root) => [root.name, root.ajvId]))));
     const info = (document.info ?? {}) as DocumentNode;
@@ -399,6 +427,7 @@ export const contractValidationGenerator =
         rules,
         schemaSources: Object.fromEntries(ids.sort().map((id) => [id, registry.sourceOf(id)])),
         operations,
+        webhooks,
       })} as const satisfies ContractTable;`,
       '',
     ].join('\n');

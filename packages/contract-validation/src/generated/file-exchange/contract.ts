@@ -217,4 +217,5 @@ export const fileExchangeContract = {
       responses: responses4,
     },
   ],
+  webhooks: {},
 } as const satisfies ContractTable;

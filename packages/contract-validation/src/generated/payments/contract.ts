@@ -14,6 +14,8 @@ const schemas = {
   Alias: { validate: validators.Alias, source: "#/components/schemas/Alias" },
   AliasDeregistration: { validate: validators.AliasDeregistration, source: "#/components/schemas/AliasDeregistration" },
   AliasList: { validate: validators.AliasList, source: "#/components/schemas/AliasList" },
+  AliasPaymentReceivedNotification: { validate: validators.AliasPaymentReceivedNotification, source: "#/components/schemas/AliasPaymentReceivedNotification" },
+  AliasRegisteredNotification: { validate: validators.AliasRegisteredNotification, source: "#/components/schemas/AliasRegisteredNotification" },
   AliasRegistration: { validate: validators.AliasRegistration, source: "#/components/schemas/AliasRegistration" },
   AliasStatus: { validate: validators.AliasStatus, source: "#/components/schemas/AliasStatus" },
   ApiKey: { validate: validators.ApiKey, source: "#/components/schemas/ApiKey" },
@@ -5191,6 +5193,8 @@ export const paymentsContract = {
     AliasBillerAccount: "#/components/schemas/AliasBillerAccount",
     AliasDeregistration: "#/components/schemas/AliasDeregistration",
     AliasList: "#/components/schemas/AliasList",
+    AliasPaymentReceivedNotification: "#/components/schemas/AliasPaymentReceivedNotification",
+    AliasRegisteredNotification: "#/components/schemas/AliasRegisteredNotification",
     AliasRegistration: "#/components/schemas/AliasRegistration",
     AliasStatus: "#/components/schemas/AliasStatus",
     AliasType: "#/components/schemas/AliasType",
@@ -6507,4 +6511,32 @@ export const paymentsContract = {
       responses: responses47,
     },
   ],
+  webhooks: {
+    "alias.payment.received": {
+      id: "receiveAliasPaymentReceivedEvent",
+      source: "#/webhooks/alias.payment.received/post",
+      requestBody: {
+        required: true,
+        content: [
+          {
+            mediaType: "application/json",
+            schema: schemas.AliasPaymentReceivedNotification,
+          },
+        ],
+      },
+    },
+    "alias.registered": {
+      id: "receiveAliasRegisteredEvent",
+      source: "#/webhooks/alias.registered/post",
+      requestBody: {
+        required: true,
+        content: [
+          {
+            mediaType: "application/json",
+            schema: schemas.AliasRegisteredNotification,
+          },
+        ],
+      },
+    },
+  },
 } as const satisfies ContractTable;

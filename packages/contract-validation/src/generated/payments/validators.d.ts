@@ -11,6 +11,8 @@ export declare const AccountUpdate: SchemaValidator;
 export declare const Alias: SchemaValidator;
 export declare const AliasDeregistration: SchemaValidator;
 export declare const AliasList: SchemaValidator;
+export declare const AliasPaymentReceivedNotification: SchemaValidator;
+export declare const AliasRegisteredNotification: SchemaValidator;
 export declare const AliasRegistration: SchemaValidator;
 export declare const AliasStatus: SchemaValidator;
 export declare const ApiKey: SchemaValidator;

@@ -698,11 +698,566 @@ validate25.errors = vErrors;
 return errors === 0;
 }
 
-export const AliasRegistration = validate28;
-const schema15 = {"type":"object","additionalProperties":false,"required":["aliasAddress","type","supplierBusinessCode"],"properties":{"aliasAddress":{"$ref":"AliasAddress"},"type":{"$ref":"AliasType"},"supplierBusinessCode":{"type":"string","minLength":1},"paymentAmount":{"type":"string","pattern":"^[0-9]+\\.[0-9]{2}$"},"registrationPriority":{"type":"string","enum":["UNATTENDED","ATTENDED"]}},"if":{"required":["type"],"properties":{"type":{"const":"STATIC"}}},"then":{"additionalProperties":true,"properties":{"paymentAmount":false}},"$id":"AliasRegistration"};
-const pattern2 = new RegExp("^[0-9]+\\.[0-9]{2}$", "u");
+export const AliasPaymentReceivedNotification = validate28;
+const schema15 = {"type":"object","properties":{"id":{"$ref":"Identifier"},"timestamp":{"$ref":"DateTime"},"eventType":{"type":"string","const":"alias.payment.received"},"data":{"$ref":"Transaction"}},"$id":"AliasPaymentReceivedNotification"};
+const schema16 = {"type":"string","format":"date-time","$id":"DateTime"};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="DateTime" */;
+let vErrors = null;
+let errors = 0;
+if(!(typeof data === "string")){
+const err0 = {instancePath,schemaPath:"DateTime#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+
+const schema17 = {"allOf":[{"$ref":"MoneyWithSurcharge"},{"type":"object","additionalProperties":true,"required":["receiptNumber"],"properties":{"receiptNumber":{"$ref":"Identifier"},"status":{"type":"string"},"responseCode":{"type":"string"},"responseDescription":{"type":"string"},"summaryCode":{"type":"string"},"transactionType":{"type":"string"},"fraudGuardResult":{"type":["object","string","null"],"additionalProperties":true},"transactionTime":{"$ref":"DateTime"},"settlementDate":{"$ref":"Date"},"source":{"type":"string"},"voidable":{"type":"boolean"},"refundable":{"type":"boolean"},"comment":{"type":["string","null"]},"ipAddress":{"type":["string","null"]},"debtRepayment":{"type":"boolean"},"supplierBusinessCode":{"type":"string"},"aliasBillerAccount":{"$ref":"AliasBillerAccount"},"aliasAccount":{"$ref":"AliasAccountReference"}}}],"$id":"Transaction"};
+const schema18 = {"type":"object","additionalProperties":true,"properties":{"principalAmount":{"$ref":"Money"},"surchargeAmount":{"$ref":"Money"},"totalAmount":{"$ref":"Money"}},"$id":"MoneyWithSurcharge"};
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="MoneyWithSurcharge" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.principalAmount !== undefined){
+if(!(validate19(data.principalAmount, {instancePath:instancePath+"/principalAmount",parentData:data,parentDataProperty:"principalAmount",rootData}))){
+vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
+errors = vErrors.length;
+}
+}
+if(data.surchargeAmount !== undefined){
+if(!(validate19(data.surchargeAmount, {instancePath:instancePath+"/surchargeAmount",parentData:data,parentDataProperty:"surchargeAmount",rootData}))){
+vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
+errors = vErrors.length;
+}
+}
+if(data.totalAmount !== undefined){
+if(!(validate19(data.totalAmount, {instancePath:instancePath+"/totalAmount",parentData:data,parentDataProperty:"totalAmount",rootData}))){
+vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"MoneyWithSurcharge#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+
+const schema19 = {"type":"string","format":"date","$id":"Date"};
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="Date" */;
+let vErrors = null;
+let errors = 0;
+if(!(typeof data === "string")){
+const err0 = {instancePath,schemaPath:"Date#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+
+const schema20 = {"type":"object","properties":{"displayName":{"type":"string"},"currency":{"type":"string","pattern":"^[A-Z]{3}$"}},"$id":"AliasBillerAccount"};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="AliasBillerAccount" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.displayName !== undefined){
+if(typeof data.displayName !== "string"){
+const err0 = {instancePath:instancePath+"/displayName",schemaPath:"AliasBillerAccount#/properties/displayName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.currency !== undefined){
+let data1 = data.currency;
+if(typeof data1 === "string"){
+if(!pattern1.test(data1)){
+const err1 = {instancePath:instancePath+"/currency",schemaPath:"AliasBillerAccount#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/currency",schemaPath:"AliasBillerAccount#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"AliasBillerAccount#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+
+const schema21 = {"type":"object","properties":{"accountType":{"type":"string","const":"ALIAS"},"customerId":{"$ref":"Identifier"},"id":{"$ref":"Identifier"},"aliasAddress":{"$ref":"AliasAddress"}},"$id":"AliasAccountReference"};
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="AliasAccountReference" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.accountType !== undefined){
+let data0 = data.accountType;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/accountType",schemaPath:"AliasAccountReference#/properties/accountType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if("ALIAS" !== data0){
+const err1 = {instancePath:instancePath+"/accountType",schemaPath:"AliasAccountReference#/properties/accountType/const",keyword:"const",params:{allowedValue: "ALIAS"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.customerId !== undefined){
+if(!(validate2(data.customerId, {instancePath:instancePath+"/customerId",parentData:data,parentDataProperty:"customerId",rootData}))){
+vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+errors = vErrors.length;
+}
+}
+if(data.id !== undefined){
+if(!(validate2(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+errors = vErrors.length;
+}
+}
+if(data.aliasAddress !== undefined){
+if(!(validate14(data.aliasAddress, {instancePath:instancePath+"/aliasAddress",parentData:data,parentDataProperty:"aliasAddress",rootData}))){
+vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"AliasAccountReference#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate44.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="Transaction" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+errors = vErrors.length;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.receiptNumber === undefined){
+const err0 = {instancePath,schemaPath:"Transaction#/allOf/1/required",keyword:"required",params:{missingProperty: "receiptNumber"},message:"must have required property '"+"receiptNumber"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.receiptNumber !== undefined){
+if(!(validate2(data.receiptNumber, {instancePath:instancePath+"/receiptNumber",parentData:data,parentDataProperty:"receiptNumber",rootData}))){
+vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"Transaction#/allOf/1/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.responseCode !== undefined){
+if(typeof data.responseCode !== "string"){
+const err2 = {instancePath:instancePath+"/responseCode",schemaPath:"Transaction#/allOf/1/properties/responseCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.responseDescription !== undefined){
+if(typeof data.responseDescription !== "string"){
+const err3 = {instancePath:instancePath+"/responseDescription",schemaPath:"Transaction#/allOf/1/properties/responseDescription/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.summaryCode !== undefined){
+if(typeof data.summaryCode !== "string"){
+const err4 = {instancePath:instancePath+"/summaryCode",schemaPath:"Transaction#/allOf/1/properties/summaryCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.transactionType !== undefined){
+if(typeof data.transactionType !== "string"){
+const err5 = {instancePath:instancePath+"/transactionType",schemaPath:"Transaction#/allOf/1/properties/transactionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.fraudGuardResult !== undefined){
+let data6 = data.fraudGuardResult;
+if(((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (typeof data6 !== "string")) && (data6 !== null)){
+const err6 = {instancePath:instancePath+"/fraudGuardResult",schemaPath:"Transaction#/allOf/1/properties/fraudGuardResult/type",keyword:"type",params:{type: schema17.allOf[1].properties.fraudGuardResult.type},message:"must be object,string,null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.transactionTime !== undefined){
+if(!(validate30(data.transactionTime, {instancePath:instancePath+"/transactionTime",parentData:data,parentDataProperty:"transactionTime",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+if(data.settlementDate !== undefined){
+if(!(validate40(data.settlementDate, {instancePath:instancePath+"/settlementDate",parentData:data,parentDataProperty:"settlementDate",rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+if(data.source !== undefined){
+if(typeof data.source !== "string"){
+const err7 = {instancePath:instancePath+"/source",schemaPath:"Transaction#/allOf/1/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.voidable !== undefined){
+if(typeof data.voidable !== "boolean"){
+const err8 = {instancePath:instancePath+"/voidable",schemaPath:"Transaction#/allOf/1/properties/voidable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.refundable !== undefined){
+if(typeof data.refundable !== "boolean"){
+const err9 = {instancePath:instancePath+"/refundable",schemaPath:"Transaction#/allOf/1/properties/refundable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.comment !== undefined){
+let data12 = data.comment;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err10 = {instancePath:instancePath+"/comment",schemaPath:"Transaction#/allOf/1/properties/comment/type",keyword:"type",params:{type: schema17.allOf[1].properties.comment.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.ipAddress !== undefined){
+let data13 = data.ipAddress;
+if((typeof data13 !== "string") && (data13 !== null)){
+const err11 = {instancePath:instancePath+"/ipAddress",schemaPath:"Transaction#/allOf/1/properties/ipAddress/type",keyword:"type",params:{type: schema17.allOf[1].properties.ipAddress.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.debtRepayment !== undefined){
+if(typeof data.debtRepayment !== "boolean"){
+const err12 = {instancePath:instancePath+"/debtRepayment",schemaPath:"Transaction#/allOf/1/properties/debtRepayment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.supplierBusinessCode !== undefined){
+if(typeof data.supplierBusinessCode !== "string"){
+const err13 = {instancePath:instancePath+"/supplierBusinessCode",schemaPath:"Transaction#/allOf/1/properties/supplierBusinessCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.aliasBillerAccount !== undefined){
+if(!(validate42(data.aliasBillerAccount, {instancePath:instancePath+"/aliasBillerAccount",parentData:data,parentDataProperty:"aliasBillerAccount",rootData}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+}
+if(data.aliasAccount !== undefined){
+if(!(validate44(data.aliasAccount, {instancePath:instancePath+"/aliasAccount",parentData:data,parentDataProperty:"aliasAccount",rootData}))){
+vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err14 = {instancePath,schemaPath:"Transaction#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="AliasPaymentReceivedNotification" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id !== undefined){
+if(!(validate2(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+errors = vErrors.length;
+}
+}
+if(data.timestamp !== undefined){
+if(!(validate30(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+if(data.eventType !== undefined){
+let data2 = data.eventType;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/eventType",schemaPath:"AliasPaymentReceivedNotification#/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if("alias.payment.received" !== data2){
+const err1 = {instancePath:instancePath+"/eventType",schemaPath:"AliasPaymentReceivedNotification#/properties/eventType/const",keyword:"const",params:{allowedValue: "alias.payment.received"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.data !== undefined){
+if(!(validate32(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"AliasPaymentReceivedNotification#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+
+export const AliasRegisteredNotification = validate50;
+const schema22 = {"type":"object","properties":{"id":{"$ref":"Identifier"},"timestamp":{"$ref":"DateTime"},"eventType":{"type":"string","const":"alias.registered"},"data":{"$ref":"Alias"}},"$id":"AliasRegisteredNotification"};
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="AliasRegisteredNotification" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id !== undefined){
+if(!(validate2(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
+errors = vErrors.length;
+}
+}
+if(data.timestamp !== undefined){
+if(!(validate30(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+}
+if(data.eventType !== undefined){
+let data2 = data.eventType;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/eventType",schemaPath:"AliasRegisteredNotification#/properties/eventType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if("alias.registered" !== data2){
+const err1 = {instancePath:instancePath+"/eventType",schemaPath:"AliasRegisteredNotification#/properties/eventType/const",keyword:"const",params:{allowedValue: "alias.registered"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.data !== undefined){
+if(!(validate12(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
+vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"AliasRegisteredNotification#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+
+export const AliasRegistration = validate54;
+const schema23 = {"type":"object","additionalProperties":false,"required":["aliasAddress","type","supplierBusinessCode"],"properties":{"aliasAddress":{"$ref":"AliasAddress"},"type":{"$ref":"AliasType"},"supplierBusinessCode":{"type":"string","minLength":1},"paymentAmount":{"type":"string","pattern":"^[0-9]+\\.[0-9]{2}$"},"registrationPriority":{"type":"string","enum":["UNATTENDED","ATTENDED"]}},"if":{"required":["type"],"properties":{"type":{"const":"STATIC"}}},"then":{"additionalProperties":true,"properties":{"paymentAmount":false}},"$id":"AliasRegistration"};
+const pattern3 = new RegExp("^[0-9]+\\.[0-9]{2}$", "u");
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AliasRegistration" */;
 let vErrors = null;
 let errors = 0;
@@ -856,7 +1411,7 @@ errors++;
 if(data.paymentAmount !== undefined){
 let data5 = data.paymentAmount;
 if(typeof data5 === "string"){
-if(!pattern2.test(data5)){
+if(!pattern3.test(data5)){
 const err10 = {instancePath:instancePath+"/paymentAmount",schemaPath:"AliasRegistration#/properties/paymentAmount/pattern",keyword:"pattern",params:{pattern: "^[0-9]+\\.[0-9]{2}$"},message:"must match pattern \""+"^[0-9]+\\.[0-9]{2}$"+"\""};
 if(vErrors === null){
 vErrors = [err10];
@@ -891,7 +1446,7 @@ vErrors.push(err12);
 errors++;
 }
 if(!((data6 === "UNATTENDED") || (data6 === "ATTENDED"))){
-const err13 = {instancePath:instancePath+"/registrationPriority",schemaPath:"AliasRegistration#/properties/registrationPriority/enum",keyword:"enum",params:{allowedValues: schema15.properties.registrationPriority.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/registrationPriority",schemaPath:"AliasRegistration#/properties/registrationPriority/enum",keyword:"enum",params:{allowedValues: schema23.properties.registrationPriority.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -912,16 +1467,16 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
 
 export const AliasStatus = validate21;
 
-export const ApiKey = validate31;
-const schema16 = {"type":"object","additionalProperties":true,"$id":"ApiKey"};
+export const ApiKey = validate57;
+const schema24 = {"type":"object","additionalProperties":true,"$id":"ApiKey"};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ApiKey" */;
 let vErrors = null;
 let errors = 0;
@@ -937,14 +1492,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
 
-export const BatchTransactionStatusFilter_parameters = validate32;
-const schema17 = {"type":"string","minLength":1,"$id":"BatchTransactionStatusFilter_parameters"};
+export const BatchTransactionStatusFilter_parameters = validate58;
+const schema25 = {"type":"string","minLength":1,"$id":"BatchTransactionStatusFilter_parameters"};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BatchTransactionStatusFilter_parameters" */;
 let vErrors = null;
 let errors = 0;
@@ -970,14 +1525,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
 
-export const Business = validate33;
-const schema18 = {"type":"object","additionalProperties":true,"$id":"Business"};
+export const Business = validate59;
+const schema26 = {"type":"object","additionalProperties":true,"$id":"Business"};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Business" */;
 let vErrors = null;
 let errors = 0;
@@ -993,14 +1548,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
 
-export const BusinessList = validate34;
-const schema19 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"Business"}}},"$id":"BusinessList"};
+export const BusinessList = validate60;
+const schema27 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"Business"}}},"$id":"BusinessList"};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BusinessList" */;
 let vErrors = null;
 let errors = 0;
@@ -1026,8 +1581,8 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate33(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+if(!(validate59(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
 }
@@ -1054,14 +1609,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate60.errors = vErrors;
 return errors === 0;
 }
 
-export const CardSurcharge = validate37;
-const schema20 = {"type":"object","additionalProperties":true,"$id":"CardSurcharge"};
+export const CardSurcharge = validate63;
+const schema28 = {"type":"object","additionalProperties":true,"$id":"CardSurcharge"};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CardSurcharge" */;
 let vErrors = null;
 let errors = 0;
@@ -1077,14 +1632,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
 
-export const CardSurchargeQuery = validate38;
-const schema21 = {"type":"object","additionalProperties":true,"$id":"CardSurchargeQuery"};
+export const CardSurchargeQuery = validate64;
+const schema29 = {"type":"object","additionalProperties":true,"$id":"CardSurchargeQuery"};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CardSurchargeQuery" */;
 let vErrors = null;
 let errors = 0;
@@ -1100,14 +1655,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
 
-export const CardSurcharges = validate39;
-const schema22 = {"type":"object","additionalProperties":true,"$id":"CardSurcharges"};
+export const CardSurcharges = validate65;
+const schema30 = {"type":"object","additionalProperties":true,"$id":"CardSurcharges"};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CardSurcharges" */;
 let vErrors = null;
 let errors = 0;
@@ -1123,14 +1678,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
 
-export const CreditCardScheme = validate40;
-const schema23 = {"type":"object","additionalProperties":true,"$id":"CreditCardScheme"};
+export const CreditCardScheme = validate66;
+const schema31 = {"type":"object","additionalProperties":true,"$id":"CreditCardScheme"};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CreditCardScheme" */;
 let vErrors = null;
 let errors = 0;
@@ -1146,14 +1701,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
 
-export const Customer = validate41;
-const schema24 = {"type":"object","additionalProperties":true,"required":["customerId"],"properties":{"customerId":{"$ref":"Identifier"},"customerNumber":{"type":"string"},"customerName":{"type":"string"}},"$id":"Customer"};
+export const Customer = validate67;
+const schema32 = {"type":"object","additionalProperties":true,"required":["customerId"],"properties":{"customerId":{"$ref":"Identifier"},"customerNumber":{"type":"string"},"customerName":{"type":"string"}},"$id":"Customer"};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Customer" */;
 let vErrors = null;
 let errors = 0;
@@ -1209,29 +1764,29 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
 
-export const CustomerAliasRegistration = validate43;
-const schema25 = {"$ref":"AliasRegistration","$id":"CustomerAliasRegistration"};
+export const CustomerAliasRegistration = validate69;
+const schema33 = {"$ref":"AliasRegistration","$id":"CustomerAliasRegistration"};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CustomerAliasRegistration" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
-validate43.errors = vErrors;
+validate69.errors = vErrors;
 return errors === 0;
 }
 
-export const CustomerCreation = validate45;
-const schema26 = {"type":"object","additionalProperties":true,"required":["customerName","customerNumber"],"properties":{"customerNumber":{"type":"string","minLength":1},"customerName":{"type":"string","minLength":1}},"$id":"CustomerCreation"};
+export const CustomerCreation = validate71;
+const schema34 = {"type":"object","additionalProperties":true,"required":["customerName","customerNumber"],"properties":{"customerNumber":{"type":"string","minLength":1},"customerName":{"type":"string","minLength":1}},"$id":"CustomerCreation"};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CustomerCreation" */;
 let vErrors = null;
 let errors = 0;
@@ -1317,14 +1872,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate71.errors = vErrors;
 return errors === 0;
 }
 
-export const CustomerList = validate46;
-const schema27 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"Customer"}}},"$id":"CustomerList"};
+export const CustomerList = validate72;
+const schema35 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"Customer"}}},"$id":"CustomerList"};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CustomerList" */;
 let vErrors = null;
 let errors = 0;
@@ -1350,8 +1905,8 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate41(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+if(!(validate67(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
 }
@@ -1378,14 +1933,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate72.errors = vErrors;
 return errors === 0;
 }
 
-export const CustomerNumberFilter_parameters = validate49;
-const schema28 = {"type":"string","minLength":1,"$id":"CustomerNumberFilter_parameters"};
+export const CustomerNumberFilter_parameters = validate75;
+const schema36 = {"type":"string","minLength":1,"$id":"CustomerNumberFilter_parameters"};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CustomerNumberFilter_parameters" */;
 let vErrors = null;
 let errors = 0;
@@ -1411,14 +1966,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate49.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
 
-export const CustomerStatusChange = validate50;
-const schema29 = {"type":"object","additionalProperties":true,"$id":"CustomerStatusChange"};
+export const CustomerStatusChange = validate76;
+const schema37 = {"type":"object","additionalProperties":true,"$id":"CustomerStatusChange"};
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CustomerStatusChange" */;
 let vErrors = null;
 let errors = 0;
@@ -1434,14 +1989,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
 
-export const CustomerUpdate = validate51;
-const schema30 = {"type":"object","additionalProperties":true,"$id":"CustomerUpdate"};
+export const CustomerUpdate = validate77;
+const schema38 = {"type":"object","additionalProperties":true,"$id":"CustomerUpdate"};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CustomerUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -1457,15 +2012,15 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
 
-export const Error = validate52;
-const schema31 = {"type":"object","properties":{"links":{"$ref":"Links"},"status":{"type":"string"},"requestMethod":{"type":"string"},"requestUrl":{"type":"string"},"customerMessage":{"type":"string"},"developerMessage":{"type":"string"},"errors":{"type":"array","items":{"$ref":"FieldError"}}},"$id":"Error"};
-const schema32 = {"type":"object","properties":{"fieldName":{"type":"string"},"fieldValue":{"type":"string"},"messages":{"type":"array","items":{"type":"string"}}},"$id":"FieldError"};
+export const Error = validate78;
+const schema39 = {"type":"object","properties":{"links":{"$ref":"Links"},"status":{"type":"string"},"requestMethod":{"type":"string"},"requestUrl":{"type":"string"},"customerMessage":{"type":"string"},"developerMessage":{"type":"string"},"errors":{"type":"array","items":{"$ref":"FieldError"}}},"$id":"Error"};
+const schema40 = {"type":"object","properties":{"fieldName":{"type":"string"},"fieldValue":{"type":"string"},"messages":{"type":"array","items":{"type":"string"}}},"$id":"FieldError"};
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="FieldError" */;
 let vErrors = null;
 let errors = 0;
@@ -1533,12 +2088,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Error" */;
 let vErrors = null;
 let errors = 0;
@@ -1614,8 +2169,8 @@ let data6 = data.errors;
 if(Array.isArray(data6)){
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate54(data6[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate80(data6[i0], {instancePath:instancePath+"/errors/" + i0,parentData:data6,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
 errors = vErrors.length;
 }
 }
@@ -1642,14 +2197,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate78.errors = vErrors;
 return errors === 0;
 }
 
-export const Facility = validate56;
-const schema33 = {"type":"object","additionalProperties":true,"$id":"Facility"};
+export const Facility = validate82;
+const schema41 = {"type":"object","additionalProperties":true,"$id":"Facility"};
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Facility" */;
 let vErrors = null;
 let errors = 0;
@@ -1665,15 +2220,15 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate56.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
 
-export const IdempotencyKey_parameters = validate57;
-const schema34 = {"type":"string","minLength":1,"maxLength":60,"pattern":"^[\\x20-\\x7E]{1,60}$","$id":"IdempotencyKey_parameters"};
-const pattern3 = new RegExp("^[\\x20-\\x7E]{1,60}$", "u");
+export const IdempotencyKey_parameters = validate83;
+const schema42 = {"type":"string","minLength":1,"maxLength":60,"pattern":"^[\\x20-\\x7E]{1,60}$","$id":"IdempotencyKey_parameters"};
+const pattern4 = new RegExp("^[\\x20-\\x7E]{1,60}$", "u");
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IdempotencyKey_parameters" */;
 let vErrors = null;
 let errors = 0;
@@ -1698,7 +2253,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(!pattern3.test(data)){
+if(!pattern4.test(data)){
 const err2 = {instancePath,schemaPath:"IdempotencyKey_parameters#/pattern",keyword:"pattern",params:{pattern: "^[\\x20-\\x7E]{1,60}$"},message:"must match pattern \""+"^[\\x20-\\x7E]{1,60}$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
@@ -1719,16 +2274,16 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate83.errors = vErrors;
 return errors === 0;
 }
 
 export const Identifier = validate2;
 
-export const Location_headers = validate58;
-const schema35 = {"type":"string","format":"uri-reference","$id":"Location_headers"};
+export const Location_headers = validate84;
+const schema43 = {"type":"string","format":"uri-reference","$id":"Location_headers"};
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Location_headers" */;
 let vErrors = null;
 let errors = 0;
@@ -1742,14 +2297,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate58.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
 
-export const MandateAgreement = validate59;
-const schema36 = {"type":"object","additionalProperties":true,"$id":"MandateAgreement"};
+export const MandateAgreement = validate85;
+const schema44 = {"type":"object","additionalProperties":true,"$id":"MandateAgreement"};
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="MandateAgreement" */;
 let vErrors = null;
 let errors = 0;
@@ -1765,14 +2320,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate59.errors = vErrors;
+validate85.errors = vErrors;
 return errors === 0;
 }
 
-export const MandateAgreementCreation = validate60;
-const schema37 = {"type":"object","additionalProperties":true,"$id":"MandateAgreementCreation"};
+export const MandateAgreementCreation = validate86;
+const schema45 = {"type":"object","additionalProperties":true,"$id":"MandateAgreementCreation"};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="MandateAgreementCreation" */;
 let vErrors = null;
 let errors = 0;
@@ -1788,14 +2343,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
 
-export const MandateAgreementList = validate61;
-const schema38 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"MandateAgreement"}}},"$id":"MandateAgreementList"};
+export const MandateAgreementList = validate87;
+const schema46 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"MandateAgreement"}}},"$id":"MandateAgreementList"};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="MandateAgreementList" */;
 let vErrors = null;
 let errors = 0;
@@ -1821,8 +2376,8 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate59(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+if(!(validate85(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
 }
@@ -1849,14 +2404,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate61.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
 
-export const MandateAgreementUpdate = validate64;
-const schema39 = {"type":"object","additionalProperties":true,"$id":"MandateAgreementUpdate"};
+export const MandateAgreementUpdate = validate90;
+const schema47 = {"type":"object","additionalProperties":true,"$id":"MandateAgreementUpdate"};
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="MandateAgreementUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -1872,14 +2427,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate64.errors = vErrors;
+validate90.errors = vErrors;
 return errors === 0;
 }
 
-export const PaymentBatch = validate65;
-const schema40 = {"type":"object","additionalProperties":true,"$id":"PaymentBatch"};
+export const PaymentBatch = validate91;
+const schema48 = {"type":"object","additionalProperties":true,"$id":"PaymentBatch"};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PaymentBatch" */;
 let vErrors = null;
 let errors = 0;
@@ -1895,14 +2450,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate65.errors = vErrors;
+validate91.errors = vErrors;
 return errors === 0;
 }
 
-export const PaymentBatchList = validate66;
-const schema41 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"PaymentBatch"}}},"$id":"PaymentBatchList"};
+export const PaymentBatchList = validate92;
+const schema49 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"PaymentBatch"}}},"$id":"PaymentBatchList"};
 
-function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PaymentBatchList" */;
 let vErrors = null;
 let errors = 0;
@@ -1928,8 +2483,8 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate65(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+if(!(validate91(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
 errors = vErrors.length;
 }
 }
@@ -1956,14 +2511,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate66.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
 
-export const PaymentFile = validate69;
-const schema42 = {"type":"object","additionalProperties":true,"$id":"PaymentFile"};
+export const PaymentFile = validate95;
+const schema50 = {"type":"object","additionalProperties":true,"$id":"PaymentFile"};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PaymentFile" */;
 let vErrors = null;
 let errors = 0;
@@ -1979,15 +2534,15 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate69.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
 
-export const PaymentFileErrorList = validate70;
-const schema43 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"PaymentFileError"}}},"$id":"PaymentFileErrorList"};
-const schema44 = {"type":"object","additionalProperties":true,"$id":"PaymentFileError"};
+export const PaymentFileErrorList = validate96;
+const schema51 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"PaymentFileError"}}},"$id":"PaymentFileErrorList"};
+const schema52 = {"type":"object","additionalProperties":true,"$id":"PaymentFileError"};
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PaymentFileError" */;
 let vErrors = null;
 let errors = 0;
@@ -2003,12 +2558,12 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PaymentFileErrorList" */;
 let vErrors = null;
 let errors = 0;
@@ -2034,8 +2589,8 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate72(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+if(!(validate98(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
 errors = vErrors.length;
 }
 }
@@ -2062,14 +2617,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate70.errors = vErrors;
+validate96.errors = vErrors;
 return errors === 0;
 }
 
-export const PaymentFileList = validate74;
-const schema45 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"PaymentFile"}}},"$id":"PaymentFileList"};
+export const PaymentFileList = validate100;
+const schema53 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"PaymentFile"}}},"$id":"PaymentFileList"};
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PaymentFileList" */;
 let vErrors = null;
 let errors = 0;
@@ -2095,8 +2650,8 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate69(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+if(!(validate95(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 }
@@ -2123,14 +2678,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate74.errors = vErrors;
+validate100.errors = vErrors;
 return errors === 0;
 }
 
-export const PaymentFileUpload = validate77;
-const schema46 = {"type":"object","additionalProperties":true,"$id":"PaymentFileUpload"};
+export const PaymentFileUpload = validate103;
+const schema54 = {"type":"object","additionalProperties":true,"$id":"PaymentFileUpload"};
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PaymentFileUpload" */;
 let vErrors = null;
 let errors = 0;
@@ -2146,16 +2701,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate77.errors = vErrors;
+validate103.errors = vErrors;
 return errors === 0;
 }
 
-export const PaymentMethodList = validate78;
-const schema47 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"PaymentMethod"}}},"$id":"PaymentMethodList"};
-const schema48 = {"type":"object","properties":{"links":{"$ref":"Links"},"methodName":{"type":"string"},"methodCode":{"$ref":"PaymentMethodCode"},"fundingAccounts":{"type":"array","items":{"anyOf":[{"$ref":"AuFundingAccount"},{"$ref":"NzFundingAccount"}]}}},"$id":"PaymentMethod"};
-const schema49 = {"type":"string","enum":["DIRECT_ENTRY","RTGS","BILLPAY","AU_OTT","NZ_DIRECT_ENTRY","NZ_OTT"],"$id":"PaymentMethodCode"};
+export const PaymentMethodList = validate104;
+const schema55 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"PaymentMethod"}}},"$id":"PaymentMethodList"};
+const schema56 = {"type":"object","properties":{"links":{"$ref":"Links"},"methodName":{"type":"string"},"methodCode":{"$ref":"PaymentMethodCode"},"fundingAccounts":{"type":"array","items":{"anyOf":[{"$ref":"AuFundingAccount"},{"$ref":"NzFundingAccount"}]}}},"$id":"PaymentMethod"};
+const schema57 = {"type":"string","enum":["DIRECT_ENTRY","RTGS","BILLPAY","AU_OTT","NZ_DIRECT_ENTRY","NZ_OTT"],"$id":"PaymentMethodCode"};
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PaymentMethodCode" */;
 let vErrors = null;
 let errors = 0;
@@ -2170,7 +2725,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((data === "DIRECT_ENTRY") || (data === "RTGS")) || (data === "BILLPAY")) || (data === "AU_OTT")) || (data === "NZ_DIRECT_ENTRY")) || (data === "NZ_OTT"))){
-const err1 = {instancePath,schemaPath:"PaymentMethodCode#/enum",keyword:"enum",params:{allowedValues: schema49.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"PaymentMethodCode#/enum",keyword:"enum",params:{allowedValues: schema57.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2179,14 +2734,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate82.errors = vErrors;
+validate108.errors = vErrors;
 return errors === 0;
 }
 
-const schema50 = {"type":"object","properties":{"type":{"$ref":"FundingAccountScope"},"accountName":{"type":"string"},"bsbNumber":{"type":"string"},"accountNumber":{"type":"string"},"traceBsbNumber":{"type":"string"},"traceAccountNumber":{"type":"string"},"currency":{"type":"string"},"directEntryUserId":{"type":"string"},"directEntryUserName":{"type":"string"},"defaultAccount":{"$ref":"DefaultAccountFlag"},"remitterDetails":{"$ref":"Remitter"}},"$id":"AuFundingAccount"};
-const schema51 = {"type":"string","enum":["domestic","international"],"$id":"FundingAccountScope"};
+const schema58 = {"type":"object","properties":{"type":{"$ref":"FundingAccountScope"},"accountName":{"type":"string"},"bsbNumber":{"type":"string"},"accountNumber":{"type":"string"},"traceBsbNumber":{"type":"string"},"traceAccountNumber":{"type":"string"},"currency":{"type":"string"},"directEntryUserId":{"type":"string"},"directEntryUserName":{"type":"string"},"defaultAccount":{"$ref":"DefaultAccountFlag"},"remitterDetails":{"$ref":"Remitter"}},"$id":"AuFundingAccount"};
+const schema59 = {"type":"string","enum":["domestic","international"],"$id":"FundingAccountScope"};
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate111(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="FundingAccountScope" */;
 let vErrors = null;
 let errors = 0;
@@ -2201,7 +2756,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "domestic") || (data === "international"))){
-const err1 = {instancePath,schemaPath:"FundingAccountScope#/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"FundingAccountScope#/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2210,13 +2765,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate111.errors = vErrors;
 return errors === 0;
 }
 
-const schema52 = {"type":"string","enum":["true","false"],"$id":"DefaultAccountFlag"};
+const schema60 = {"type":"string","enum":["true","false"],"$id":"DefaultAccountFlag"};
 
-function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="DefaultAccountFlag" */;
 let vErrors = null;
 let errors = 0;
@@ -2231,7 +2786,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((data === "true") || (data === "false"))){
-const err1 = {instancePath,schemaPath:"DefaultAccountFlag#/enum",keyword:"enum",params:{allowedValues: schema52.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"DefaultAccountFlag#/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2240,13 +2795,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate87.errors = vErrors;
+validate113.errors = vErrors;
 return errors === 0;
 }
 
-const schema53 = {"type":"object","properties":{"remitterName":{"type":"string"},"remitterAddress1":{"type":"string"},"remitterAddress2":{"type":"string"},"remitterCity":{"type":"string"},"remitterState":{"type":"string"},"remitterPostCode":{"type":"string"},"remitterCountry":{"type":"string","minLength":2,"maxLength":2}},"$id":"Remitter"};
+const schema61 = {"type":"object","properties":{"remitterName":{"type":"string"},"remitterAddress1":{"type":"string"},"remitterAddress2":{"type":"string"},"remitterCity":{"type":"string"},"remitterState":{"type":"string"},"remitterPostCode":{"type":"string"},"remitterCountry":{"type":"string","minLength":2,"maxLength":2}},"$id":"Remitter"};
 
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Remitter" */;
 let vErrors = null;
 let errors = 0;
@@ -2369,19 +2924,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate89.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AuFundingAccount" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type !== undefined){
-if(!(validate85(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate111(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
 }
@@ -2482,14 +3037,14 @@ errors++;
 }
 }
 if(data.defaultAccount !== undefined){
-if(!(validate87(data.defaultAccount, {instancePath:instancePath+"/defaultAccount",parentData:data,parentDataProperty:"defaultAccount",rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate113(data.defaultAccount, {instancePath:instancePath+"/defaultAccount",parentData:data,parentDataProperty:"defaultAccount",rootData}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
 }
 if(data.remitterDetails !== undefined){
-if(!(validate89(data.remitterDetails, {instancePath:instancePath+"/remitterDetails",parentData:data,parentDataProperty:"remitterDetails",rootData}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate115(data.remitterDetails, {instancePath:instancePath+"/remitterDetails",parentData:data,parentDataProperty:"remitterDetails",rootData}))){
+vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
 errors = vErrors.length;
 }
 }
@@ -2504,20 +3059,20 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate84.errors = vErrors;
+validate110.errors = vErrors;
 return errors === 0;
 }
 
-const schema54 = {"type":"object","properties":{"type":{"$ref":"FundingAccountScope"},"accountName":{"type":"string"},"bankCode":{"type":"string"},"branchCode":{"type":"string"},"accountNumber":{"type":"string"},"accountSuffix":{"type":"string"},"foreignCurrencyAccountNumber":{"type":"string"},"currency":{"type":"string"},"defaultAccount":{"$ref":"DefaultAccountFlag"},"remitterDetails":{"$ref":"Remitter"}},"$id":"NzFundingAccount"};
+const schema62 = {"type":"object","properties":{"type":{"$ref":"FundingAccountScope"},"accountName":{"type":"string"},"bankCode":{"type":"string"},"branchCode":{"type":"string"},"accountNumber":{"type":"string"},"accountSuffix":{"type":"string"},"foreignCurrencyAccountNumber":{"type":"string"},"currency":{"type":"string"},"defaultAccount":{"$ref":"DefaultAccountFlag"},"remitterDetails":{"$ref":"Remitter"}},"$id":"NzFundingAccount"};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="NzFundingAccount" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type !== undefined){
-if(!(validate85(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate111(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData}))){
+vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
 errors = vErrors.length;
 }
 }
@@ -2606,14 +3161,14 @@ errors++;
 }
 }
 if(data.defaultAccount !== undefined){
-if(!(validate87(data.defaultAccount, {instancePath:instancePath+"/defaultAccount",parentData:data,parentDataProperty:"defaultAccount",rootData}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+if(!(validate113(data.defaultAccount, {instancePath:instancePath+"/defaultAccount",parentData:data,parentDataProperty:"defaultAccount",rootData}))){
+vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
 errors = vErrors.length;
 }
 }
 if(data.remitterDetails !== undefined){
-if(!(validate89(data.remitterDetails, {instancePath:instancePath+"/remitterDetails",parentData:data,parentDataProperty:"remitterDetails",rootData}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+if(!(validate115(data.remitterDetails, {instancePath:instancePath+"/remitterDetails",parentData:data,parentDataProperty:"remitterDetails",rootData}))){
+vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
 errors = vErrors.length;
 }
 }
@@ -2628,12 +3183,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate92.errors = vErrors;
+validate118.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PaymentMethod" */;
 let vErrors = null;
 let errors = 0;
@@ -2657,8 +3212,8 @@ errors++;
 }
 }
 if(data.methodCode !== undefined){
-if(!(validate82(data.methodCode, {instancePath:instancePath+"/methodCode",parentData:data,parentDataProperty:"methodCode",rootData}))){
-vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+if(!(validate108(data.methodCode, {instancePath:instancePath+"/methodCode",parentData:data,parentDataProperty:"methodCode",rootData}))){
+vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
 errors = vErrors.length;
 }
 }
@@ -2671,16 +3226,16 @@ let data4 = data3[i0];
 const _errs8 = errors;
 let valid3 = false;
 const _errs9 = errors;
-if(!(validate84(data4, {instancePath:instancePath+"/fundingAccounts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+if(!(validate110(data4, {instancePath:instancePath+"/fundingAccounts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
 valid3 = valid3 || _valid0;
 if(!valid3){
 const _errs10 = errors;
-if(!(validate92(data4, {instancePath:instancePath+"/fundingAccounts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+if(!(validate118(data4, {instancePath:instancePath+"/fundingAccounts/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -2731,12 +3286,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate80.errors = vErrors;
+validate106.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="PaymentMethodList" */;
 let vErrors = null;
 let errors = 0;
@@ -2762,8 +3317,8 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate80(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
+if(!(validate106(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
 errors = vErrors.length;
 }
 }
@@ -2790,14 +3345,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate104.errors = vErrors;
 return errors === 0;
 }
 
-export const RecurringPayment = validate98;
-const schema55 = {"type":"object","additionalProperties":true,"$id":"RecurringPayment"};
+export const RecurringPayment = validate124;
+const schema63 = {"type":"object","additionalProperties":true,"$id":"RecurringPayment"};
 
-function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RecurringPayment" */;
 let vErrors = null;
 let errors = 0;
@@ -2813,14 +3368,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate98.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
 
-export const RecurringPaymentCreation = validate99;
-const schema56 = {"type":"object","additionalProperties":true,"$id":"RecurringPaymentCreation"};
+export const RecurringPaymentCreation = validate125;
+const schema64 = {"type":"object","additionalProperties":true,"$id":"RecurringPaymentCreation"};
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RecurringPaymentCreation" */;
 let vErrors = null;
 let errors = 0;
@@ -2836,14 +3391,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate99.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
 
-export const RecurringPaymentList = validate100;
-const schema57 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"RecurringPayment"}}},"$id":"RecurringPaymentList"};
+export const RecurringPaymentList = validate126;
+const schema65 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"RecurringPayment"}}},"$id":"RecurringPaymentList"};
 
-function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RecurringPaymentList" */;
 let vErrors = null;
 let errors = 0;
@@ -2869,8 +3424,8 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate98(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+if(!(validate124(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
 }
@@ -2897,14 +3452,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate100.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
 
-export const RecurringPaymentStop = validate103;
-const schema58 = {"type":"object","additionalProperties":true,"$id":"RecurringPaymentStop"};
+export const RecurringPaymentStop = validate129;
+const schema66 = {"type":"object","additionalProperties":true,"$id":"RecurringPaymentStop"};
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RecurringPaymentStop" */;
 let vErrors = null;
 let errors = 0;
@@ -2920,14 +3475,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate103.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
 
-export const RecurringPaymentUpdate = validate104;
-const schema59 = {"type":"object","additionalProperties":true,"$id":"RecurringPaymentUpdate"};
+export const RecurringPaymentUpdate = validate130;
+const schema67 = {"type":"object","additionalProperties":true,"$id":"RecurringPaymentUpdate"};
 
-function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RecurringPaymentUpdate" */;
 let vErrors = null;
 let errors = 0;
@@ -2943,23 +3498,23 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate104.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
 
-export const SingleUseToken = validate105;
-const schema60 = {"type":"object","required":["accountType"],"properties":{"accountType":{"enum":["CREDIT_CARD","DIRECT_DEBIT","DIRECT_DEBIT_NZ","WALLET_A_PAY","WALLET_B_PAY"]}},"allOf":[{"if":{"properties":{"accountType":{"enum":["CREDIT_CARD"]}},"required":["accountType"]},"then":{"$ref":"CreditCardSingleUseToken"}},{"if":{"properties":{"accountType":{"enum":["DIRECT_DEBIT"]}},"required":["accountType"]},"then":{"$ref":"BankAccountSingleUseToken"}},{"if":{"properties":{"accountType":{"enum":["DIRECT_DEBIT_NZ"]}},"required":["accountType"]},"then":{"$ref":"NzBankAccountSingleUseToken"}},{"if":{"properties":{"accountType":{"enum":["WALLET_A_PAY","WALLET_B_PAY"]}},"required":["accountType"]},"then":{"$ref":"WalletSingleUseToken"}}],"$id":"SingleUseToken"};
-const schema61 = {"type":"object","required":["accountType"],"properties":{"links":{"$ref":"Links"},"singleUseTokenId":{"$ref":"Identifier"},"accountType":{"type":"string","const":"CREDIT_CARD"},"creditCard":{"$ref":"CreditCard"}},"$id":"CreditCardSingleUseToken"};
-const schema62 = {"type":"object","properties":{"cardNumber":{"type":"string"},"maskedCardNumber4Digits":{"type":"string"},"expiryDateMonth":{"$ref":"CardExpiryMonth"},"expiryDateYear":{"$ref":"CardExpiryYear"},"cardScheme":{"$ref":"CardSchemeName"},"cardType":{"type":"string"},"cardholderName":{"type":"string"},"surchargePercentage":{"type":"string"},"threeDS2AuthRequired":{"type":"boolean"},"threeDS2":{"type":"object","additionalProperties":true},"threeDS2Status":{"type":"string"}},"$id":"CreditCard"};
-const schema63 = {"type":"string","pattern":"^[0-9]{2}$","$id":"CardExpiryMonth"};
-const pattern4 = new RegExp("^[0-9]{2}$", "u");
+export const SingleUseToken = validate131;
+const schema68 = {"type":"object","required":["accountType"],"properties":{"accountType":{"enum":["CREDIT_CARD","DIRECT_DEBIT","DIRECT_DEBIT_NZ","WALLET_A_PAY","WALLET_B_PAY"]}},"allOf":[{"if":{"properties":{"accountType":{"enum":["CREDIT_CARD"]}},"required":["accountType"]},"then":{"$ref":"CreditCardSingleUseToken"}},{"if":{"properties":{"accountType":{"enum":["DIRECT_DEBIT"]}},"required":["accountType"]},"then":{"$ref":"BankAccountSingleUseToken"}},{"if":{"properties":{"accountType":{"enum":["DIRECT_DEBIT_NZ"]}},"required":["accountType"]},"then":{"$ref":"NzBankAccountSingleUseToken"}},{"if":{"properties":{"accountType":{"enum":["WALLET_A_PAY","WALLET_B_PAY"]}},"required":["accountType"]},"then":{"$ref":"WalletSingleUseToken"}}],"$id":"SingleUseToken"};
+const schema69 = {"type":"object","required":["accountType"],"properties":{"links":{"$ref":"Links"},"singleUseTokenId":{"$ref":"Identifier"},"accountType":{"type":"string","const":"CREDIT_CARD"},"creditCard":{"$ref":"CreditCard"}},"$id":"CreditCardSingleUseToken"};
+const schema70 = {"type":"object","properties":{"cardNumber":{"type":"string"},"maskedCardNumber4Digits":{"type":"string"},"expiryDateMonth":{"$ref":"CardExpiryMonth"},"expiryDateYear":{"$ref":"CardExpiryYear"},"cardScheme":{"$ref":"CardSchemeName"},"cardType":{"type":"string"},"cardholderName":{"type":"string"},"surchargePercentage":{"type":"string"},"threeDS2AuthRequired":{"type":"boolean"},"threeDS2":{"type":"object","additionalProperties":true},"threeDS2Status":{"type":"string"}},"$id":"CreditCard"};
+const schema71 = {"type":"string","pattern":"^[0-9]{2}$","$id":"CardExpiryMonth"};
+const pattern5 = new RegExp("^[0-9]{2}$", "u");
 
-function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CardExpiryMonth" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern4.test(data)){
+if(!pattern5.test(data)){
 const err0 = {instancePath,schemaPath:"CardExpiryMonth#/pattern",keyword:"pattern",params:{pattern: "^[0-9]{2}$"},message:"must match pattern \""+"^[0-9]{2}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -2980,18 +3535,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate110.errors = vErrors;
+validate136.errors = vErrors;
 return errors === 0;
 }
 
-const schema64 = {"type":"string","pattern":"^[0-9]{2}$","$id":"CardExpiryYear"};
+const schema72 = {"type":"string","pattern":"^[0-9]{2}$","$id":"CardExpiryYear"};
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CardExpiryYear" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern4.test(data)){
+if(!pattern5.test(data)){
 const err0 = {instancePath,schemaPath:"CardExpiryYear#/pattern",keyword:"pattern",params:{pattern: "^[0-9]{2}$"},message:"must match pattern \""+"^[0-9]{2}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -3012,13 +3567,13 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate112.errors = vErrors;
+validate138.errors = vErrors;
 return errors === 0;
 }
 
-const schema65 = {"type":"string","enum":["VISA","MASTERCARD","AMEX","DINERS","JCB","UNIONPAY"],"$id":"CardSchemeName"};
+const schema73 = {"type":"string","enum":["VISA","MASTERCARD","AMEX","DINERS","JCB","UNIONPAY"],"$id":"CardSchemeName"};
 
-function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CardSchemeName" */;
 let vErrors = null;
 let errors = 0;
@@ -3033,7 +3588,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((data === "VISA") || (data === "MASTERCARD")) || (data === "AMEX")) || (data === "DINERS")) || (data === "JCB")) || (data === "UNIONPAY"))){
-const err1 = {instancePath,schemaPath:"CardSchemeName#/enum",keyword:"enum",params:{allowedValues: schema65.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"CardSchemeName#/enum",keyword:"enum",params:{allowedValues: schema73.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3042,12 +3597,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate114.errors = vErrors;
+validate140.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CreditCard" */;
 let vErrors = null;
 let errors = 0;
@@ -3077,20 +3632,20 @@ errors++;
 }
 }
 if(data.expiryDateMonth !== undefined){
-if(!(validate110(data.expiryDateMonth, {instancePath:instancePath+"/expiryDateMonth",parentData:data,parentDataProperty:"expiryDateMonth",rootData}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate136(data.expiryDateMonth, {instancePath:instancePath+"/expiryDateMonth",parentData:data,parentDataProperty:"expiryDateMonth",rootData}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 }
 if(data.expiryDateYear !== undefined){
-if(!(validate112(data.expiryDateYear, {instancePath:instancePath+"/expiryDateYear",parentData:data,parentDataProperty:"expiryDateYear",rootData}))){
-vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+if(!(validate138(data.expiryDateYear, {instancePath:instancePath+"/expiryDateYear",parentData:data,parentDataProperty:"expiryDateYear",rootData}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
 errors = vErrors.length;
 }
 }
 if(data.cardScheme !== undefined){
-if(!(validate114(data.cardScheme, {instancePath:instancePath+"/cardScheme",parentData:data,parentDataProperty:"cardScheme",rootData}))){
-vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+if(!(validate140(data.cardScheme, {instancePath:instancePath+"/cardScheme",parentData:data,parentDataProperty:"cardScheme",rootData}))){
+vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
 errors = vErrors.length;
 }
 }
@@ -3180,12 +3735,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate109.errors = vErrors;
+validate135.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CreditCardSingleUseToken" */;
 let vErrors = null;
 let errors = 0;
@@ -3236,8 +3791,8 @@ errors++;
 }
 }
 if(data.creditCard !== undefined){
-if(!(validate109(data.creditCard, {instancePath:instancePath+"/creditCard",parentData:data,parentDataProperty:"creditCard",rootData}))){
-vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+if(!(validate135(data.creditCard, {instancePath:instancePath+"/creditCard",parentData:data,parentDataProperty:"creditCard",rootData}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -3252,14 +3807,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate106.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
 
-const schema66 = {"type":"object","required":["accountType"],"properties":{"links":{"$ref":"Links"},"singleUseTokenId":{"$ref":"Identifier"},"accountType":{"type":"string","const":"DIRECT_DEBIT"},"bankAccount":{"$ref":"BankAccount"}},"$id":"BankAccountSingleUseToken"};
-const schema67 = {"type":"object","properties":{"accountName":{"type":"string"},"bsb":{"type":"string"},"accountNumber":{"type":"string"}},"$id":"BankAccount"};
+const schema74 = {"type":"object","required":["accountType"],"properties":{"links":{"$ref":"Links"},"singleUseTokenId":{"$ref":"Identifier"},"accountType":{"type":"string","const":"DIRECT_DEBIT"},"bankAccount":{"$ref":"BankAccount"}},"$id":"BankAccountSingleUseToken"};
+const schema75 = {"type":"object","properties":{"accountName":{"type":"string"},"bsb":{"type":"string"},"accountNumber":{"type":"string"}},"$id":"BankAccount"};
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BankAccount" */;
 let vErrors = null;
 let errors = 0;
@@ -3311,12 +3866,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate121.errors = vErrors;
+validate147.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BankAccountSingleUseToken" */;
 let vErrors = null;
 let errors = 0;
@@ -3367,8 +3922,8 @@ errors++;
 }
 }
 if(data.bankAccount !== undefined){
-if(!(validate121(data.bankAccount, {instancePath:instancePath+"/bankAccount",parentData:data,parentDataProperty:"bankAccount",rootData}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+if(!(validate147(data.bankAccount, {instancePath:instancePath+"/bankAccount",parentData:data,parentDataProperty:"bankAccount",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 }
@@ -3383,14 +3938,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate118.errors = vErrors;
+validate144.errors = vErrors;
 return errors === 0;
 }
 
-const schema68 = {"type":"object","required":["accountType"],"properties":{"links":{"$ref":"Links"},"singleUseTokenId":{"$ref":"Identifier"},"accountType":{"type":"string","const":"DIRECT_DEBIT_NZ"},"nzBankAccount":{"$ref":"NzBankAccount"}},"$id":"NzBankAccountSingleUseToken"};
-const schema69 = {"type":"object","properties":{"nzAccountName":{"type":"string"},"nzBankCode":{"type":"string"},"nzBranchCode":{"type":"string"},"nzAccountNumber":{"type":"string"},"nzAccountSuffix":{"type":"string"}},"$id":"NzBankAccount"};
+const schema76 = {"type":"object","required":["accountType"],"properties":{"links":{"$ref":"Links"},"singleUseTokenId":{"$ref":"Identifier"},"accountType":{"type":"string","const":"DIRECT_DEBIT_NZ"},"nzBankAccount":{"$ref":"NzBankAccount"}},"$id":"NzBankAccountSingleUseToken"};
+const schema77 = {"type":"object","properties":{"nzAccountName":{"type":"string"},"nzBankCode":{"type":"string"},"nzBranchCode":{"type":"string"},"nzAccountNumber":{"type":"string"},"nzAccountSuffix":{"type":"string"}},"$id":"NzBankAccount"};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="NzBankAccount" */;
 let vErrors = null;
 let errors = 0;
@@ -3466,12 +4021,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate127.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="NzBankAccountSingleUseToken" */;
 let vErrors = null;
 let errors = 0;
@@ -3522,8 +4077,8 @@ errors++;
 }
 }
 if(data.nzBankAccount !== undefined){
-if(!(validate127(data.nzBankAccount, {instancePath:instancePath+"/nzBankAccount",parentData:data,parentDataProperty:"nzBankAccount",rootData}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate153(data.nzBankAccount, {instancePath:instancePath+"/nzBankAccount",parentData:data,parentDataProperty:"nzBankAccount",rootData}))){
+vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
 }
@@ -3538,13 +4093,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate150.errors = vErrors;
 return errors === 0;
 }
 
-const schema70 = {"type":"object","required":["accountType"],"properties":{"links":{"$ref":"Links"},"singleUseTokenId":{"$ref":"Identifier"},"accountType":{"type":"string","enum":["WALLET_A_PAY","WALLET_B_PAY"]}},"$id":"WalletSingleUseToken"};
+const schema78 = {"type":"object","required":["accountType"],"properties":{"links":{"$ref":"Links"},"singleUseTokenId":{"$ref":"Identifier"},"accountType":{"type":"string","enum":["WALLET_A_PAY","WALLET_B_PAY"]}},"$id":"WalletSingleUseToken"};
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="WalletSingleUseToken" */;
 let vErrors = null;
 let errors = 0;
@@ -3584,7 +4139,7 @@ vErrors.push(err1);
 errors++;
 }
 if(!((data2 === "WALLET_A_PAY") || (data2 === "WALLET_B_PAY"))){
-const err2 = {instancePath:instancePath+"/accountType",schemaPath:"WalletSingleUseToken#/properties/accountType/enum",keyword:"enum",params:{allowedValues: schema70.properties.accountType.enum},message:"must be equal to one of the allowed values"};
+const err2 = {instancePath:instancePath+"/accountType",schemaPath:"WalletSingleUseToken#/properties/accountType/enum",keyword:"enum",params:{allowedValues: schema78.properties.accountType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3605,12 +4160,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate130.errors = vErrors;
+validate156.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SingleUseToken" */;
 let vErrors = null;
 let errors = 0;
@@ -3656,8 +4211,8 @@ vErrors = null;
 }
 if(_valid0){
 const _errs5 = errors;
-if(!(validate106(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+if(!(validate132(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -3715,8 +4270,8 @@ vErrors = null;
 }
 if(_valid1){
 const _errs10 = errors;
-if(!(validate118(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs10 === errors;
@@ -3774,8 +4329,8 @@ vErrors = null;
 }
 if(_valid2){
 const _errs15 = errors;
-if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+if(!(validate150(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs15 === errors;
@@ -3834,8 +4389,8 @@ vErrors = null;
 }
 if(_valid3){
 const _errs20 = errors;
-if(!(validate130(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
 errors = vErrors.length;
 }
 var _valid3 = _errs20 === errors;
@@ -3865,7 +4420,7 @@ errors++;
 if(data.accountType !== undefined){
 let data4 = data.accountType;
 if(!(((((data4 === "CREDIT_CARD") || (data4 === "DIRECT_DEBIT")) || (data4 === "DIRECT_DEBIT_NZ")) || (data4 === "WALLET_A_PAY")) || (data4 === "WALLET_B_PAY"))){
-const err13 = {instancePath:instancePath+"/accountType",schemaPath:"SingleUseToken#/properties/accountType/enum",keyword:"enum",params:{allowedValues: schema60.properties.accountType.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/accountType",schemaPath:"SingleUseToken#/properties/accountType/enum",keyword:"enum",params:{allowedValues: schema68.properties.accountType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3886,18 +4441,18 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate105.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
 
-export const SingleUseTokenRequest = validate134;
-const schema71 = {"type":"object","required":["accountType"],"properties":{"accountType":{"enum":["CREDIT_CARD","DIRECT_DEBIT","DIRECT_DEBIT_NZ","WALLET_A_PAY","WALLET_B_PAY"]}},"allOf":[{"if":{"properties":{"accountType":{"enum":["CREDIT_CARD"]}},"required":["accountType"]},"then":{"$ref":"CreditCardTokenRequest"}},{"if":{"properties":{"accountType":{"enum":["DIRECT_DEBIT"]}},"required":["accountType"]},"then":{"$ref":"BankAccountTokenRequest"}},{"if":{"properties":{"accountType":{"enum":["DIRECT_DEBIT_NZ"]}},"required":["accountType"]},"then":{"$ref":"NzBankAccountTokenRequest"}},{"if":{"properties":{"accountType":{"enum":["WALLET_A_PAY"]}},"required":["accountType"]},"then":{"$ref":"WalletATokenRequest"}},{"if":{"properties":{"accountType":{"enum":["WALLET_B_PAY"]}},"required":["accountType"]},"then":{"$ref":"WalletBTokenRequest"}}],"$id":"SingleUseTokenRequest"};
-const schema72 = {"allOf":[{"$ref":"SingleUseTokenRequestBase"},{"type":"object","required":["accountType","cardNumber","expiryDateMonth","expiryDateYear"],"additionalProperties":true,"properties":{"accountType":{"type":"string","const":"CREDIT_CARD"},"cardholderName":{"type":"string"},"cardNumber":{"type":"string","pattern":"^[0-9]+$"},"expiryDateMonth":{"$ref":"CardExpiryMonth"},"expiryDateYear":{"$ref":"CardExpiryYearFourDigits"},"cvn":{"type":"string","pattern":"^[0-9]{3,4}$"}}}],"$id":"CreditCardTokenRequest"};
-const schema73 = {"type":"object","required":["supplierBusinessCode","accountType"],"additionalProperties":true,"properties":{"supplierBusinessCode":{"type":"string","minLength":1},"accountType":{"$ref":"AccountType"},"threeDS2":{"type":"boolean"},"browserProfile":{"$ref":"BrowserProfile"}},"if":{"required":["threeDS2"],"properties":{"threeDS2":{"const":true}}},"then":{"required":["browserProfile"],"properties":{"browserProfile":{"$ref":"BrowserProfile"}}},"$id":"SingleUseTokenRequestBase"};
-const schema74 = {"type":"object","additionalProperties":false,"required":["browserJavaEnabled","browserLanguage","browserScreenHeight","browserScreenWidth","browserColorDepth","browserTZ"],"properties":{"browserJavaEnabled":{"type":"boolean"},"browserLanguage":{"type":"string","minLength":1,"maxLength":8},"browserScreenHeight":{"type":"string","pattern":"^[0-9]{1,6}$"},"browserScreenWidth":{"type":"string","pattern":"^[0-9]{1,6}$"},"browserColorDepth":{"type":"string","enum":["1","4","8","15","16","24","32","48"]},"browserTZ":{"type":"string","minLength":1,"maxLength":5}},"$id":"BrowserProfile"};
-const pattern6 = new RegExp("^[0-9]{1,6}$", "u");
+export const SingleUseTokenRequest = validate160;
+const schema79 = {"type":"object","required":["accountType"],"properties":{"accountType":{"enum":["CREDIT_CARD","DIRECT_DEBIT","DIRECT_DEBIT_NZ","WALLET_A_PAY","WALLET_B_PAY"]}},"allOf":[{"if":{"properties":{"accountType":{"enum":["CREDIT_CARD"]}},"required":["accountType"]},"then":{"$ref":"CreditCardTokenRequest"}},{"if":{"properties":{"accountType":{"enum":["DIRECT_DEBIT"]}},"required":["accountType"]},"then":{"$ref":"BankAccountTokenRequest"}},{"if":{"properties":{"accountType":{"enum":["DIRECT_DEBIT_NZ"]}},"required":["accountType"]},"then":{"$ref":"NzBankAccountTokenRequest"}},{"if":{"properties":{"accountType":{"enum":["WALLET_A_PAY"]}},"required":["accountType"]},"then":{"$ref":"WalletATokenRequest"}},{"if":{"properties":{"accountType":{"enum":["WALLET_B_PAY"]}},"required":["accountType"]},"then":{"$ref":"WalletBTokenRequest"}}],"$id":"SingleUseTokenRequest"};
+const schema80 = {"allOf":[{"$ref":"SingleUseTokenRequestBase"},{"type":"object","required":["accountType","cardNumber","expiryDateMonth","expiryDateYear"],"additionalProperties":true,"properties":{"accountType":{"type":"string","const":"CREDIT_CARD"},"cardholderName":{"type":"string"},"cardNumber":{"type":"string","pattern":"^[0-9]+$"},"expiryDateMonth":{"$ref":"CardExpiryMonth"},"expiryDateYear":{"$ref":"CardExpiryYearFourDigits"},"cvn":{"type":"string","pattern":"^[0-9]{3,4}$"}}}],"$id":"CreditCardTokenRequest"};
+const schema81 = {"type":"object","required":["supplierBusinessCode","accountType"],"additionalProperties":true,"properties":{"supplierBusinessCode":{"type":"string","minLength":1},"accountType":{"$ref":"AccountType"},"threeDS2":{"type":"boolean"},"browserProfile":{"$ref":"BrowserProfile"}},"if":{"required":["threeDS2"],"properties":{"threeDS2":{"const":true}}},"then":{"required":["browserProfile"],"properties":{"browserProfile":{"$ref":"BrowserProfile"}}},"$id":"SingleUseTokenRequestBase"};
+const schema82 = {"type":"object","additionalProperties":false,"required":["browserJavaEnabled","browserLanguage","browserScreenHeight","browserScreenWidth","browserColorDepth","browserTZ"],"properties":{"browserJavaEnabled":{"type":"boolean"},"browserLanguage":{"type":"string","minLength":1,"maxLength":8},"browserScreenHeight":{"type":"string","pattern":"^[0-9]{1,6}$"},"browserScreenWidth":{"type":"string","pattern":"^[0-9]{1,6}$"},"browserColorDepth":{"type":"string","enum":["1","4","8","15","16","24","32","48"]},"browserTZ":{"type":"string","minLength":1,"maxLength":5}},"$id":"BrowserProfile"};
+const pattern7 = new RegExp("^[0-9]{1,6}$", "u");
 
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BrowserProfile" */;
 let vErrors = null;
 let errors = 0;
@@ -4024,7 +4579,7 @@ errors++;
 if(data.browserScreenHeight !== undefined){
 let data2 = data.browserScreenHeight;
 if(typeof data2 === "string"){
-if(!pattern6.test(data2)){
+if(!pattern7.test(data2)){
 const err11 = {instancePath:instancePath+"/browserScreenHeight",schemaPath:"BrowserProfile#/properties/browserScreenHeight/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,6}$"},message:"must match pattern \""+"^[0-9]{1,6}$"+"\""};
 if(vErrors === null){
 vErrors = [err11];
@@ -4049,7 +4604,7 @@ errors++;
 if(data.browserScreenWidth !== undefined){
 let data3 = data.browserScreenWidth;
 if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
+if(!pattern7.test(data3)){
 const err13 = {instancePath:instancePath+"/browserScreenWidth",schemaPath:"BrowserProfile#/properties/browserScreenWidth/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,6}$"},message:"must match pattern \""+"^[0-9]{1,6}$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
@@ -4084,7 +4639,7 @@ vErrors.push(err15);
 errors++;
 }
 if(!((((((((data4 === "1") || (data4 === "4")) || (data4 === "8")) || (data4 === "15")) || (data4 === "16")) || (data4 === "24")) || (data4 === "32")) || (data4 === "48"))){
-const err16 = {instancePath:instancePath+"/browserColorDepth",schemaPath:"BrowserProfile#/properties/browserColorDepth/enum",keyword:"enum",params:{allowedValues: schema74.properties.browserColorDepth.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/browserColorDepth",schemaPath:"BrowserProfile#/properties/browserColorDepth/enum",keyword:"enum",params:{allowedValues: schema82.properties.browserColorDepth.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4140,13 +4695,13 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate137.errors = vErrors;
+validate163.errors = vErrors;
 return errors === 0;
 }
 
-const schema75 = {"type":"string","enum":["CREDIT_CARD","DIRECT_DEBIT","DIRECT_DEBIT_NZ","WALLET_A_PAY","WALLET_B_PAY"],"$id":"AccountType"};
+const schema83 = {"type":"string","enum":["CREDIT_CARD","DIRECT_DEBIT","DIRECT_DEBIT_NZ","WALLET_A_PAY","WALLET_B_PAY"],"$id":"AccountType"};
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AccountType" */;
 let vErrors = null;
 let errors = 0;
@@ -4161,7 +4716,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((data === "CREDIT_CARD") || (data === "DIRECT_DEBIT")) || (data === "DIRECT_DEBIT_NZ")) || (data === "WALLET_A_PAY")) || (data === "WALLET_B_PAY"))){
-const err1 = {instancePath,schemaPath:"AccountType#/enum",keyword:"enum",params:{allowedValues: schema75.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"AccountType#/enum",keyword:"enum",params:{allowedValues: schema83.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4170,12 +4725,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate139.errors = vErrors;
+validate165.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SingleUseTokenRequestBase" */;
 let vErrors = null;
 let errors = 0;
@@ -4233,8 +4788,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data.browserProfile !== undefined){
-if(!(validate137(data.browserProfile, {instancePath:instancePath+"/browserProfile",parentData:data,parentDataProperty:"browserProfile",rootData}))){
-vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
+if(!(validate163(data.browserProfile, {instancePath:instancePath+"/browserProfile",parentData:data,parentDataProperty:"browserProfile",rootData}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 }
@@ -4299,8 +4854,8 @@ errors++;
 }
 }
 if(data.accountType !== undefined){
-if(!(validate139(data.accountType, {instancePath:instancePath+"/accountType",parentData:data,parentDataProperty:"accountType",rootData}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate165(data.accountType, {instancePath:instancePath+"/accountType",parentData:data,parentDataProperty:"accountType",rootData}))){
+vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
 errors = vErrors.length;
 }
 }
@@ -4317,8 +4872,8 @@ errors++;
 }
 }
 if(data.browserProfile !== undefined){
-if(!(validate137(data.browserProfile, {instancePath:instancePath+"/browserProfile",parentData:data,parentDataProperty:"browserProfile",rootData}))){
-vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
+if(!(validate163(data.browserProfile, {instancePath:instancePath+"/browserProfile",parentData:data,parentDataProperty:"browserProfile",rootData}))){
+vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
 errors = vErrors.length;
 }
 }
@@ -4333,19 +4888,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate162.errors = vErrors;
 return errors === 0;
 }
 
-const schema76 = {"type":"string","pattern":"^[0-9]{4}$","$id":"CardExpiryYearFourDigits"};
-const pattern9 = new RegExp("^[0-9]{4}$", "u");
+const schema84 = {"type":"string","pattern":"^[0-9]{4}$","$id":"CardExpiryYearFourDigits"};
+const pattern10 = new RegExp("^[0-9]{4}$", "u");
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CardExpiryYearFourDigits" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data === "string"){
-if(!pattern9.test(data)){
+if(!pattern10.test(data)){
 const err0 = {instancePath,schemaPath:"CardExpiryYearFourDigits#/pattern",keyword:"pattern",params:{pattern: "^[0-9]{4}$"},message:"must match pattern \""+"^[0-9]{4}$"+"\""};
 if(vErrors === null){
 vErrors = [err0];
@@ -4366,19 +4921,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate144.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
 
-const pattern8 = new RegExp("^[0-9]+$", "u");
-const pattern10 = new RegExp("^[0-9]{3,4}$", "u");
+const pattern9 = new RegExp("^[0-9]+$", "u");
+const pattern11 = new RegExp("^[0-9]{3,4}$", "u");
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="CreditCardTokenRequest" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4460,7 +5015,7 @@ errors++;
 if(data.cardNumber !== undefined){
 let data2 = data.cardNumber;
 if(typeof data2 === "string"){
-if(!pattern8.test(data2)){
+if(!pattern9.test(data2)){
 const err7 = {instancePath:instancePath+"/cardNumber",schemaPath:"CreditCardTokenRequest#/allOf/1/properties/cardNumber/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
@@ -4483,21 +5038,21 @@ errors++;
 }
 }
 if(data.expiryDateMonth !== undefined){
-if(!(validate110(data.expiryDateMonth, {instancePath:instancePath+"/expiryDateMonth",parentData:data,parentDataProperty:"expiryDateMonth",rootData}))){
-vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+if(!(validate136(data.expiryDateMonth, {instancePath:instancePath+"/expiryDateMonth",parentData:data,parentDataProperty:"expiryDateMonth",rootData}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 }
 if(data.expiryDateYear !== undefined){
-if(!(validate144(data.expiryDateYear, {instancePath:instancePath+"/expiryDateYear",parentData:data,parentDataProperty:"expiryDateYear",rootData}))){
-vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+if(!(validate170(data.expiryDateYear, {instancePath:instancePath+"/expiryDateYear",parentData:data,parentDataProperty:"expiryDateYear",rootData}))){
+vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
 }
 if(data.cvn !== undefined){
 let data5 = data.cvn;
 if(typeof data5 === "string"){
-if(!pattern10.test(data5)){
+if(!pattern11.test(data5)){
 const err9 = {instancePath:instancePath+"/cvn",schemaPath:"CreditCardTokenRequest#/allOf/1/properties/cvn/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3,4}$"},message:"must match pattern \""+"^[0-9]{3,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err9];
@@ -4530,18 +5085,18 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate135.errors = vErrors;
+validate161.errors = vErrors;
 return errors === 0;
 }
 
-const schema77 = {"allOf":[{"$ref":"SingleUseTokenRequestBase"},{"type":"object","required":["accountType","accountName","bsb","accountNumber"],"additionalProperties":true,"properties":{"accountType":{"type":"string","const":"DIRECT_DEBIT"},"accountName":{"type":"string","minLength":1},"bsb":{"type":"string","minLength":1},"accountNumber":{"type":"string","minLength":1}}}],"$id":"BankAccountTokenRequest"};
+const schema85 = {"allOf":[{"$ref":"SingleUseTokenRequestBase"},{"type":"object","required":["accountType","accountName","bsb","accountNumber"],"additionalProperties":true,"properties":{"accountType":{"type":"string","const":"DIRECT_DEBIT"},"accountName":{"type":"string","minLength":1},"bsb":{"type":"string","minLength":1},"accountNumber":{"type":"string","minLength":1}}}],"$id":"BankAccountTokenRequest"};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="BankAccountTokenRequest" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4694,18 +5249,18 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate147.errors = vErrors;
+validate173.errors = vErrors;
 return errors === 0;
 }
 
-const schema78 = {"allOf":[{"$ref":"SingleUseTokenRequestBase"},{"type":"object","required":["accountType","nzAccountName","nzBankCode","nzBranchCode","nzAccountNumber","nzAccountSuffix"],"additionalProperties":true,"properties":{"accountType":{"type":"string","const":"DIRECT_DEBIT_NZ"},"nzAccountName":{"type":"string","minLength":1},"nzBankCode":{"type":"string","minLength":1},"nzBranchCode":{"type":"string","minLength":1},"nzAccountNumber":{"type":"string","minLength":1},"nzAccountSuffix":{"type":"string","minLength":1}}}],"$id":"NzBankAccountTokenRequest"};
+const schema86 = {"allOf":[{"$ref":"SingleUseTokenRequestBase"},{"type":"object","required":["accountType","nzAccountName","nzBankCode","nzBranchCode","nzAccountNumber","nzAccountSuffix"],"additionalProperties":true,"properties":{"accountType":{"type":"string","const":"DIRECT_DEBIT_NZ"},"nzAccountName":{"type":"string","minLength":1},"nzBankCode":{"type":"string","minLength":1},"nzBranchCode":{"type":"string","minLength":1},"nzAccountNumber":{"type":"string","minLength":1},"nzAccountSuffix":{"type":"string","minLength":1}}}],"$id":"NzBankAccountTokenRequest"};
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="NzBankAccountTokenRequest" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4928,18 +5483,18 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate150.errors = vErrors;
+validate176.errors = vErrors;
 return errors === 0;
 }
 
-const schema79 = {"allOf":[{"$ref":"SingleUseTokenRequestBase"},{"type":"object","required":["accountType","displayAccountNumber"],"additionalProperties":true,"properties":{"accountType":{"type":"string","const":"WALLET_A_PAY"},"displayAccountNumber":{"type":"string","minLength":1},"walletAPayToken":{"type":"object","additionalProperties":true}}}],"$id":"WalletATokenRequest"};
+const schema87 = {"allOf":[{"$ref":"SingleUseTokenRequestBase"},{"type":"object","required":["accountType","displayAccountNumber"],"additionalProperties":true,"properties":{"accountType":{"type":"string","const":"WALLET_A_PAY"},"displayAccountNumber":{"type":"string","minLength":1},"walletAPayToken":{"type":"object","additionalProperties":true}}}],"$id":"WalletATokenRequest"};
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="WalletATokenRequest" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5037,18 +5592,18 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate153.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
 
-const schema80 = {"allOf":[{"$ref":"SingleUseTokenRequestBase"},{"type":"object","required":["accountType","displayAccountNumber"],"additionalProperties":true,"properties":{"accountType":{"type":"string","const":"WALLET_B_PAY"},"displayAccountNumber":{"type":"string","minLength":1},"walletBPayToken":{"type":"string","minLength":1}}}],"$id":"WalletBTokenRequest"};
+const schema88 = {"allOf":[{"$ref":"SingleUseTokenRequestBase"},{"type":"object","required":["accountType","displayAccountNumber"],"additionalProperties":true,"properties":{"accountType":{"type":"string","const":"WALLET_B_PAY"},"displayAccountNumber":{"type":"string","minLength":1},"walletBPayToken":{"type":"string","minLength":1}}}],"$id":"WalletBTokenRequest"};
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="WalletBTokenRequest" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+if(!(validate162(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5156,12 +5711,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate156.errors = vErrors;
+validate182.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="SingleUseTokenRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -5207,8 +5762,8 @@ vErrors = null;
 }
 if(_valid0){
 const _errs5 = errors;
-if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
+if(!(validate161(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs5 === errors;
@@ -5266,8 +5821,8 @@ vErrors = null;
 }
 if(_valid1){
 const _errs10 = errors;
-if(!(validate147(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(!(validate173(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate173.errors : vErrors.concat(validate173.errors);
 errors = vErrors.length;
 }
 var _valid1 = _errs10 === errors;
@@ -5325,8 +5880,8 @@ vErrors = null;
 }
 if(_valid2){
 const _errs15 = errors;
-if(!(validate150(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs15 === errors;
@@ -5384,8 +5939,8 @@ vErrors = null;
 }
 if(_valid3){
 const _errs20 = errors;
-if(!(validate153(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+if(!(validate179(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 var _valid3 = _errs20 === errors;
@@ -5443,8 +5998,8 @@ vErrors = null;
 }
 if(_valid4){
 const _errs25 = errors;
-if(!(validate156(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
+if(!(validate182(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
 errors = vErrors.length;
 }
 var _valid4 = _errs25 === errors;
@@ -5474,7 +6029,7 @@ errors++;
 if(data.accountType !== undefined){
 let data5 = data.accountType;
 if(!(((((data5 === "CREDIT_CARD") || (data5 === "DIRECT_DEBIT")) || (data5 === "DIRECT_DEBIT_NZ")) || (data5 === "WALLET_A_PAY")) || (data5 === "WALLET_B_PAY"))){
-const err16 = {instancePath:instancePath+"/accountType",schemaPath:"SingleUseTokenRequest#/properties/accountType/enum",keyword:"enum",params:{allowedValues: schema71.properties.accountType.enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/accountType",schemaPath:"SingleUseTokenRequest#/properties/accountType/enum",keyword:"enum",params:{allowedValues: schema79.properties.accountType.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -5495,15 +6050,15 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate134.errors = vErrors;
+validate160.errors = vErrors;
 return errors === 0;
 }
 
-export const ThreeDS2Authentication = validate159;
-const schema81 = {"type":"object","properties":{"transStatus":{"$ref":"TransStatus"}},"$id":"ThreeDS2Authentication"};
-const schema82 = {"type":"string","enum":["A","Y","C","N","R","U"],"$id":"TransStatus"};
+export const ThreeDS2Authentication = validate185;
+const schema89 = {"type":"object","properties":{"transStatus":{"$ref":"TransStatus"}},"$id":"ThreeDS2Authentication"};
+const schema90 = {"type":"string","enum":["A","Y","C","N","R","U"],"$id":"TransStatus"};
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TransStatus" */;
 let vErrors = null;
 let errors = 0;
@@ -5518,7 +6073,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((data === "A") || (data === "Y")) || (data === "C")) || (data === "N")) || (data === "R")) || (data === "U"))){
-const err1 = {instancePath,schemaPath:"TransStatus#/enum",keyword:"enum",params:{allowedValues: schema82.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"TransStatus#/enum",keyword:"enum",params:{allowedValues: schema90.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5527,19 +6082,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate160.errors = vErrors;
+validate186.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ThreeDS2Authentication" */;
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.transStatus !== undefined){
-if(!(validate160(data.transStatus, {instancePath:instancePath+"/transStatus",parentData:data,parentDataProperty:"transStatus",rootData}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate186(data.transStatus, {instancePath:instancePath+"/transStatus",parentData:data,parentDataProperty:"transStatus",rootData}))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
 errors = vErrors.length;
 }
 }
@@ -5554,20 +6109,20 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate159.errors = vErrors;
+validate185.errors = vErrors;
 return errors === 0;
 }
 
-export const ThreeDS2AuthenticationRequest = validate162;
-const schema83 = {"type":"object","additionalProperties":false,"required":["messageCategory","threeDSRequestorAuthenticationInd","currency"],"properties":{"messageCategory":{"type":"string","minLength":1},"threeDSRequestorAuthenticationInd":{"type":"string","minLength":1},"currency":{"type":"string","minLength":1},"principalAmount":{"type":"string","minLength":1},"recurringExpiry":{"type":"string","pattern":"^[0-9]{8}$"},"recurringFrequency":{"type":"string","pattern":"^[0-9]{1,4}$"},"purchaseInstalData":{"type":"string","pattern":"^[0-9]{1,3}$"},"deliveryEmailAddress":{"type":"string","maxLength":254},"deliveryTimeframe":{"type":"string"},"giftCardAmount":{"type":"string","pattern":"^[0-9]{1,15}$"},"giftCardCount":{"type":"string","pattern":"^[0-9]{2}$"},"giftCardCurr":{"type":"string","pattern":"^[0-9]{3}$"},"preOrderDate":{"type":"string","pattern":"^[0-9]{8}$"},"preOrderPurchaseInd":{"type":"string"},"reorderItemsInd":{"type":"string"},"shipIndicator":{"type":"string"},"email":{"type":"string","maxLength":254},"homePhone":{"type":"string","maxLength":15},"mobilePhone":{"type":"string","maxLength":15},"workPhone":{"type":"string","maxLength":15},"billAddrLine1":{"type":"string","maxLength":50},"billAddrLine2":{"type":"string","maxLength":50},"billAddrLine3":{"type":"string","maxLength":50},"billAddrCity":{"type":"string","maxLength":50},"billAddrPostCode":{"type":"string","maxLength":16},"billAddrState":{"type":"string","maxLength":3},"billAddrCountry":{"type":"string","pattern":"^[0-9]{3}$"},"addrMatch":{"type":"string","enum":["Y","N"]},"shipAddrLine1":{"type":"string","maxLength":50},"shipAddrLine2":{"type":"string","maxLength":50},"shipAddrLine3":{"type":"string","maxLength":50},"shipAddrCity":{"type":"string","maxLength":50},"shipAddrPostCode":{"type":"string","maxLength":16},"shipAddrState":{"type":"string","maxLength":3},"shipAddrCountry":{"type":"string","pattern":"^[0-9]{3}$"},"chAccAgeInd":{"type":"string"},"paymentAccInd":{"type":"string"},"acctID":{"type":"string","maxLength":64},"chAccChange":{"type":"string","pattern":"^[0-9]{8}$"},"chAccDate":{"type":"string","pattern":"^[0-9]{8}$"},"chAccPwChange":{"type":"string","pattern":"^[0-9]{8}$"},"paymentAccAge":{"type":"string","pattern":"^[0-9]{8}$"},"shipAddressUsage":{"type":"string","pattern":"^[0-9]{8}$"},"chAccChangeInd":{"type":"string"},"chAccPwChangeInd":{"type":"string"},"shipAddressUsageInd":{"type":"string"},"shipNameIndicator":{"type":"string"},"suspiciousAccActivity":{"type":"string"},"nbPurchaseAccount":{"type":"string","pattern":"^[0-9]{1,4}$"},"provisionAttemptsDay":{"type":"string","pattern":"^[0-9]{1,3}$"},"txnActivityDay":{"type":"string","pattern":"^[0-9]{1,3}$"},"txnActivityYear":{"type":"string","pattern":"^[0-9]{1,3}$"}},"$id":"ThreeDS2AuthenticationRequest"};
+export const ThreeDS2AuthenticationRequest = validate188;
+const schema91 = {"type":"object","additionalProperties":false,"required":["messageCategory","threeDSRequestorAuthenticationInd","currency"],"properties":{"messageCategory":{"type":"string","minLength":1},"threeDSRequestorAuthenticationInd":{"type":"string","minLength":1},"currency":{"type":"string","minLength":1},"principalAmount":{"type":"string","minLength":1},"recurringExpiry":{"type":"string","pattern":"^[0-9]{8}$"},"recurringFrequency":{"type":"string","pattern":"^[0-9]{1,4}$"},"purchaseInstalData":{"type":"string","pattern":"^[0-9]{1,3}$"},"deliveryEmailAddress":{"type":"string","maxLength":254},"deliveryTimeframe":{"type":"string"},"giftCardAmount":{"type":"string","pattern":"^[0-9]{1,15}$"},"giftCardCount":{"type":"string","pattern":"^[0-9]{2}$"},"giftCardCurr":{"type":"string","pattern":"^[0-9]{3}$"},"preOrderDate":{"type":"string","pattern":"^[0-9]{8}$"},"preOrderPurchaseInd":{"type":"string"},"reorderItemsInd":{"type":"string"},"shipIndicator":{"type":"string"},"email":{"type":"string","maxLength":254},"homePhone":{"type":"string","maxLength":15},"mobilePhone":{"type":"string","maxLength":15},"workPhone":{"type":"string","maxLength":15},"billAddrLine1":{"type":"string","maxLength":50},"billAddrLine2":{"type":"string","maxLength":50},"billAddrLine3":{"type":"string","maxLength":50},"billAddrCity":{"type":"string","maxLength":50},"billAddrPostCode":{"type":"string","maxLength":16},"billAddrState":{"type":"string","maxLength":3},"billAddrCountry":{"type":"string","pattern":"^[0-9]{3}$"},"addrMatch":{"type":"string","enum":["Y","N"]},"shipAddrLine1":{"type":"string","maxLength":50},"shipAddrLine2":{"type":"string","maxLength":50},"shipAddrLine3":{"type":"string","maxLength":50},"shipAddrCity":{"type":"string","maxLength":50},"shipAddrPostCode":{"type":"string","maxLength":16},"shipAddrState":{"type":"string","maxLength":3},"shipAddrCountry":{"type":"string","pattern":"^[0-9]{3}$"},"chAccAgeInd":{"type":"string"},"paymentAccInd":{"type":"string"},"acctID":{"type":"string","maxLength":64},"chAccChange":{"type":"string","pattern":"^[0-9]{8}$"},"chAccDate":{"type":"string","pattern":"^[0-9]{8}$"},"chAccPwChange":{"type":"string","pattern":"^[0-9]{8}$"},"paymentAccAge":{"type":"string","pattern":"^[0-9]{8}$"},"shipAddressUsage":{"type":"string","pattern":"^[0-9]{8}$"},"chAccChangeInd":{"type":"string"},"chAccPwChangeInd":{"type":"string"},"shipAddressUsageInd":{"type":"string"},"shipNameIndicator":{"type":"string"},"suspiciousAccActivity":{"type":"string"},"nbPurchaseAccount":{"type":"string","pattern":"^[0-9]{1,4}$"},"provisionAttemptsDay":{"type":"string","pattern":"^[0-9]{1,3}$"},"txnActivityDay":{"type":"string","pattern":"^[0-9]{1,3}$"},"txnActivityYear":{"type":"string","pattern":"^[0-9]{1,3}$"}},"$id":"ThreeDS2AuthenticationRequest"};
 const func29 = Object.prototype.hasOwnProperty;
-const pattern11 = new RegExp("^[0-9]{8}$", "u");
-const pattern12 = new RegExp("^[0-9]{1,4}$", "u");
-const pattern13 = new RegExp("^[0-9]{1,3}$", "u");
-const pattern14 = new RegExp("^[0-9]{1,15}$", "u");
-const pattern16 = new RegExp("^[0-9]{3}$", "u");
+const pattern12 = new RegExp("^[0-9]{8}$", "u");
+const pattern13 = new RegExp("^[0-9]{1,4}$", "u");
+const pattern14 = new RegExp("^[0-9]{1,3}$", "u");
+const pattern15 = new RegExp("^[0-9]{1,15}$", "u");
+const pattern17 = new RegExp("^[0-9]{3}$", "u");
 
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ThreeDS2AuthenticationRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -5603,7 +6158,7 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func29.call(schema83.properties, key0))){
+if(!(func29.call(schema91.properties, key0))){
 const err3 = {instancePath,schemaPath:"ThreeDS2AuthenticationRequest#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
@@ -5717,7 +6272,7 @@ errors++;
 if(data.recurringExpiry !== undefined){
 let data4 = data.recurringExpiry;
 if(typeof data4 === "string"){
-if(!pattern11.test(data4)){
+if(!pattern12.test(data4)){
 const err12 = {instancePath:instancePath+"/recurringExpiry",schemaPath:"ThreeDS2AuthenticationRequest#/properties/recurringExpiry/pattern",keyword:"pattern",params:{pattern: "^[0-9]{8}$"},message:"must match pattern \""+"^[0-9]{8}$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -5742,7 +6297,7 @@ errors++;
 if(data.recurringFrequency !== undefined){
 let data5 = data.recurringFrequency;
 if(typeof data5 === "string"){
-if(!pattern12.test(data5)){
+if(!pattern13.test(data5)){
 const err14 = {instancePath:instancePath+"/recurringFrequency",schemaPath:"ThreeDS2AuthenticationRequest#/properties/recurringFrequency/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,4}$"},message:"must match pattern \""+"^[0-9]{1,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err14];
@@ -5767,7 +6322,7 @@ errors++;
 if(data.purchaseInstalData !== undefined){
 let data6 = data.purchaseInstalData;
 if(typeof data6 === "string"){
-if(!pattern13.test(data6)){
+if(!pattern14.test(data6)){
 const err16 = {instancePath:instancePath+"/purchaseInstalData",schemaPath:"ThreeDS2AuthenticationRequest#/properties/purchaseInstalData/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,3}$"},message:"must match pattern \""+"^[0-9]{1,3}$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
@@ -5829,7 +6384,7 @@ errors++;
 if(data.giftCardAmount !== undefined){
 let data9 = data.giftCardAmount;
 if(typeof data9 === "string"){
-if(!pattern14.test(data9)){
+if(!pattern15.test(data9)){
 const err21 = {instancePath:instancePath+"/giftCardAmount",schemaPath:"ThreeDS2AuthenticationRequest#/properties/giftCardAmount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,15}$"},message:"must match pattern \""+"^[0-9]{1,15}$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
@@ -5854,7 +6409,7 @@ errors++;
 if(data.giftCardCount !== undefined){
 let data10 = data.giftCardCount;
 if(typeof data10 === "string"){
-if(!pattern4.test(data10)){
+if(!pattern5.test(data10)){
 const err23 = {instancePath:instancePath+"/giftCardCount",schemaPath:"ThreeDS2AuthenticationRequest#/properties/giftCardCount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{2}$"},message:"must match pattern \""+"^[0-9]{2}$"+"\""};
 if(vErrors === null){
 vErrors = [err23];
@@ -5879,7 +6434,7 @@ errors++;
 if(data.giftCardCurr !== undefined){
 let data11 = data.giftCardCurr;
 if(typeof data11 === "string"){
-if(!pattern16.test(data11)){
+if(!pattern17.test(data11)){
 const err25 = {instancePath:instancePath+"/giftCardCurr",schemaPath:"ThreeDS2AuthenticationRequest#/properties/giftCardCurr/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3}$"},message:"must match pattern \""+"^[0-9]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err25];
@@ -5904,7 +6459,7 @@ errors++;
 if(data.preOrderDate !== undefined){
 let data12 = data.preOrderDate;
 if(typeof data12 === "string"){
-if(!pattern11.test(data12)){
+if(!pattern12.test(data12)){
 const err27 = {instancePath:instancePath+"/preOrderDate",schemaPath:"ThreeDS2AuthenticationRequest#/properties/preOrderDate/pattern",keyword:"pattern",params:{pattern: "^[0-9]{8}$"},message:"must match pattern \""+"^[0-9]{8}$"+"\""};
 if(vErrors === null){
 vErrors = [err27];
@@ -6215,7 +6770,7 @@ errors++;
 if(data.billAddrCountry !== undefined){
 let data26 = data.billAddrCountry;
 if(typeof data26 === "string"){
-if(!pattern16.test(data26)){
+if(!pattern17.test(data26)){
 const err52 = {instancePath:instancePath+"/billAddrCountry",schemaPath:"ThreeDS2AuthenticationRequest#/properties/billAddrCountry/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3}$"},message:"must match pattern \""+"^[0-9]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err52];
@@ -6250,7 +6805,7 @@ vErrors.push(err54);
 errors++;
 }
 if(!((data27 === "Y") || (data27 === "N"))){
-const err55 = {instancePath:instancePath+"/addrMatch",schemaPath:"ThreeDS2AuthenticationRequest#/properties/addrMatch/enum",keyword:"enum",params:{allowedValues: schema83.properties.addrMatch.enum},message:"must be equal to one of the allowed values"};
+const err55 = {instancePath:instancePath+"/addrMatch",schemaPath:"ThreeDS2AuthenticationRequest#/properties/addrMatch/enum",keyword:"enum",params:{allowedValues: schema91.properties.addrMatch.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -6413,7 +6968,7 @@ errors++;
 if(data.shipAddrCountry !== undefined){
 let data34 = data.shipAddrCountry;
 if(typeof data34 === "string"){
-if(!pattern16.test(data34)){
+if(!pattern17.test(data34)){
 const err68 = {instancePath:instancePath+"/shipAddrCountry",schemaPath:"ThreeDS2AuthenticationRequest#/properties/shipAddrCountry/pattern",keyword:"pattern",params:{pattern: "^[0-9]{3}$"},message:"must match pattern \""+"^[0-9]{3}$"+"\""};
 if(vErrors === null){
 vErrors = [err68];
@@ -6487,7 +7042,7 @@ errors++;
 if(data.chAccChange !== undefined){
 let data38 = data.chAccChange;
 if(typeof data38 === "string"){
-if(!pattern11.test(data38)){
+if(!pattern12.test(data38)){
 const err74 = {instancePath:instancePath+"/chAccChange",schemaPath:"ThreeDS2AuthenticationRequest#/properties/chAccChange/pattern",keyword:"pattern",params:{pattern: "^[0-9]{8}$"},message:"must match pattern \""+"^[0-9]{8}$"+"\""};
 if(vErrors === null){
 vErrors = [err74];
@@ -6512,7 +7067,7 @@ errors++;
 if(data.chAccDate !== undefined){
 let data39 = data.chAccDate;
 if(typeof data39 === "string"){
-if(!pattern11.test(data39)){
+if(!pattern12.test(data39)){
 const err76 = {instancePath:instancePath+"/chAccDate",schemaPath:"ThreeDS2AuthenticationRequest#/properties/chAccDate/pattern",keyword:"pattern",params:{pattern: "^[0-9]{8}$"},message:"must match pattern \""+"^[0-9]{8}$"+"\""};
 if(vErrors === null){
 vErrors = [err76];
@@ -6537,7 +7092,7 @@ errors++;
 if(data.chAccPwChange !== undefined){
 let data40 = data.chAccPwChange;
 if(typeof data40 === "string"){
-if(!pattern11.test(data40)){
+if(!pattern12.test(data40)){
 const err78 = {instancePath:instancePath+"/chAccPwChange",schemaPath:"ThreeDS2AuthenticationRequest#/properties/chAccPwChange/pattern",keyword:"pattern",params:{pattern: "^[0-9]{8}$"},message:"must match pattern \""+"^[0-9]{8}$"+"\""};
 if(vErrors === null){
 vErrors = [err78];
@@ -6562,7 +7117,7 @@ errors++;
 if(data.paymentAccAge !== undefined){
 let data41 = data.paymentAccAge;
 if(typeof data41 === "string"){
-if(!pattern11.test(data41)){
+if(!pattern12.test(data41)){
 const err80 = {instancePath:instancePath+"/paymentAccAge",schemaPath:"ThreeDS2AuthenticationRequest#/properties/paymentAccAge/pattern",keyword:"pattern",params:{pattern: "^[0-9]{8}$"},message:"must match pattern \""+"^[0-9]{8}$"+"\""};
 if(vErrors === null){
 vErrors = [err80];
@@ -6587,7 +7142,7 @@ errors++;
 if(data.shipAddressUsage !== undefined){
 let data42 = data.shipAddressUsage;
 if(typeof data42 === "string"){
-if(!pattern11.test(data42)){
+if(!pattern12.test(data42)){
 const err82 = {instancePath:instancePath+"/shipAddressUsage",schemaPath:"ThreeDS2AuthenticationRequest#/properties/shipAddressUsage/pattern",keyword:"pattern",params:{pattern: "^[0-9]{8}$"},message:"must match pattern \""+"^[0-9]{8}$"+"\""};
 if(vErrors === null){
 vErrors = [err82];
@@ -6672,7 +7227,7 @@ errors++;
 if(data.nbPurchaseAccount !== undefined){
 let data48 = data.nbPurchaseAccount;
 if(typeof data48 === "string"){
-if(!pattern12.test(data48)){
+if(!pattern13.test(data48)){
 const err89 = {instancePath:instancePath+"/nbPurchaseAccount",schemaPath:"ThreeDS2AuthenticationRequest#/properties/nbPurchaseAccount/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,4}$"},message:"must match pattern \""+"^[0-9]{1,4}$"+"\""};
 if(vErrors === null){
 vErrors = [err89];
@@ -6697,7 +7252,7 @@ errors++;
 if(data.provisionAttemptsDay !== undefined){
 let data49 = data.provisionAttemptsDay;
 if(typeof data49 === "string"){
-if(!pattern13.test(data49)){
+if(!pattern14.test(data49)){
 const err91 = {instancePath:instancePath+"/provisionAttemptsDay",schemaPath:"ThreeDS2AuthenticationRequest#/properties/provisionAttemptsDay/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,3}$"},message:"must match pattern \""+"^[0-9]{1,3}$"+"\""};
 if(vErrors === null){
 vErrors = [err91];
@@ -6722,7 +7277,7 @@ errors++;
 if(data.txnActivityDay !== undefined){
 let data50 = data.txnActivityDay;
 if(typeof data50 === "string"){
-if(!pattern13.test(data50)){
+if(!pattern14.test(data50)){
 const err93 = {instancePath:instancePath+"/txnActivityDay",schemaPath:"ThreeDS2AuthenticationRequest#/properties/txnActivityDay/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,3}$"},message:"must match pattern \""+"^[0-9]{1,3}$"+"\""};
 if(vErrors === null){
 vErrors = [err93];
@@ -6747,7 +7302,7 @@ errors++;
 if(data.txnActivityYear !== undefined){
 let data51 = data.txnActivityYear;
 if(typeof data51 === "string"){
-if(!pattern13.test(data51)){
+if(!pattern14.test(data51)){
 const err95 = {instancePath:instancePath+"/txnActivityYear",schemaPath:"ThreeDS2AuthenticationRequest#/properties/txnActivityYear/pattern",keyword:"pattern",params:{pattern: "^[0-9]{1,3}$"},message:"must match pattern \""+"^[0-9]{1,3}$"+"\""};
 if(vErrors === null){
 vErrors = [err95];
@@ -6780,442 +7335,16 @@ vErrors.push(err97);
 }
 errors++;
 }
-validate162.errors = vErrors;
+validate188.errors = vErrors;
 return errors === 0;
 }
 
-export const Transaction = validate163;
-const schema84 = {"allOf":[{"$ref":"MoneyWithSurcharge"},{"type":"object","additionalProperties":true,"required":["receiptNumber"],"properties":{"receiptNumber":{"$ref":"Identifier"},"status":{"type":"string"},"responseCode":{"type":"string"},"responseDescription":{"type":"string"},"summaryCode":{"type":"string"},"transactionType":{"type":"string"},"fraudGuardResult":{"type":["object","string","null"],"additionalProperties":true},"transactionTime":{"$ref":"DateTime"},"settlementDate":{"$ref":"Date"},"source":{"type":"string"},"voidable":{"type":"boolean"},"refundable":{"type":"boolean"},"comment":{"type":["string","null"]},"ipAddress":{"type":["string","null"]},"debtRepayment":{"type":"boolean"},"supplierBusinessCode":{"type":"string"},"aliasBillerAccount":{"$ref":"AliasBillerAccount"},"aliasAccount":{"$ref":"AliasAccountReference"}}}],"$id":"Transaction"};
-const schema85 = {"type":"object","additionalProperties":true,"properties":{"principalAmount":{"$ref":"Money"},"surchargeAmount":{"$ref":"Money"},"totalAmount":{"$ref":"Money"}},"$id":"MoneyWithSurcharge"};
+export const Transaction = validate32;
 
-function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="MoneyWithSurcharge" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.principalAmount !== undefined){
-if(!(validate19(data.principalAmount, {instancePath:instancePath+"/principalAmount",parentData:data,parentDataProperty:"principalAmount",rootData}))){
-vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
-errors = vErrors.length;
-}
-}
-if(data.surchargeAmount !== undefined){
-if(!(validate19(data.surchargeAmount, {instancePath:instancePath+"/surchargeAmount",parentData:data,parentDataProperty:"surchargeAmount",rootData}))){
-vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
-errors = vErrors.length;
-}
-}
-if(data.totalAmount !== undefined){
-if(!(validate19(data.totalAmount, {instancePath:instancePath+"/totalAmount",parentData:data,parentDataProperty:"totalAmount",rootData}))){
-vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err0 = {instancePath,schemaPath:"MoneyWithSurcharge#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate164.errors = vErrors;
-return errors === 0;
-}
+export const TransactionList = validate189;
+const schema92 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"Transaction"}}},"$id":"TransactionList"};
 
-const schema86 = {"type":"string","format":"date-time","$id":"DateTime"};
-
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="DateTime" */;
-let vErrors = null;
-let errors = 0;
-if(!(typeof data === "string")){
-const err0 = {instancePath,schemaPath:"DateTime#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate170.errors = vErrors;
-return errors === 0;
-}
-
-const schema87 = {"type":"string","format":"date","$id":"Date"};
-
-function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="Date" */;
-let vErrors = null;
-let errors = 0;
-if(!(typeof data === "string")){
-const err0 = {instancePath,schemaPath:"Date#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate172.errors = vErrors;
-return errors === 0;
-}
-
-const schema88 = {"type":"object","properties":{"displayName":{"type":"string"},"currency":{"type":"string","pattern":"^[A-Z]{3}$"}},"$id":"AliasBillerAccount"};
-
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="AliasBillerAccount" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.displayName !== undefined){
-if(typeof data.displayName !== "string"){
-const err0 = {instancePath:instancePath+"/displayName",schemaPath:"AliasBillerAccount#/properties/displayName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-}
-if(data.currency !== undefined){
-let data1 = data.currency;
-if(typeof data1 === "string"){
-if(!pattern1.test(data1)){
-const err1 = {instancePath:instancePath+"/currency",schemaPath:"AliasBillerAccount#/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/currency",schemaPath:"AliasBillerAccount#/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"AliasBillerAccount#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate174.errors = vErrors;
-return errors === 0;
-}
-
-const schema89 = {"type":"object","properties":{"accountType":{"type":"string","const":"ALIAS"},"customerId":{"$ref":"Identifier"},"id":{"$ref":"Identifier"},"aliasAddress":{"$ref":"AliasAddress"}},"$id":"AliasAccountReference"};
-
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="AliasAccountReference" */;
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.accountType !== undefined){
-let data0 = data.accountType;
-if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/accountType",schemaPath:"AliasAccountReference#/properties/accountType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if("ALIAS" !== data0){
-const err1 = {instancePath:instancePath+"/accountType",schemaPath:"AliasAccountReference#/properties/accountType/const",keyword:"const",params:{allowedValue: "ALIAS"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.customerId !== undefined){
-if(!(validate2(data.customerId, {instancePath:instancePath+"/customerId",parentData:data,parentDataProperty:"customerId",rootData}))){
-vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
-errors = vErrors.length;
-}
-}
-if(data.id !== undefined){
-if(!(validate2(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
-vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
-errors = vErrors.length;
-}
-}
-if(data.aliasAddress !== undefined){
-if(!(validate14(data.aliasAddress, {instancePath:instancePath+"/aliasAddress",parentData:data,parentDataProperty:"aliasAddress",rootData}))){
-vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"AliasAccountReference#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate176.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="Transaction" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate164(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
-errors = vErrors.length;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.receiptNumber === undefined){
-const err0 = {instancePath,schemaPath:"Transaction#/allOf/1/required",keyword:"required",params:{missingProperty: "receiptNumber"},message:"must have required property '"+"receiptNumber"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.receiptNumber !== undefined){
-if(!(validate2(data.receiptNumber, {instancePath:instancePath+"/receiptNumber",parentData:data,parentDataProperty:"receiptNumber",rootData}))){
-vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
-errors = vErrors.length;
-}
-}
-if(data.status !== undefined){
-if(typeof data.status !== "string"){
-const err1 = {instancePath:instancePath+"/status",schemaPath:"Transaction#/allOf/1/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.responseCode !== undefined){
-if(typeof data.responseCode !== "string"){
-const err2 = {instancePath:instancePath+"/responseCode",schemaPath:"Transaction#/allOf/1/properties/responseCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-if(data.responseDescription !== undefined){
-if(typeof data.responseDescription !== "string"){
-const err3 = {instancePath:instancePath+"/responseDescription",schemaPath:"Transaction#/allOf/1/properties/responseDescription/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.summaryCode !== undefined){
-if(typeof data.summaryCode !== "string"){
-const err4 = {instancePath:instancePath+"/summaryCode",schemaPath:"Transaction#/allOf/1/properties/summaryCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.transactionType !== undefined){
-if(typeof data.transactionType !== "string"){
-const err5 = {instancePath:instancePath+"/transactionType",schemaPath:"Transaction#/allOf/1/properties/transactionType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.fraudGuardResult !== undefined){
-let data6 = data.fraudGuardResult;
-if(((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (typeof data6 !== "string")) && (data6 !== null)){
-const err6 = {instancePath:instancePath+"/fraudGuardResult",schemaPath:"Transaction#/allOf/1/properties/fraudGuardResult/type",keyword:"type",params:{type: schema84.allOf[1].properties.fraudGuardResult.type},message:"must be object,string,null"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.transactionTime !== undefined){
-if(!(validate170(data.transactionTime, {instancePath:instancePath+"/transactionTime",parentData:data,parentDataProperty:"transactionTime",rootData}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
-errors = vErrors.length;
-}
-}
-if(data.settlementDate !== undefined){
-if(!(validate172(data.settlementDate, {instancePath:instancePath+"/settlementDate",parentData:data,parentDataProperty:"settlementDate",rootData}))){
-vErrors = vErrors === null ? validate172.errors : vErrors.concat(validate172.errors);
-errors = vErrors.length;
-}
-}
-if(data.source !== undefined){
-if(typeof data.source !== "string"){
-const err7 = {instancePath:instancePath+"/source",schemaPath:"Transaction#/allOf/1/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.voidable !== undefined){
-if(typeof data.voidable !== "boolean"){
-const err8 = {instancePath:instancePath+"/voidable",schemaPath:"Transaction#/allOf/1/properties/voidable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.refundable !== undefined){
-if(typeof data.refundable !== "boolean"){
-const err9 = {instancePath:instancePath+"/refundable",schemaPath:"Transaction#/allOf/1/properties/refundable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.comment !== undefined){
-let data12 = data.comment;
-if((typeof data12 !== "string") && (data12 !== null)){
-const err10 = {instancePath:instancePath+"/comment",schemaPath:"Transaction#/allOf/1/properties/comment/type",keyword:"type",params:{type: schema84.allOf[1].properties.comment.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.ipAddress !== undefined){
-let data13 = data.ipAddress;
-if((typeof data13 !== "string") && (data13 !== null)){
-const err11 = {instancePath:instancePath+"/ipAddress",schemaPath:"Transaction#/allOf/1/properties/ipAddress/type",keyword:"type",params:{type: schema84.allOf[1].properties.ipAddress.type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.debtRepayment !== undefined){
-if(typeof data.debtRepayment !== "boolean"){
-const err12 = {instancePath:instancePath+"/debtRepayment",schemaPath:"Transaction#/allOf/1/properties/debtRepayment/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.supplierBusinessCode !== undefined){
-if(typeof data.supplierBusinessCode !== "string"){
-const err13 = {instancePath:instancePath+"/supplierBusinessCode",schemaPath:"Transaction#/allOf/1/properties/supplierBusinessCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.aliasBillerAccount !== undefined){
-if(!(validate174(data.aliasBillerAccount, {instancePath:instancePath+"/aliasBillerAccount",parentData:data,parentDataProperty:"aliasBillerAccount",rootData}))){
-vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
-errors = vErrors.length;
-}
-}
-if(data.aliasAccount !== undefined){
-if(!(validate176(data.aliasAccount, {instancePath:instancePath+"/aliasAccount",parentData:data,parentDataProperty:"aliasAccount",rootData}))){
-vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err14 = {instancePath,schemaPath:"Transaction#/allOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-validate163.errors = vErrors;
-return errors === 0;
-}
-
-export const TransactionList = validate181;
-const schema90 = {"type":"object","properties":{"links":{"$ref":"Links"},"data":{"type":"array","maxItems":20,"items":{"$ref":"Transaction"}}},"$id":"TransactionList"};
-
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TransactionList" */;
 let vErrors = null;
 let errors = 0;
@@ -7241,8 +7370,8 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate163(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+if(!(validate32(data1[i0], {instancePath:instancePath+"/data/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
 errors = vErrors.length;
 }
 }
@@ -7269,14 +7398,14 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate181.errors = vErrors;
+validate189.errors = vErrors;
 return errors === 0;
 }
 
-export const TransactionRequest = validate184;
-const schema91 = {"type":"object","additionalProperties":true,"required":["entryMode"],"properties":{"transactionType":{"type":"string"},"singleUseTokenId":{"$ref":"Identifier"},"supplierBusinessCode":{"type":"string","minLength":1},"principalAmount":{"type":"number","x-paykit-decimal-places":2},"currency":{"type":"string","pattern":"^[A-Z]{3}$"},"eci":{"type":"string"},"ipAddress":{"type":"string"},"entryMode":{"type":"string"},"usage":{},"originalReceiptNumber":{"$ref":"Identifier"},"metadata":{"type":"object","additionalProperties":true},"mpgsData":{"type":"object","additionalProperties":true},"debtRepayment":{},"schemeTokenisation":{}},"$id":"TransactionRequest"};
+export const TransactionRequest = validate192;
+const schema93 = {"type":"object","additionalProperties":true,"required":["entryMode"],"properties":{"transactionType":{"type":"string"},"singleUseTokenId":{"$ref":"Identifier"},"supplierBusinessCode":{"type":"string","minLength":1},"principalAmount":{"type":"number","x-paykit-decimal-places":2},"currency":{"type":"string","pattern":"^[A-Z]{3}$"},"eci":{"type":"string"},"ipAddress":{"type":"string"},"entryMode":{"type":"string"},"usage":{},"originalReceiptNumber":{"$ref":"Identifier"},"metadata":{"type":"object","additionalProperties":true},"mpgsData":{"type":"object","additionalProperties":true},"debtRepayment":{},"schemeTokenisation":{}},"$id":"TransactionRequest"};
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TransactionRequest" */;
 let vErrors = null;
 let errors = 0;
@@ -7467,6 +7596,6 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate184.errors = vErrors;
+validate192.errors = vErrors;
 return errors === 0;
 }
