@@ -4,10 +4,12 @@
 import { ContractValidator } from './contract-validator.js';
 import { fileExchangeContract } from './generated/file-exchange/contract.js';
 import { paymentsContract } from './generated/payments/contract.js';
+// The payments sandbox's control contract: the sandbox checks its control requests (and its tests the answers) with it.
+export { paymentsSandboxControlContract } from './generated/payments-sandbox-control/contract.js';
 
 export { ContractValidator, declaredAnswer, successMediaTypes, type AnswerMessage, type HeaderValues, type RequestMessage } from './contract-validator.js';
 export type { MatchedOperation } from './operation-matcher.js';
-export type { ContractTable, MediaEntry, OperationEntry, ParameterEntry, ResponseEntry, RuleEntry, SchemaEntry, SecuritySchemeEntry } from './operation-table.js';
+export type { ContractTable, MediaEntry, OperationEntry, ParameterEntry, ResponseEntry, RuleEntry, SchemaEntry, SecuritySchemeEntry, WebhookEntry } from './operation-table.js';
 export { locationOf, type Problem, type Side } from './problems.js';
 export type { SchemaError, SchemaValidator } from './schema-validator.js';
 export { acceptAdmits, isJsonMediaType, mediaTypeCovers, mediaTypeOf } from './media-types.js';

@@ -150,7 +150,8 @@ export const targets: Readonly<Record<string, Target>> = {
   'contract-validation': {
     package: contractValidationPackage,
     generatedDirs: ['src/generated'],
-    sources: [paymentsContract, fileExchangeContract].map((contract) => ({ contract, generators: [contractValidationGenerator(contract)] })),
+    // The sandbox's control contract too: the sandbox checks its control requests with the same validator.
+    sources: [paymentsContract, fileExchangeContract, paymentsSandboxControlContract].map((contract) => ({ contract, generators: [contractValidationGenerator(contract)] })),
   },
   // The launcher: the default ports of the payments mocks it prints. The file exchange's settings have one owner,
   // the package that serves them, and reach the launcher through @paykit/file-exchange-mock/mock-settings.

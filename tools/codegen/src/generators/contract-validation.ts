@@ -356,7 +356,7 @@ const rulesOf: Record<string, (document: OpenApiDocument) => Record<string, unkn
 
 /** The validator of `contract`, written under `src/generated/<contract name>/`. */
 export const contractValidationGenerator =
-  (contract: OpenApiContract): Generator =>
+  (contract: Pick<OpenApiContract, 'name'>): Generator =>
   ({ document, specPath }) => {
     // Draft-07 semantics compile to much leaner code than 2020-12's (no tracking of evaluated properties, which only
     // `unevaluated*` needs), and the contracts use nothing of 2020-12 that draft 07 lacks: strictSchema refuses any
