@@ -1,4 +1,4 @@
-import { ContractValidator, paymentsContract, type OperationEntry, type SchemaEntry } from '@paykit/contract-validation';
+import { ContractValidator, paymentsContract, type ContractTable, type OperationEntry, type SchemaEntry } from '@paykit/contract-validation';
 import type { SensitiveKind, SensitiveTable } from '../generated/sensitive.js';
 import { paymentsSensitive } from '../generated/sensitive.js';
 import { describeKept, kindOfField } from '../rules/sensitive.js';
@@ -8,10 +8,10 @@ import type { OpenApiDocument } from './contract.js';
 const isContainer = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 /** Every compiled schema of a contract table, by the pointer the sandbox's operation table names it with. */
-function schemasBySource(): Map<string, SchemaEntry> {
+function schemasBySource(table: ContractTable): Map<string, SchemaEntry> {
   const found = new Map<string, SchemaEntry>();
   const add = (schema: SchemaEntry | undefined) => schema && found.set(schema.source, schema);
-  for (const operation of paymentsContract.operations as readonly OperationEntry[]) {
+  for (const operation of table.operations as readonly OperationEntry[]) {
     for (const parameter of operation.parameters) add(parameter.schema);
     for (const media of operation.requestBody?.content ?? []) add(media.schema);
     for (const answer of Object.values(operation.responses)) {
@@ -19,7 +19,7 @@ function schemasBySource(): Map<string, SchemaEntry> {
       for (const header of Object.values(answer.headers)) add(header.schema);
     }
   }
-  for (const webhook of Object.values(paymentsContract.webhooks)) for (const media of webhook.requestBody?.content ?? []) add(media.schema);
+  for (const webhook of Object.values(table.webhooks)) for (const media of webhook.requestBody?.content ?? []) add(media.schema);
   return found;
 }
 
@@ -31,11 +31,14 @@ function schemasBySource(): Map<string, SchemaEntry> {
  * are still checked by the ajv wrapper this extends.
  */
 export class PaymentsContractChecker extends SchemaValidator {
-  private readonly shared = new ContractValidator(paymentsContract);
-  private readonly schemas = schemasBySource();
+  private readonly shared: ContractValidator;
+  private readonly schemas: Map<string, SchemaEntry>;
 
-  constructor(document: OpenApiDocument, private readonly sensitive: SensitiveTable = paymentsSensitive) {
+  /** `table`: the contract's generated table in @paykit/contract-validation (the payments contract, or the control one). */
+  constructor(document: OpenApiDocument, private readonly sensitive: SensitiveTable = paymentsSensitive, table: ContractTable = paymentsContract) {
     super(document, sensitive);
+    this.shared = new ContractValidator(table);
+    this.schemas = schemasBySource(table);
   }
 
   override check(pointer: string, value: unknown, bodyKind?: SensitiveKind): FieldProblem[] {

@@ -5,7 +5,8 @@ import type { SandboxCore } from '../handler-context.js';
 import { FaultError, type FaultInjector, type FaultRule, type RandomFaults } from './faults.js';
 import { matchPath, readContract, type OpenApiDocument, type OperationSpec } from '../contract/contract.js';
 import { checkParameters, readBody } from '../contract/request-checks.js';
-import { SchemaValidator } from '../contract/schema-validator.js';
+import { paymentsSandboxControlContract } from '@paykit/contract-validation';
+import { PaymentsContractChecker } from '../contract/contract-checker.js';
 import { completeChallenge, tokenModel } from '../resources/tokens.js';
 import { DeliveryError, SubscriptionError, type SubscriptionInput, type WebhookDispatcher } from './webhooks.js';
 import type { WebhookSubscription } from '../state/state.js';
@@ -61,7 +62,7 @@ type Handler = (target: ControlTarget, body: Json, params: Record<string, string
 
 // The control table's paths are matched after the prefix is taken off (below), so under an empty base path.
 const contract = readContract(controlOperationTable, controlDocument as OpenApiDocument, '');
-const validator = new SchemaValidator(contract.document, paymentsSandboxControlSensitive);
+const validator = new PaymentsContractChecker(contract.document, paymentsSandboxControlSensitive, paymentsSandboxControlContract);
 
 const clock = (target: ControlTarget) => ({ now: new Date(target.core.clock.now()).toISOString(), offsetMs: target.core.state.clockOffsetMs });
 
