@@ -1,7 +1,7 @@
 import type { SandboxClock } from './state/clock.js';
 import type { KeyType, OperationSpec, SandboxContract } from './contract/contract.js';
 import type { Links } from './rules/links.js';
-import type { SchemaValidator } from './contract/schema-validator.js';
+import type { FieldChecker } from './contract/field-checker.js';
 import type { SandboxState } from './state/state.js';
 import type { components } from './generated/control/openapi.js';
 import type { ActivityFeed } from './state/activity.js';
@@ -61,7 +61,7 @@ export interface EventSink {
 /** The shared parts every operation handler works with. */
 export interface SandboxCore {
   contract: SandboxContract;
-  validator: SchemaValidator;
+  validator: FieldChecker;
   state: SandboxState;
   clock: SandboxClock;
   settings: SandboxSettings;

@@ -132,7 +132,7 @@ export const storeOf = (sandbox: PaymentsSandbox): StateStore | undefined => int
 export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {}): Promise<PaymentsSandbox> {
   const host = options.host ?? '127.0.0.1';
   const contract = loadPaymentsContract();
-  const validator = new PaymentsContractChecker(contract.document);
+  const validator = new PaymentsContractChecker();
   const keys = resolveKeys(options.keys);
   const controlToken = options.controlToken === undefined ? generateControlToken() : checkControlToken(options.controlToken);
   const guard = new ControlGuard(controlToken);

@@ -1,19 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import { packageDir } from '../rules/package-dir.js';
 import { paymentsOperationTable, type OperationContent, type OperationTable } from '../generated/operations.js';
 
 /**
  * The sandbox's routes, parameters, bodies and answers come from the payments contract's operation table, generated
  * from the spec by @paykit/codegen (`src/generated/operations.ts`): the HTTP methods, the idempotency header and the
  * schema pointers are read from the spec in one place (tools/contracts) and reach this file as code. Nothing here
- * names a path or a field. The bundled spec (`dist/specs/payments.json`, the file Prism serves) is still read for
- * the schemas the checks compile.
+ * names a path or a field, and no spec is read at run time: the schemas behind the pointers are compiled at generation
+ * time too (@paykit/contract-validation, checked through `contract-checker.ts`).
  */
-
-type Node = Record<string, unknown>;
-export type OpenApiDocument = Node & { paths: Record<string, Node>; components: Record<string, Record<string, Node>> };
 
 export type KeyType = 'secretKey' | 'publishableKey';
 
@@ -57,7 +50,6 @@ export interface PathSpec {
 }
 
 export interface SandboxContract {
-  document: OpenApiDocument;
   basePath: string;
   paths: PathSpec[];
   operations: Map<string, OperationSpec>;
@@ -68,10 +60,10 @@ export interface SandboxContract {
 const mediaOf = (content: OperationContent) => new Map(Object.entries(content).map(([type, pointer]) => [type.toLowerCase(), pointer ?? undefined]));
 
 /**
- * The contract as the sandbox routes by it, from a generated operation table and the document its pointers point
- * into. `basePath`: the prefix the request paths carry here (the table's own by default).
+ * The contract as the sandbox routes by it, from a generated operation table. `basePath`: the prefix the request paths
+ * carry here (the table's own by default).
  */
-export function readContract(table: OperationTable, document: OpenApiDocument, basePath = table.basePath): SandboxContract {
+export function readContract(table: OperationTable, basePath = table.basePath): SandboxContract {
   const byTemplate = new Map<string, PathSpec>();
   const operations = new Map<string, OperationSpec>();
   for (const [operationId, entry] of Object.entries(table.operations)) {
@@ -110,17 +102,14 @@ export function readContract(table: OperationTable, document: OpenApiDocument, b
   }
   const paths = [...byTemplate.values()].sort((a, b) => b.literals - a.literals || a.names.length - b.names.length);
   const webhooks = new Map(Object.entries(table.webhooks ?? {}).map(([event, pointer]) => [event, pointer ?? undefined]));
-  return { document, basePath, paths, operations, webhooks };
+  return { basePath, paths, operations, webhooks };
 }
 
 let loaded: SandboxContract | undefined;
 
-/** The payments contract: its generated table, and the bundled spec for its schemas, read once per process. */
+/** The payments contract as the sandbox routes by it, from its generated table, made once per process. */
 export function loadPaymentsContract(): SandboxContract {
-  if (loaded) return loaded;
-  const path = join(packageDir(fileURLToPath(import.meta.url)), 'dist', 'specs', 'payments.json');
-  if (!existsSync(path)) throw new Error(`The payments contract is missing at ${path}: build @paykit/payments-sandbox first (pnpm build).`);
-  loaded = readContract(paymentsOperationTable, JSON.parse(readFileSync(path, 'utf8')) as OpenApiDocument);
+  loaded ??= readContract(paymentsOperationTable);
   return loaded;
 }
 

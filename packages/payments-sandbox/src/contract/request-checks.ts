@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../rules/api-error.js';
 import type { OperationSpec, ParameterSpec } from './contract.js';
-import type { FieldProblem, SchemaValidator } from './schema-validator.js';
+import type { FieldChecker, FieldProblem } from './field-checker.js';
 import { paymentsSensitive, type SensitiveTable } from '../generated/sensitive.js';
 
 /** Operations whose whole request or answer body the contract marks (a card number whose field is not published). */
@@ -134,7 +134,7 @@ function parameterValue(parameter: ParameterSpec, text: string): unknown {
  * it refuses is a malformed request (400), and so is a missing required one.
  */
 export function checkParameters(
-  validator: SchemaValidator,
+  validator: FieldChecker,
   operation: OperationSpec,
   values: { path: Record<string, string>; query: URLSearchParams; headers: IncomingMessage['headers'] },
   which: (parameter: ParameterSpec) => boolean = () => true,
@@ -164,7 +164,7 @@ export function checkParameters(
 }
 
 /** The body against its schema: 422 with the fields at fault (400 when the operation declares no 422). */
-export function checkBody(validator: SchemaValidator, operation: OperationSpec, body: { value: unknown; pointer?: string }): void {
+export function checkBody(validator: FieldChecker, operation: OperationSpec, body: { value: unknown; pointer?: string }): void {
   const spec = operation.requestBody;
   if (!spec) return;
   const status = operation.responses.has('422') ? 422 : 400;

@@ -1,5 +1,5 @@
 import type { OperationSpec, SandboxContract } from './contract.js';
-import type { SchemaValidator } from './schema-validator.js';
+import type { FieldChecker } from './field-checker.js';
 import type { StoredResponse } from '../state/state.js';
 
 /**
@@ -7,7 +7,7 @@ import type { StoredResponse } from '../state/state.js';
  * declared for the operation, the content type is declared for the status, and the body is valid against its
  * schema. Answers to addresses the contract does not have are checked against the error body.
  */
-export function responseProblems(validator: SchemaValidator, contract: SandboxContract, operation: OperationSpec | undefined, response: StoredResponse): string[] {
+export function responseProblems(validator: FieldChecker, contract: SandboxContract, operation: OperationSpec | undefined, response: StoredResponse): string[] {
   const where = operation ? `${operation.operationId} ${response.status}` : `no operation, ${response.status}`;
   const media = response.headers['Content-Type']?.split(';')[0]?.trim();
   let pointer: string | undefined = '#/components/schemas/Error';
@@ -24,7 +24,7 @@ export function responseProblems(validator: SchemaValidator, contract: SandboxCo
 }
 
 /** Checks a webhook notification body against the request body the contract's `webhooks` entry declares. */
-export function notificationProblems(validator: SchemaValidator, contract: SandboxContract, eventType: string, body: unknown): string[] {
+export function notificationProblems(validator: FieldChecker, contract: SandboxContract, eventType: string, body: unknown): string[] {
   if (!contract.webhooks.has(eventType)) return [`webhook ${eventType}: the contract declares no such event`];
   const pointer = contract.webhooks.get(eventType);
   if (pointer === undefined) return [];

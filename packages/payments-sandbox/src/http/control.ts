@@ -3,7 +3,7 @@ import { ApiError } from '../rules/api-error.js';
 import { receiveAliasPayment } from '../resources/aliases.js';
 import type { SandboxCore } from '../handler-context.js';
 import { FaultError, type FaultInjector, type FaultRule, type RandomFaults } from './faults.js';
-import { matchPath, readContract, type OpenApiDocument, type OperationSpec } from '../contract/contract.js';
+import { matchPath, readContract, type OperationSpec } from '../contract/contract.js';
 import { checkParameters, readBody } from '../contract/request-checks.js';
 import { paymentsSandboxControlContract } from '@paykit/contract-validation';
 import { PaymentsContractChecker } from '../contract/contract-checker.js';
@@ -26,7 +26,6 @@ import {
 } from '../resources/inspection.js';
 import type { SettingsView } from '../state/settings.js';
 import type { StateStore } from '../state/store.js';
-import { controlDocument } from '../generated/control/document.js';
 import { controlOperationTable } from '../generated/control/operations.js';
 import { paymentsSandboxControlSensitive } from '../generated/sensitive.js';
 import type { ControlOperationId } from '../generated/control/client.js';
@@ -61,8 +60,8 @@ type Json = Record<string, any>;
 type Handler = (target: ControlTarget, body: Json, params: Record<string, string>, query: URLSearchParams) => { status: number; json?: unknown };
 
 // The control table's paths are matched after the prefix is taken off (below), so under an empty base path.
-const contract = readContract(controlOperationTable, controlDocument as OpenApiDocument, '');
-const validator = new PaymentsContractChecker(contract.document, paymentsSandboxControlSensitive, paymentsSandboxControlContract);
+const contract = readContract(controlOperationTable, '');
+const validator = new PaymentsContractChecker(paymentsSandboxControlSensitive, paymentsSandboxControlContract);
 
 const clock = (target: ControlTarget) => ({ now: new Date(target.core.clock.now()).toISOString(), offsetMs: target.core.state.clockOffsetMs });
 
