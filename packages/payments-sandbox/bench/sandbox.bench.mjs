@@ -275,6 +275,26 @@ for (let i = 0; i < (onlyDashboard || postgresOnly ? 0 : starts); i++) {
   firstAnswers.floor.push(await timeToFirstAnswer(() => startFloor('{}'), '/'));
 }
 
+/**
+ * What the pair's database holds after the run, for "what limits PostgreSQL mode": how many payments each batch
+ * carried (a batch that changed something takes one change number), the rows and bytes written per payment, and the
+ * server's transactions per payment (a batch is two: its own and the flush).
+ */
+async function batchFigures(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows: collections } = await client.query("SELECT collection, count(*)::int AS rows, coalesce(sum(length(value)), 0)::bigint AS bytes FROM paykit_sandbox_records WHERE value IS NOT NULL GROUP BY collection ORDER BY collection");
+    const batches = Number((await client.query("SELECT value FROM paykit_sandbox_meta WHERE name = 'changes'")).rows[0].value);
+    const commits = Number((await client.query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows[0].xact_commit);
+    const payments = collections.find((c) => c.collection === 'transactions')?.rows ?? 0;
+    const perPayment = (n) => (n / payments).toFixed(2);
+    return `${payments} transactions in ${batches} batches that wrote, ${(payments / batches).toFixed(1)} per batch; ${collections.map((c) => `${c.collection} ${c.rows} rows, ${(Number(c.bytes) / c.rows).toFixed(0)} B each`).join('; ')}; server transactions per payment ${perPayment(commits)}`;
+  } finally {
+    await client.end();
+  }
+}
+
 /** A throwaway PostgreSQL cluster and two sandbox processes on one database of it, or undefined without PostgreSQL. */
 async function startSharedPair() {
   const bin = findPostgres();
@@ -296,6 +316,7 @@ async function startSharedPair() {
     return {
       pair: pair.slice(0, 2),
       baseline,
+      url,
       /** The server's main process (the first line of its postmaster.pid). */
       postmaster: Number(readFileSync(join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0]),
       stop: async () => {
@@ -539,6 +560,7 @@ try {
   if (shared) {
     const server = median(results['POST sandbox, PostgreSQL x2'].serverCpuPerAnswer) * 1e6;
     console.log(`  (the PostgreSQL row's CPU is the two sandbox processes' only; the PostgreSQL server's processes spent ${server.toFixed(0)} us more per answer)`);
+    console.log(`  (PostgreSQL x2, the whole run: ${await batchFigures(shared.url)})`);
   }
   if (!postgresOnly) {
     const { results: searched, cold } = await dashboardSearches();
