@@ -10,7 +10,8 @@
 // other refusals are counted apart.
 // With PostgreSQL installed (Debian's, as the tests use), the run adds two sandbox processes sharing one database
 // (`--state postgres://...`, a throwaway cluster on a free port) paid side by side with the floor at the same number
-// of connections, and times how long both take to answer a payment after clients gave up in the middle of theirs.
+// of connections and with two in-memory sandboxes that share nothing (what two processes cost on the machine), and
+// times how long both take to answer a payment after clients gave up in the middle of theirs.
 // The dashboard (issue 36): the same GET and POST on the same sandbox with an event-stream client connected and
 // reading (`GET /__sandbox/events`, as the dashboard keeps it open; read by a process of its own, as a browser is), in the same
 // rounds as without it; and a search of
@@ -440,12 +441,17 @@ const durable = onlyDashboard || postgresOnly ? undefined : await startSandbox(j
 const prism = onlyDashboard || postgresOnly ? undefined : await startPrism();
 const shared = onlyDashboard ? undefined : await startSharedPair();
 if (postgresOnly && !shared) throw new Error('PAYKIT_BENCH_ONLY=postgres: no PostgreSQL found under /usr/lib/postgresql');
-const servers = [sandbox, ...(durable ? [durable] : []), ...(prism ? [prism] : []), ...(shared ? [{ stop: shared.stop }] : [])];
+// Beside the PostgreSQL pair, two in-memory sandboxes that share nothing, paid the same way: what two sandbox processes
+// and the load generator give on this machine without a store, so that the pair's row separates the store's cost from
+// the cost of running two processes on the machine's cores.
+const memoryPair = shared ? [await startSandbox(), await startSandbox()] : [];
+const servers = [sandbox, ...memoryPair, ...(durable ? [durable] : []), ...(prism ? [prism] : []), ...(shared ? [{ stop: shared.stop }] : [])];
 try {
   const { payment, transaction } = await seed(sandbox.url);
   const durableSeed = durable ? await seed(durable.url) : undefined;
   const sharedSeed = shared ? await seed(shared.pair[0].url) : undefined;
   const baselineSeed = shared?.baseline ? await seed(shared.baseline[0].url) : undefined;
+  const memorySeeds = await Promise.all(memoryPair.map((s) => seed(s.url)));
   const floor = await startFloor(JSON.stringify(transaction));
   servers.push(floor);
 
@@ -477,6 +483,7 @@ try {
           ...(shared.baseline
             ? { 'POST baseline, PostgreSQL x2': { ...arm(...shared.baseline.map((s) => target(s, 'POST', '/transactions', baselineSeed.payment))), server: shared.postmaster } }
             : {}),
+          'POST sandbox x2, in memory': arm(...memoryPair.map((s, i) => target(s, 'POST', '/transactions', memorySeeds[i].payment))),
           'POST floor, 2x connections': arm(target(floor, 'POST', '/transactions', payment, 2 * connections)),
         }
       : {}),
@@ -522,7 +529,7 @@ try {
   const byRound = (a, b, of) => median(results[a][of].map((value, round) => value / results[b][of][round]));
   const row = (name, label) => `  ${label.padEnd(40)} ${rate(name).toFixed(0).padStart(8)} req/s   ${(cpu(name) * 1e6).toFixed(0).padStart(7)} us CPU per answer`;
   const compare = (a, b, label, target) =>
-    `  ${label.padEnd(40)} ${byRound(a, b, 'perSecond').toFixed(3).padStart(8)}x by req/s ${(1 / byRound(a, b, 'cpuPerAnswer')).toFixed(2).padStart(7)}x by CPU per answer   (target >= ${target}x)`;
+    `  ${label.padEnd(40)} ${byRound(a, b, 'perSecond').toFixed(3).padStart(8)}x by req/s ${(1 / byRound(a, b, 'cpuPerAnswer')).toFixed(2).padStart(7)}x by CPU per answer${target === undefined ? '' : `   (target >= ${target}x)`}`;
   console.log(`payments sandbox bench, one run: ${connections} keep-alive connections, ${secondsPerArm} s per arm, ${rounds} rounds; rates: median; ratios: median of the rounds' ratios; POSTs count created payments only`);
   if (!postgresOnly) {
     console.log('GET /transactions/{receiptNumber}');
@@ -539,12 +546,15 @@ try {
   if (!postgresOnly) console.log(row('POST sandbox, dashboard streaming', 'sandbox, dashboard streaming'));
   if (durable) console.log(row('POST sandbox, state file', 'sandbox (state file, fsync)'));
   if (shared) console.log(row('POST sandbox, PostgreSQL x2', `sandbox x2, PostgreSQL (${2 * connections} connections)`));
+  if (shared) console.log(row('POST sandbox x2, in memory', `sandbox x2, in memory (${2 * connections} connections)`));
   if (prism) console.log(row('POST prism', 'Prism'));
   if (!postgresOnly) console.log(row('POST floor', 'bare node:http (parse, same JSON)'));
   if (shared) console.log(row('POST floor, 2x connections', `bare node:http, ${2 * connections} connections`));
   if (!postgresOnly) console.log(compare('POST sandbox', 'POST floor', 'sandbox / bare node:http', 0.25));
   if (durable) console.log(compare('POST sandbox, state file', 'POST floor', 'sandbox with state file / bare', 0.15));
   if (shared) console.log(compare('POST sandbox, PostgreSQL x2', 'POST floor, 2x connections', 'sandbox x2 on PostgreSQL / bare', 0.15));
+  if (shared) console.log(compare('POST sandbox x2, in memory', 'POST floor, 2x connections', 'sandbox x2 in memory / bare'));
+  if (shared) console.log(compare('POST sandbox, PostgreSQL x2', 'POST sandbox x2, in memory', 'x2 on PostgreSQL / x2 in memory'));
   if (shared?.baseline) {
     console.log(row('POST baseline, PostgreSQL x2', `baseline build x2, PostgreSQL (${baselineDist})`));
     console.log(compare('POST baseline, PostgreSQL x2', 'POST floor, 2x connections', 'baseline x2 on PostgreSQL / bare', 0.15));
