@@ -14,7 +14,6 @@ export * from './tls/index.js';
 export { parseBaseUrl } from './base-url.js';
 export {
   AbortedError,
-  abortedBy,
   AccessRefusedError,
   ClientOptionsError,
   FileExchangeError,
@@ -30,6 +29,7 @@ export {
   type FileExchangeOperation,
   type TlsHandshakeFailure,
 } from './errors.js';
+export { abortedBy } from './abort.js';
 export { assertValidFileName, isValidFileName } from './file-name.js';
 export { classifyNetworkFailure, refusedCertificateHint, type NetworkFailure, type NetworkFailureKind } from './network-failure.js';
 export { resolveRetryPolicy, withRetries, type RetryContext, type RetryEvent, type RetryOptions, type RetryPolicy } from './retry.js';
