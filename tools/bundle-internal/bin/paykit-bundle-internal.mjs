@@ -87,7 +87,7 @@ for (const option of values['from-source']) {
   const main = await import(pathToFileURL(requireHere.resolve(owner.manifest.name)).href);
   fromSource.push({ spec, entry: resolve(path), name: owner.manifest.name, manifest: owner.manifest, dir: owner.dir, main });
 }
-const sourceOf = (file) => fromSource.find(({ dir }) => file.startsWith(`${dir}/`) && !file.includes('/node_modules/'));
+const sourceOf = (file) => fromSource.find(({ dir }) => file.startsWith(`${dir}/`) && !relative(dir, file).split('/').includes('node_modules'));
 const isClass = (value) => typeof value === 'function' && /^class\b/.test(Function.prototype.toString.call(value));
 /** A source module's runtime exports (its types aside), as esbuild bundles it alone. */
 const runtimeExports = new Map();
