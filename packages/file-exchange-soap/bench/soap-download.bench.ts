@@ -5,7 +5,7 @@
  * downloaded to a folder (`downloadAllToFolder`), served by a streaming server (node-soap's mock cannot build a
  * response that large): its peak RSS, which must stay under 128 MiB whatever the size.
  *
- *   pnpm --filter @paykit/file-exchange-soap bench   (PAYKIT_BENCH_MIB=50, PAYKIT_BENCH_ROUNDS=3, PAYKIT_BENCH_FOLDER_MIB=1536)
+ *   pnpm --filter @paykit/file-exchange-soap bench:memory   (PAYKIT_BENCH_MIB=50, PAYKIT_BENCH_ROUNDS=3, PAYKIT_BENCH_FOLDER_MIB=1536)
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

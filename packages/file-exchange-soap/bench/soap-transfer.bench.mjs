@@ -3,7 +3,7 @@
 // envelope (`curl -T`, the envelope prepared on disk with the client's own encoder) and saving the very same response
 // (`curl -o`). Each contender runs in its own process under /usr/bin/time (wall time, peak memory), the server in
 // another; rounds rotate who goes first; the medians and the median of the per-round ratios are printed.
-//   pnpm --filter @paykit/file-exchange-soap bench        (BENCH_SIZE_MIB=1024, BENCH_ROUNDS=3 by default)
+//   pnpm --filter @paykit/file-exchange-soap bench        (BENCH_SIZE_MIB=1024, BENCH_ROUNDS=3 by default; it runs under tsx)
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -14,7 +14,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { generateTestCertificates } from '@paykit/mock-server';
-import { encodeRequest, writeRequest } from '../dist/codec/write-request.js';
+// The codec is not an entry point of the built package: the bench runs under tsx and takes it from the source.
+import { encodeRequest, writeRequest } from '../src/codec/write-request.ts';
 import { toReplayableContent } from '@paykit/file-exchange/core';
 
 const run = promisify(execFile);

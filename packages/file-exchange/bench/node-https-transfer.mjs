@@ -2,7 +2,8 @@
 // on node:https (no spool, no ledger, no checks, no retries). It shows what Node's own TLS and HTTP stack costs on
 // the machine, so that each run separates that cost from what the CLI adds to it.
 //   node node-https-transfer.mjs upload-file PATH URL | upload-stdin LENGTH URL | upload-stdin-spooled LENGTH URL
-//                                | upload-stdin-reused LENGTH URL | download URL PATH
+//                                | upload-stdin-reused LENGTH URL | upload-stdin-reused-spooled LENGTH URL
+//                                | download URL PATH
 // Certificates come from BENCH_CLIENT_CERT, BENCH_CLIENT_KEY and BENCH_CA (PEM, as curl is given them).
 import { closeSync, mkdtempSync, openSync, read, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,9 +88,14 @@ if (mode === 'upload-file') {
     closeSync(fd);
     rmSync(spoolDir, { recursive: true, force: true });
   }
-} else if (mode === 'upload-stdin-reused') {
+} else if (mode === 'upload-stdin-reused' || mode === 'upload-stdin-reused-spooled') {
   // upload-stdin reading the pipe as the CLI does: through net.Socket's onread into 64 KiB buffers used again once
-  // the socket took them (process.stdin allocates one per read). No spool: the best Node does with a pipe.
+  // the socket took them (process.stdin allocates one per read). Without a spool: the best Node does with a pipe;
+  // with one (each piece written to it before it is sent, as upload-stdin-spooled does): the floor of a client
+  // that can resend a pipe.
+  const spoolDir = mode === 'upload-stdin-reused-spooled' ? mkdtempSync(join(tmpdir(), 'node-https-spool-')) : undefined;
+  const spoolFd = spoolDir === undefined ? undefined : openSync(join(spoolDir, 'content'), 'w+', 0o600);
+  let position = 0;
   const outgoing = request(new URL(second), { ...tls, method: 'POST', headers: { 'content-type': 'application/octet-stream', 'content-length': first } }, (response) => {
     checkStatus(response.statusCode, 202);
     response.resume();
@@ -104,6 +110,10 @@ if (mode === 'upload-file') {
     onread: {
       buffer: () => free.pop() ?? Buffer.allocUnsafeSlow(64 * 1024),
       callback: (bytesRead, buffer) => {
+        if (spoolFd !== undefined) {
+          for (let offset = 0; offset < bytesRead; ) offset += writeSync(spoolFd, buffer, offset, bytesRead - offset, position + offset);
+          position += bytesRead;
+        }
         inFlight += bytesRead;
         outgoing.write(Buffer.from(buffer.buffer, 0, bytesRead), () => {
           inFlight -= bytesRead;
@@ -119,6 +129,10 @@ if (mode === 'upload-file') {
     },
   });
   input.once('end', () => outgoing.end());
+  outgoing.once('close', () => {
+    if (spoolFd !== undefined) closeSync(spoolFd);
+    if (spoolDir !== undefined) rmSync(spoolDir, { recursive: true, force: true });
+  });
 } else if (mode === 'download') {
   const fd = openSync(second, 'w', 0o600);
   request(new URL(first), tls, (response) => {

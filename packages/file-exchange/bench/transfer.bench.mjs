@@ -61,7 +61,7 @@ function median(values) {
 }
 
 /** What each contender is called in the printed lines. */
-const names = { paykit: 'paykit-files', curl: 'curl', node: 'node:https alone', undici: 'undici alone', nodeSpooled: 'node:https + spool', nodeReused: 'node:https, reused buffers', curlSpooled: 'cat > file; curl -T file' };
+const names = { paykit: 'paykit-files', curl: 'curl', node: 'node:https alone', undici: 'undici alone', nodeSpooled: 'node:https + spool', nodeReused: 'node:https, reused buffers', nodeReusedSpooled: 'node:https, reused buffers + spool', curlSpooled: 'cat > file; curl -T file' };
 /** BENCH_TRANSPORTS=undici adds the same transfers made with undici to the rows of a file and a download. */
 const withUndici = (process.env.BENCH_TRANSPORTS ?? '').split(',').includes('undici');
 
@@ -165,6 +165,8 @@ try {
     nodeSpooled: () => measure(`cat ${source} | ${nodeAlone} upload-stdin-spooled ${sizeMiB * MiB} ${uploadUrl}`, env),
     // No spool, but the pipe read into reused buffers as the CLI reads it: the best Node does with a pipe.
     nodeReused: () => measure(`cat ${source} | ${nodeAlone} upload-stdin-reused ${sizeMiB * MiB} ${uploadUrl}`, env),
+    // Both: the floor of a Node client that reads the pipe as the CLI does and can resend it.
+    nodeReusedSpooled: () => measure(`cat ${source} | ${nodeAlone} upload-stdin-reused-spooled ${sizeMiB * MiB} ${uploadUrl}`, env),
   });
   // Without --size the length is known only at the end of the input, and the service needs it before the first byte:
   // the CLI reads the pipe into its spool file first, then sends the file. curl is given the length, as above. The

@@ -10,7 +10,8 @@
 // other refusals are counted apart.
 // With PostgreSQL installed (Debian's, as the tests use), the run adds two sandbox processes sharing one database
 // (`--state postgres://...`, a throwaway cluster on a free port) paid side by side with the floor at the same number
-// of connections, and times how long both take to answer a payment after clients gave up in the middle of theirs.
+// of connections and with two in-memory sandboxes that share nothing (what two processes cost on the machine), and
+// times how long both take to answer a payment after clients gave up in the middle of theirs.
 // The dashboard (issue 36): the same GET and POST on the same sandbox with an event-stream client connected and
 // reading (`GET /__sandbox/events`, as the dashboard keeps it open; read by a process of its own, as a browser is), in the same
 // rounds as without it; and a search of
@@ -275,6 +276,26 @@ for (let i = 0; i < (onlyDashboard || postgresOnly ? 0 : starts); i++) {
   firstAnswers.floor.push(await timeToFirstAnswer(() => startFloor('{}'), '/'));
 }
 
+/**
+ * What the pair's database holds after the run, for "what limits PostgreSQL mode": how many payments each batch
+ * carried (a batch that changed something takes one change number), the rows and bytes written per payment, and the
+ * server's transactions per payment (a batch is two: its own and the flush).
+ */
+async function batchFigures(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows: collections } = await client.query("SELECT collection, count(*)::int AS rows, coalesce(sum(length(value)), 0)::bigint AS bytes FROM paykit_sandbox_records WHERE value IS NOT NULL GROUP BY collection ORDER BY collection");
+    const batches = Number((await client.query("SELECT value FROM paykit_sandbox_meta WHERE name = 'changes'")).rows[0].value);
+    const commits = Number((await client.query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows[0].xact_commit);
+    const payments = collections.find((c) => c.collection === 'transactions')?.rows ?? 0;
+    const perPayment = (n) => (n / payments).toFixed(2);
+    return `${payments} transactions in ${batches} batches that wrote, ${(payments / batches).toFixed(1)} per batch; ${collections.map((c) => `${c.collection} ${c.rows} rows, ${(Number(c.bytes) / c.rows).toFixed(0)} B each`).join('; ')}; server transactions per payment ${perPayment(commits)}`;
+  } finally {
+    await client.end();
+  }
+}
+
 /** A throwaway PostgreSQL cluster and two sandbox processes on one database of it, or undefined without PostgreSQL. */
 async function startSharedPair() {
   const bin = findPostgres();
@@ -296,6 +317,7 @@ async function startSharedPair() {
     return {
       pair: pair.slice(0, 2),
       baseline,
+      url,
       /** The server's main process (the first line of its postmaster.pid). */
       postmaster: Number(readFileSync(join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0]),
       stop: async () => {
@@ -419,12 +441,17 @@ const durable = onlyDashboard || postgresOnly ? undefined : await startSandbox(j
 const prism = onlyDashboard || postgresOnly ? undefined : await startPrism();
 const shared = onlyDashboard ? undefined : await startSharedPair();
 if (postgresOnly && !shared) throw new Error('PAYKIT_BENCH_ONLY=postgres: no PostgreSQL found under /usr/lib/postgresql');
-const servers = [sandbox, ...(durable ? [durable] : []), ...(prism ? [prism] : []), ...(shared ? [{ stop: shared.stop }] : [])];
+// Beside the PostgreSQL pair, two in-memory sandboxes that share nothing, paid the same way: what two sandbox processes
+// and the load generator give on this machine without a store, so that the pair's row separates the store's cost from
+// the cost of running two processes on the machine's cores.
+const memoryPair = shared ? [await startSandbox(), await startSandbox()] : [];
+const servers = [sandbox, ...memoryPair, ...(durable ? [durable] : []), ...(prism ? [prism] : []), ...(shared ? [{ stop: shared.stop }] : [])];
 try {
   const { payment, transaction } = await seed(sandbox.url);
   const durableSeed = durable ? await seed(durable.url) : undefined;
   const sharedSeed = shared ? await seed(shared.pair[0].url) : undefined;
   const baselineSeed = shared?.baseline ? await seed(shared.baseline[0].url) : undefined;
+  const memorySeeds = await Promise.all(memoryPair.map((s) => seed(s.url)));
   const floor = await startFloor(JSON.stringify(transaction));
   servers.push(floor);
 
@@ -456,6 +483,7 @@ try {
           ...(shared.baseline
             ? { 'POST baseline, PostgreSQL x2': { ...arm(...shared.baseline.map((s) => target(s, 'POST', '/transactions', baselineSeed.payment))), server: shared.postmaster } }
             : {}),
+          'POST sandbox x2, in memory': arm(...memoryPair.map((s, i) => target(s, 'POST', '/transactions', memorySeeds[i].payment))),
           'POST floor, 2x connections': arm(target(floor, 'POST', '/transactions', payment, 2 * connections)),
         }
       : {}),
@@ -501,7 +529,7 @@ try {
   const byRound = (a, b, of) => median(results[a][of].map((value, round) => value / results[b][of][round]));
   const row = (name, label) => `  ${label.padEnd(40)} ${rate(name).toFixed(0).padStart(8)} req/s   ${(cpu(name) * 1e6).toFixed(0).padStart(7)} us CPU per answer`;
   const compare = (a, b, label, target) =>
-    `  ${label.padEnd(40)} ${byRound(a, b, 'perSecond').toFixed(3).padStart(8)}x by req/s ${(1 / byRound(a, b, 'cpuPerAnswer')).toFixed(2).padStart(7)}x by CPU per answer   (target >= ${target}x)`;
+    `  ${label.padEnd(40)} ${byRound(a, b, 'perSecond').toFixed(3).padStart(8)}x by req/s ${(1 / byRound(a, b, 'cpuPerAnswer')).toFixed(2).padStart(7)}x by CPU per answer${target === undefined ? '' : `   (target >= ${target}x)`}`;
   console.log(`payments sandbox bench, one run: ${connections} keep-alive connections, ${secondsPerArm} s per arm, ${rounds} rounds; rates: median; ratios: median of the rounds' ratios; POSTs count created payments only`);
   if (!postgresOnly) {
     console.log('GET /transactions/{receiptNumber}');
@@ -518,12 +546,15 @@ try {
   if (!postgresOnly) console.log(row('POST sandbox, dashboard streaming', 'sandbox, dashboard streaming'));
   if (durable) console.log(row('POST sandbox, state file', 'sandbox (state file, fsync)'));
   if (shared) console.log(row('POST sandbox, PostgreSQL x2', `sandbox x2, PostgreSQL (${2 * connections} connections)`));
+  if (shared) console.log(row('POST sandbox x2, in memory', `sandbox x2, in memory (${2 * connections} connections)`));
   if (prism) console.log(row('POST prism', 'Prism'));
   if (!postgresOnly) console.log(row('POST floor', 'bare node:http (parse, same JSON)'));
   if (shared) console.log(row('POST floor, 2x connections', `bare node:http, ${2 * connections} connections`));
   if (!postgresOnly) console.log(compare('POST sandbox', 'POST floor', 'sandbox / bare node:http', 0.25));
   if (durable) console.log(compare('POST sandbox, state file', 'POST floor', 'sandbox with state file / bare', 0.15));
   if (shared) console.log(compare('POST sandbox, PostgreSQL x2', 'POST floor, 2x connections', 'sandbox x2 on PostgreSQL / bare', 0.15));
+  if (shared) console.log(compare('POST sandbox x2, in memory', 'POST floor, 2x connections', 'sandbox x2 in memory / bare'));
+  if (shared) console.log(compare('POST sandbox, PostgreSQL x2', 'POST sandbox x2, in memory', 'x2 on PostgreSQL / x2 in memory'));
   if (shared?.baseline) {
     console.log(row('POST baseline, PostgreSQL x2', `baseline build x2, PostgreSQL (${baselineDist})`));
     console.log(compare('POST baseline, PostgreSQL x2', 'POST floor, 2x connections', 'baseline x2 on PostgreSQL / bare', 0.15));
@@ -539,6 +570,7 @@ try {
   if (shared) {
     const server = median(results['POST sandbox, PostgreSQL x2'].serverCpuPerAnswer) * 1e6;
     console.log(`  (the PostgreSQL row's CPU is the two sandbox processes' only; the PostgreSQL server's processes spent ${server.toFixed(0)} us more per answer)`);
+    console.log(`  (PostgreSQL x2, the whole run: ${await batchFigures(shared.url)})`);
   }
   if (!postgresOnly) {
     const { results: searched, cold } = await dashboardSearches();

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPaymentsSandbox, type PaymentsSandbox } from '../src/index.js';
 import { storeOf } from '../src/sandbox.js';
@@ -369,6 +370,39 @@ describe.skipIf(!postgresTestsRun)('payments sandbox: --state postgres://… (re
       expect(again.state.idempotency.has('key-2')).toBe(false);
     } finally {
       await again.close();
+    }
+  });
+
+  it("the catch-up read keeps to the change index whatever the table's statistics: the plan the server keeps for it, made while the table was empty, reads no whole table once the table is large", async () => {
+    const url = await database();
+    // The statement as the store sends it (its text is the store's own, not restated here).
+    const query = vi.spyOn(pg.Client.prototype, 'query');
+    const store = await openPostgresStore(url);
+    let since: string | undefined;
+    try {
+      store.state.sequence += 1;
+      await store.commit();
+      since = query.mock.calls.map(([config]) => config as unknown).find((config): config is { name: string; text: string } => (config as { name?: string } | null)?.name === 'paykit-sandbox-since')?.text;
+    } finally {
+      query.mockRestore();
+      await store.close();
+    }
+    expect(since).toBeDefined();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // The plan kept for any change number, as the server keeps it for a prepared statement; made now, on the table
+      // as a new sandbox's database has it (empty, never analysed).
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE since (bigint) AS ${since}`);
+      const plan = async () => (await client.query<{ 'QUERY PLAN': string }>('EXPLAIN EXECUTE since(0)')).rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(await plan()).toContain('paykit_sandbox_records');
+      await client.query("INSERT INTO paykit_sandbox_records (collection, key, value, change) SELECT 'transactions', 'k' || n, '{}', n FROM generate_series(1, 50000) AS n");
+      const kept = await plan();
+      expect(kept).toMatch(/Index Scan|Index Cond/);
+      expect(kept).not.toMatch(/Seq Scan on paykit_sandbox_records/);
+    } finally {
+      await client.end();
     }
   });
 

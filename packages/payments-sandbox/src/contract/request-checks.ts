@@ -98,9 +98,12 @@ export function readBody(request: IncomingMessage, signal: AbortSignal): Promise
       size += chunk.length;
       if (size <= maxBodyBytes) chunks.push(chunk);
     });
+    let ended = false;
     request.once('error', reject);
-    request.once('close', () => reject(new Error('The request body was cut off.')));
+    // Every request closes, most of them after their end: an error (and its stack) is made only for a body cut off.
+    request.once('close', () => ended || reject(new Error('The request body was cut off.')));
     request.once('end', () => {
+      ended = true;
       signal.removeEventListener('abort', gone);
       if (size > maxBodyBytes) reject(new ApiError(400, `The body is larger than the sandbox takes (${maxBodyBytes} bytes).`));
       else resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));

@@ -80,10 +80,16 @@ const metaRows = "SELECT '' AS collection, name AS key, value, 0::bigint AS chan
 
 const statements = {
   // What changed since change number $1 (a removal is a row without a value), or everything there is. Prepared once
-  // per connection (by name): every read of every request runs it.
+  // per connection (by name): every read of every request runs it. The upper bound, the counter itself, changes
+  // nothing of what is read (no row has a later number in the statement's snapshot) but keeps the plan on the index:
+  // the plan kept for a prepared statement is made for any $1, and for `change > $1` alone on a table that was small
+  // then (a sandbox's first minute, before the server's first ANALYZE of it) it was a scan of the whole table, run
+  // under the lock at every batch while the table grew. A range between two unknowns is estimated as narrow, so the
+  // plan reads the index whatever the table's statistics say.
   since: {
     name: 'paykit-sandbox-since',
-    text: `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE change > $1 ORDER BY change, position`,
+    text: `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records
+      WHERE change > $1 AND change <= (SELECT value::bigint FROM paykit_sandbox_meta WHERE name = 'changes') ORDER BY change, position`,
   },
   all: `${metaRows} UNION ALL SELECT collection, key, value, change, position FROM paykit_sandbox_records WHERE value IS NOT NULL ORDER BY position`,
 } as const;
