@@ -341,7 +341,7 @@ describe.each(packageManagers)('a %s project with every package', (pm) => {
       [
         "import * as rest from '@paykit/file-exchange';",
         "import * as soap from '@paykit/file-exchange-soap';",
-        "const shared = Object.keys(soap).filter((name) => name in rest && /^class\\b/.test(Function.prototype.toString.call(rest[name])));",
+        "const shared = Object.keys(soap).filter((name) => name in rest && typeof rest[name] === 'function' && /^class\\b/.test(Function.prototype.toString.call(rest[name])));",
         "const raised = await soap.FileExchangeSoapClient.create({ baseUrl: 'relative', tls: { pfx: '/none.p12', passphrase: 'x' } }).catch((error) => error);",
         'console.log(JSON.stringify({ shared, copies: shared.filter((name) => soap[name] !== rest[name]), raised: raised instanceof rest.ClientOptionsError }));',
       ].join('\n'),
