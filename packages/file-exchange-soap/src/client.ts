@@ -1,25 +1,29 @@
 import {
-  AccessRefusedError,
   CallSignal,
-  ClientOptionsError,
   errorForThrown,
-  FileExchangeError,
   freeBytes,
   HttpsTransport,
-  LocalFileError,
   isRetriedStatus,
   parseBaseUrl,
-  ProtocolError,
+  resolveRetryPolicy,
   resolveStallTimeout,
   SerialQueue,
   toReplayableContent,
+  withRetries,
+  type ReplayableContent,
+} from '@paykit/file-exchange/core';
+// Public names from the package's main entry (the core is bundled in from source; its classes are the REST package's).
+import {
+  AccessRefusedError,
+  ClientOptionsError,
+  FileExchangeError,
+  LocalFileError,
+  ProtocolError,
   TransientFailureError,
   UnexpectedResponseError,
-  withRetries,
   type ClientTlsOptions,
-  type ReplayableContent,
   type UploadContent,
-} from '@paykit/file-exchange/core';
+} from '@paykit/file-exchange';
 import { Readable } from 'node:stream';
 import { MalformedResponse, readResponse } from './codec/read-response.js';
 import { validateRequest } from './codec/validate-request.js';
@@ -29,7 +33,7 @@ import { InvalidRequestError, SoapFaultError } from './errors.js';
 import { SoapFolder, type ResponseFiles, type SavedContent, type SavedFile } from './folder-sinks.js';
 import { operations, type OperationMessages, type OperationName } from './generated/contract.js';
 import type { DownloadedFile, UploadFile } from './generated/types.js';
-import { resolveRetryPolicy, type RetryOptions, type RetryPolicy } from './retry-policy.js';
+import type { RetryOptions, RetryPolicy } from './retry-policy.js';
 import { discard, postSoap, type SoapHttpResponse } from './transport/post-soap.js';
 
 export interface FileExchangeSoapClientOptions {

@@ -1,4 +1,5 @@
-import { abortedBy, assertValidFileName } from '@paykit/file-exchange/core';
+import { assertValidFileName } from '@paykit/file-exchange';
+import { abortedBy } from '@paykit/file-exchange/core';
 import { DownloadNotDrainingError } from './errors.js';
 import type { DownloadedFile } from './generated/types.js';
 

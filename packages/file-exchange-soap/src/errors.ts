@@ -7,11 +7,12 @@ import {
   TransientFailureError,
   UnexpectedResponseError,
   type FileExchangeOperation,
-} from '@paykit/file-exchange/core';
+} from '@paykit/file-exchange';
 import type { SoapFault } from './codec/read-response.js';
 
 // One hierarchy for both clients: the errors of every condition the REST client meets too (access refused, TLS,
-// proxy, network, retries exhausted, abort, protocol) are the core's classes; only the SOAP contract's own are here.
+// proxy, network, retries exhausted, abort, protocol) are @paykit/file-exchange's classes (the very ones: this
+// package's bundle imports them from there); only the SOAP contract's own are here.
 export {
   AbortedError,
   AccessRefusedError,
@@ -26,7 +27,7 @@ export {
   TransientFailureError,
   UnexpectedResponseError,
   type FileExchangeOperation,
-} from '@paykit/file-exchange/core';
+} from '@paykit/file-exchange';
 
 export interface RequestProblem {
   /** Where in the request, e.g. `uploadFile.parameter[1].name`. */

@@ -41,4 +41,4 @@ export {
 export type { SoapFault } from './codec/read-response.js';
 export type { RetryEvent, RetryOptions } from './retry-policy.js';
 export type * from './generated/types.js';
-export { isValidFileName, referenceRetryPolicy, TlsConfigurationError, type ClientTlsOptions, type UploadContent } from '@paykit/file-exchange/core';
+export { isValidFileName, referenceRetryPolicy, TlsConfigurationError, type ClientTlsOptions, type UploadContent } from '@paykit/file-exchange';

@@ -1,5 +1,5 @@
-import { FileExchangeClient, maxListBodyBytes } from '@paykit/file-exchange';
-import { fileExchangeRules, TransientFailureError, type ClientTlsOptions } from '@paykit/file-exchange/core';
+import { FileExchangeClient, maxListBodyBytes, TransientFailureError, type ClientTlsOptions } from '@paykit/file-exchange';
+import { fileExchangeRules } from '@paykit/file-exchange/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_RESPONSE_TEXT_CHARS } from '../src/codec/read-response.js';
 import { FileExchangeSoapClient } from '../src/index.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { TlsConfigurationError } from '@paykit/file-exchange/core';
+import { TlsConfigurationError } from '@paykit/file-exchange';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AccessRefusedError, TlsHandshakeError, type ClientTlsOptions } from '../src/index.js';
 import { fastRetry, startMock, type MockFixture } from './support/mock.js';

@@ -6,7 +6,7 @@ import createOpenApiClient, { type Client } from 'openapi-fetch';
 import { errorForStatus, errorForThrown, localFileError } from './classify-failure.js';
 import { ClientOptionsError, FileExchangeError, InvalidUploadContentError, ProtocolError, TransientFailureError, UnexpectedResponseError, type FileExchangeOperation } from './errors.js';
 import { parseFileList, fileListMediaType, maxListBodyBytes, type FileListFormat } from './file-list.js';
-import { callbackThrew } from './core/errors.js';
+import { callbackThrew } from './core/abort.js';
 import { assertValidFileName } from './core/file-name.js';
 import type { operations, paths } from './generated/openapi.js';
 import { processAll, type FileHandler, type ProcessAllOptions, type ProcessAllReport } from './process-all.js';

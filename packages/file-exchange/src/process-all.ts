@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { abortedBy, throwIfAborted } from './core/errors.js';
+import { abortedBy, throwIfAborted } from './core/abort.js';
 import { assertValidFileName } from './core/file-name.js';
 import { AbortedError, ClientOptionsError, FileExchangeError, FileNotInListError, LocalFileError } from './errors.js';
 import type { FileListFormat } from './file-list.js';

@@ -11,19 +11,29 @@
 // declaration file may import a package the manifest does not declare, so a published package never needs an
 // unpublished one at install. Run it from the package's folder after `tsc --emitDeclarationOnly`, with every entry
 // point of the package's `exports` and `bin` (a bin keeps its `#!` line).
-import { existsSync, readFileSync } from 'node:fs';
+//
+// --from-source SPECIFIER=PATH (repeatable): SPECIFIER is an internal entry of a declared package (one its `exports`
+// do not list, e.g. `@paykit/file-exchange/core`), bundled here from its source PATH. Each of that package's modules
+// whose every runtime export is also exported by the package's main entry becomes an import of the package instead
+// (so its classes stay the very classes the package exports, one `instanceof` across both packages); a module inlined
+// that way may not export a class the main entry exports (a second copy of a public class fails the build).
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
 const { values, positionals: entryPoints } = parseArgs({
-  options: { outdir: { type: 'string', default: 'dist' } },
+  options: {
+    outdir: { type: 'string', default: 'dist' },
+    'from-source': { type: 'string', multiple: true, default: [] },
+  },
   allowPositionals: true,
 });
 if (entryPoints.length === 0) {
-  console.error('usage: paykit-bundle-internal ENTRY... [--outdir dist]');
+  console.error('usage: paykit-bundle-internal ENTRY... [--outdir dist] [--from-source SPECIFIER=PATH]...');
   process.exit(2);
 }
 
@@ -53,6 +63,57 @@ const exportedBy = (specifier) => {
   });
 };
 
+/** The folder of the package a file belongs to (its nearest package.json), and that manifest. */
+async function ownerOf(file) {
+  for (let dir = dirname(resolve(file)); dir !== dirname(dir); dir = dirname(dir)) {
+    const path = join(dir, 'package.json');
+    if (existsSync(path)) return { dir, manifest: JSON.parse(await readFile(path, 'utf8')) };
+  }
+  return undefined;
+}
+
+const problems = new Set();
+const requireHere = createRequire(resolve('package.json'));
+/** Per --from-source: the specifier, its source entry, its package's name and folder, and the main entry's exports. */
+const fromSource = [];
+for (const option of values['from-source']) {
+  const [spec, path] = option.split('=');
+  const owner = path === undefined ? undefined : await ownerOf(path);
+  if (!owner || !declared.has(packageOf(spec)) || owner.manifest.name !== packageOf(spec)) {
+    console.error(`paykit-bundle-internal: --from-source ${option}: expected SPECIFIER=PATH, PATH a source file of ${packageOf(spec)}, a declared package`);
+    process.exit(2);
+  }
+  // The main entry as this package's install resolves it (built before this build: turbo's ^build).
+  const main = await import(pathToFileURL(requireHere.resolve(owner.manifest.name)).href);
+  fromSource.push({ spec, entry: resolve(path), name: owner.manifest.name, manifest: owner.manifest, dir: owner.dir, main });
+}
+const sourceOf = (file) => fromSource.find(({ dir }) => file.startsWith(`${dir}/`) && !relative(dir, file).split('/').includes('node_modules'));
+const isClass = (value) => typeof value === 'function' && /^class\b/.test(Function.prototype.toString.call(value));
+/** A source module's runtime exports (its types aside), as esbuild bundles it alone. */
+const runtimeExports = new Map();
+async function exportsOf(file) {
+  if (!runtimeExports.has(file)) {
+    const alone = await build({
+      entryPoints: [file],
+      bundle: true,
+      write: false,
+      outdir: 'out',
+      platform: 'node',
+      format: 'esm',
+      metafile: true,
+      logLevel: 'silent',
+      packages: 'external',
+    });
+    runtimeExports.set(file, Object.values(alone.metafile.outputs).find((output) => output.entryPoint)?.exports ?? []);
+  }
+  return runtimeExports.get(file);
+}
+/** The file a relative import of a TypeScript source names (`./x.js` is `./x.ts`). */
+function sourceFile(importer, path) {
+  const target = resolve(dirname(importer), path);
+  return [target, target.replace(/\.js$/, '.ts'), `${target}.ts`, join(target, 'index.ts')].find((file) => existsSync(file) && statSync(file).isFile());
+}
+
 const result = await build({
   entryPoints,
   outdir: values.outdir,
@@ -73,9 +134,41 @@ const result = await build({
   logLevel: 'warning',
   plugins: [
     {
+      name: 'internal-entries-from-source',
+      setup(build) {
+        for (const { spec, entry } of fromSource) {
+          const exact = new RegExp(`^${spec.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+          build.onResolve({ filter: exact }, () => ({ path: entry }));
+        }
+        build.onResolve({ filter: /^\./ }, async ({ path, importer }) => {
+          const source = sourceOf(importer);
+          const file = source && sourceFile(importer, path);
+          if (!file || !sourceOf(file)) return undefined;
+          const names = await exportsOf(file);
+          if (names.length > 0 && names.every((name) => name in source.main)) return { path: source.name, external: true };
+          const copied = names.filter((name) => isClass(source.main[name]));
+          if (copied.length > 0) {
+            problems.add(
+              `${relative('.', file)} would be inlined with ${copied.join(', ')}, classes ${source.name} exports: a second copy ` +
+                `(instanceof fails across the packages); move what ${source.name} does not export out of that module`,
+            );
+          }
+          return undefined;
+        });
+      },
+    },
+    {
       name: 'declared-dependencies-stay-imports',
       setup(build) {
-        build.onResolve({ filter: /^[^./]/ }, ({ path }) => (external(path) ? { path, external: true } : undefined));
+        build.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
+          if (external(path)) return { path, external: true };
+          // A dependency of a package inlined from source is its dependency, not ours: inlining it would bundle a
+          // third party's code silently.
+          const source = sourceOf(importer);
+          const theirs = source && ['dependencies', 'peerDependencies', 'optionalDependencies'].some((field) => packageOf(path) in (source.manifest[field] ?? {}));
+          if (theirs) problems.add(`${relative('.', importer)} (from source) imports ${path}, a dependency of ${source.name} that package.json does not declare`);
+          return undefined;
+        });
       },
     },
   ],
@@ -100,7 +193,6 @@ for (const entry of await readdir(values.outdir, { recursive: true, withFileType
   if (entry.isFile() && /\.d\.[cm]?ts$/.test(entry.name) && !reached.has(file)) await rm(file);
 }
 
-const problems = new Set();
 for (const [file, output] of Object.entries(result.metafile.outputs)) {
   for (const { path, external: isExternal } of output.imports) {
     if (isExternal && !external(path)) problems.add(`${file} imports ${path}, which package.json does not declare`);
@@ -121,20 +213,13 @@ if (problems.size > 0) {
   process.exit(1);
 }
 
-/** The folder of the package a bundled file belongs to (its nearest package.json), and that manifest. */
-async function ownerOf(file) {
-  for (let dir = dirname(resolve(file)); dir !== dirname(dir); dir = dirname(dir)) {
-    const path = join(dir, 'package.json');
-    if (existsSync(path)) return { dir, manifest: JSON.parse(await readFile(path, 'utf8')) };
-  }
-  return undefined;
-}
 const inlined = new Map();
 for (const input of Object.keys(result.metafile.inputs)) {
   const owner = await ownerOf(input);
   if (owner && owner.manifest.name !== manifest.name) inlined.set(owner.dir, owner.manifest);
 }
-const thirdParty = [...inlined].filter(([, owned]) => !owned.private);
+// Our own published package inlined from source (--from-source) is not third-party code.
+const thirdParty = [...inlined].filter(([, owned]) => !owned.private && !fromSource.some(({ name }) => name === owned.name));
 const notices = [];
 for (const [dir, owned] of thirdParty.sort(([, a], [, b]) => a.name.localeCompare(b.name))) {
   const licence = (await readdir(dir)).find((name) => /^(licen[cs]e|copying|notice)(\.|$)/i.test(name));

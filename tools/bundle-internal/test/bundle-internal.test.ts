@@ -99,4 +99,55 @@ describe('paykit-bundle-internal', () => {
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toContain('imports dep/internal, an entry point dep does not export');
   });
+
+  describe('--from-source: an internal entry of a declared package, inlined from its source', () => {
+    /**
+     * `app` declares `lib` and inlines lib's unexported `lib/internal` from source; lib's main entry (built, in
+     * dist/) exports its error class. `errors` is lib's src/errors.ts, `internal` its src/internal.ts.
+     */
+    async function fromSource(errors: string, internal = "import { LibError } from './errors.js';\nexport const fail = () => new LibError('no');\n"): Promise<string> {
+      const app = join(root, 'app');
+      await write({
+        'app/package.json': JSON.stringify({ name: 'app', type: 'module', dependencies: { lib: '1.0.0' } }),
+        'app/src/index.ts': "import { LibError } from 'lib';\nimport { fail } from 'lib/internal';\nexport const same = () => fail() instanceof LibError;\n",
+        'app/dist/index.d.ts': 'export declare const same: () => boolean;\n',
+        'app/node_modules/lib/package.json': JSON.stringify({ name: 'lib', version: '1.0.0', type: 'module', exports: { '.': './dist/index.js' }, dependencies: { third: '1.0.0' } }),
+        'app/node_modules/lib/dist/index.js': 'export class LibError extends Error {}\n',
+        'app/node_modules/lib/src/errors.ts': errors,
+        'app/node_modules/lib/src/internal.ts': internal,
+        'app/node_modules/lib/node_modules/third/package.json': JSON.stringify({ name: 'third', version: '1.0.0', type: 'module', main: 'index.js' }),
+        'app/node_modules/lib/node_modules/third/index.js': 'export const third = 3;\n',
+      });
+      return app;
+    }
+    const build = (app: string) =>
+      run(process.execPath, [bin, 'src/index.ts', '--from-source', 'lib/internal=node_modules/lib/src/internal.ts'], { cwd: app }).then(
+        () => undefined,
+        (error: unknown) => error as { code: number; stderr: string },
+      );
+
+    it('inlines the internal entry, and a module of wholly public names becomes an import of the package (one class)', async () => {
+      const app = await fromSource('export class LibError extends Error {}\n');
+      expect(await build(app)).toBeUndefined();
+      const bundle = await readFile(join(app, 'dist/index.js'), 'utf8');
+      expect(bundle).toContain("new LibError(\"no\")");
+      expect(bundle).not.toMatch(/class LibError/);
+      const built = (await import(pathToFileURL(join(app, 'dist/index.js')).href)) as { same: () => boolean };
+      expect(built.same()).toBe(true);
+    });
+
+    it('fails when a module it would inline holds a class the package exports (a second copy)', async () => {
+      const app = await fromSource("export class LibError extends Error {}\nexport const helper = () => 1;\n");
+      const failure = await build(app);
+      expect(failure?.code).toBe(1);
+      expect(failure?.stderr).toContain('node_modules/lib/src/errors.ts would be inlined with LibError, classes lib exports');
+    });
+
+    it("fails when the inlined source imports a dependency of the package that this one does not declare", async () => {
+      const app = await fromSource('export class LibError extends Error {}\n', "import { third } from 'third';\nexport const fail = () => third;\n");
+      const failure = await build(app);
+      expect(failure?.code).toBe(1);
+      expect(failure?.stderr).toContain('imports third, a dependency of lib that package.json does not declare');
+    });
+  });
 });

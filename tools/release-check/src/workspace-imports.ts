@@ -10,6 +10,11 @@ interface WorkspacePackage {
   directory: string;
   /** The `exports` keys (`.`, `./core`...); undefined when the package has no `exports` map. */
   exportKeys?: string[];
+  /**
+   * Internal entries of other packages its build inlines from source (`paykit-bundle-internal --from-source SPEC=PATH`
+   * in its `build` script, see tools/bundle-internal): its own files may import those, and only those, unexported.
+   */
+  fromSource: string[];
 }
 
 const sourceFile = /\.(?:[cm]?[jt]s|tsx)$/;
@@ -22,7 +27,9 @@ function workspacePackages(root: string): WorkspacePackage[] {
     .map((directory) => {
       const manifest = JSON.parse(readFileSync(join(root, directory, 'package.json'), 'utf8')) as PackageManifest;
       const exportKeys = manifest.exports === undefined ? undefined : Object.keys(manifest.exports);
-      return exportKeys === undefined ? { name: manifest.name, directory } : { name: manifest.name, directory, exportKeys };
+      const build = (manifest.scripts as Record<string, string> | undefined)?.build ?? '';
+      const fromSource = [...build.matchAll(/--from-source\s+([^\s=]+)=/g)].map((match) => match[1]!);
+      return exportKeys === undefined ? { name: manifest.name, directory, fromSource } : { name: manifest.name, directory, exportKeys, fromSource };
     });
 }
 
@@ -35,7 +42,8 @@ function exported(keys: string[], subpath: string): boolean {
  * Imports in the workspace's source files (tracked and untracked, as git lists them) that reach into another
  * workspace package other than through an entry point it exports: a relative path out of the importing file's
  * package into another's folder, or `@scope/name/sub` where `./sub` is not in name's `exports` (any subpath, for a
- * package without an `exports` map). Each problem reads `file: specifier (why)`.
+ * package without an `exports` map), unless the importing package's build inlines that very specifier from source.
+ * Each problem reads `file: specifier (why)`.
  */
 export function crossPackageImportProblems(root: string): string[] {
   const packages = workspacePackages(root);
@@ -58,7 +66,7 @@ export function crossPackageImportProblems(root: string): string[] {
         continue;
       }
       const imported = packages.find((pkg) => specifier === pkg.name || specifier!.startsWith(`${pkg.name}/`));
-      if (imported === undefined || imported === owner || specifier === imported.name) continue;
+      if (imported === undefined || imported === owner || specifier === imported.name || owner?.fromSource.includes(specifier!)) continue;
       const subpath = `.${specifier!.slice(imported.name.length)}`;
       if (imported.exportKeys === undefined || !exported(imported.exportKeys, subpath)) {
         problems.push(`${file}: ${specifier} (${imported.name} exports no ${subpath})`);

@@ -76,6 +76,7 @@ describe('the turbo task of the release check', () => {
     expect(turbo.tasks.test!.dependsOn.filter((task) => task.endsWith('#build')).sort()).toEqual(packages.map((p) => `${p.name}#build`).sort());
   });
 
+  // What `files` leaves out of dist (`!dist/...`) is part of the build too.
   it('reruns when anything a package ships changes: the build (through its hash) and every other file', () => {
     const { inputs } = turbo.tasks.test!;
     const uncovered = packages.flatMap((pkg) =>

@@ -12,7 +12,7 @@ const projectTimeoutMs = 600_000;
 vi.setConfig({ testTimeout: 60_000 });
 
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -330,6 +330,29 @@ describe.each(packageManagers)('a %s project with every package', (pm) => {
     expect(own.map((r) => r.specifier)).toEqual(expected.map((e) => e.specifier));
     report.push(`${pm} ${name} entries: ${own.map((r) => `${r.specifier} (${r.detail})`).join(', ')}`);
     expectNoProblems(`imports ${name}`, own.filter((r) => !r.ok).map((r) => `${r.specifier}: ${r.detail}`));
+  });
+
+  // The SOAP bundle inlines the file exchange core from source (tools/bundle-internal --from-source): its errors must
+  // still be the REST package's very classes as a merchant installs both.
+  it('gives @paykit/file-exchange-soap the error classes of @paykit/file-exchange themselves (one instanceof across both)', async () => {
+    const { dir } = await project();
+    await writeFile(
+      join(dir, 'one-error-hierarchy.mjs'),
+      [
+        "import * as rest from '@paykit/file-exchange';",
+        "import * as soap from '@paykit/file-exchange-soap';",
+        "const shared = Object.keys(soap).filter((name) => name in rest && typeof rest[name] === 'function' && /^class\\b/.test(Function.prototype.toString.call(rest[name])));",
+        "const raised = await soap.FileExchangeSoapClient.create({ baseUrl: 'relative', tls: { pfx: '/none.p12', passphrase: 'x' } }).catch((error) => error);",
+        'console.log(JSON.stringify({ shared, copies: shared.filter((name) => soap[name] !== rest[name]), raised: raised instanceof rest.ClientOptionsError }));',
+      ].join('\n'),
+    );
+    const [command, args] = projectCommand(pm, 'node', ['one-error-hierarchy.mjs']);
+    const result = await run(command, args, { cwd: dir, env: cleanEnvironment(), timeoutMs: 60_000 });
+    expect(result.code, describeResult(`${pm} node one-error-hierarchy.mjs`, result)).toBe(0);
+    const outcome = JSON.parse(result.stdout.split('\n').findLast((text) => text.startsWith('{'))!) as { shared: string[]; copies: string[]; raised: boolean };
+    expect(outcome.shared).toEqual(expect.arrayContaining(['FileExchangeError', 'AbortedError', 'TransientFailureError', 'TlsConfigurationError']));
+    expect(outcome.copies).toEqual([]);
+    expect(outcome.raised).toBe(true);
   });
 
   it.each(packages.map((pkg) => [pkg.name, pkg] as const))(

@@ -17,6 +17,10 @@ const files: Record<string, string> = {
   'packages/tool/package.json': JSON.stringify({ name: '@x/tool', bin: { tool: './bin/tool.js' } }),
   'packages/tool/src/cli.ts': "export const b = 2;\n",
   'docs/package.json': JSON.stringify({ name: '@x/docs' }),
+  // A package whose build inlines @x/lib's unexported internal entry from source (tools/bundle-internal).
+  'packages/app/package.json': JSON.stringify({ name: '@x/app', scripts: { build: 'tsc && paykit-bundle-internal src/index.ts --from-source @x/lib/internal=../lib/src/internal.ts' } }),
+  'packages/app/src/index.ts': "export { internal } from '@x/lib/internal';\n",
+  'packages/lib/src/internal.ts': 'export const internal = 3;\n',
 };
 
 async function check(name: string, source: string): Promise<string[]> {
@@ -54,6 +58,8 @@ describe('crossPackageImportProblems', () => {
     ['a subpath the package does not export', 'docs/site.ts', "import { a } from '@x/lib/src/core.js';", 'docs/site.ts: @x/lib/src/core.js (@x/lib exports no ./src/core.js)'],
     ['a built file by path', 'docs/site.mjs', "import { a } from '@x/lib/dist/core.js';", 'docs/site.mjs: @x/lib/dist/core.js (@x/lib exports no ./dist/core.js)'],
     ['any subpath of a package without exports', 'docs/site.ts', "const c = require('@x/tool/src/cli.js');", 'docs/site.ts: @x/tool/src/cli.js (@x/tool exports no ./src/cli.js)'],
+    ['an internal entry inlined from source by another package than the importer', 'docs/site.ts', "import { internal } from '@x/lib/internal';", 'docs/site.ts: @x/lib/internal (@x/lib exports no ./internal)'],
+    ['another unexported subpath in the package that inlines one', 'packages/app/src/x.ts', "import { a } from '@x/lib/src/core.js';", 'packages/app/src/x.ts: @x/lib/src/core.js (@x/lib exports no ./src/core.js)'],
   ])('finds %s', async (_, file, source, problem) => {
     expect(await check(file, source)).toEqual([problem]);
   });

@@ -1,4 +1,5 @@
-import { FileExchangeError, fileExchangeRules } from '@paykit/file-exchange/core';
+import { FileExchangeError } from '@paykit/file-exchange';
+import { fileExchangeRules } from '@paykit/file-exchange/core';
 import sax from 'sax';
 import { complexTypes, elements, namespace, type FieldDescriptor } from '../generated/contract.js';
 import { Base64Decoder, DecodeArena, type ByteSink } from './base64-decoder.js';

@@ -6,7 +6,7 @@ import { isatty } from 'node:tty';
 import type { FileExchangeClient } from '../client.js';
 import type { TransferProgress } from '../transfer-options.js';
 import type { UploadContent } from '../upload-content.js';
-import { abortedBy } from '../core/errors.js';
+import { abortedBy } from '../core/abort.js';
 import { assertValidFileName, isValidFileName } from '../core/file-name.js';
 import { defaultLedgerPath, defaultLedgerPathFor, FileLedger, type ProcessedFileLedger } from '../ledger.js';
 import type { FileOutcome, ProcessAllReport } from '../process-all.js';

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { abortedBy } from '../core/errors.js';
+import { abortedBy } from '../core/abort.js';
 import { identify, identityName, isGroupRunning, isRunning, parseIdentityName, type ProcessIdentity } from '@paykit/process-liveness';
 
 /** Another run holds the lock on the same ledger: exit status 75 (EX_TEMPFAIL, "try again later"). */

@@ -2,6 +2,9 @@
  * The one error hierarchy of both file exchange clients (REST `@paykit/file-exchange` and SOAP
  * `@paykit/file-exchange-soap`): the same condition is the same class, with the same `retryable`, whichever
  * interface met it. Each package adds only the errors of its own contract (REST statuses, SOAP faults).
+ * Classes and types only, every one exported by `@paykit/file-exchange`: the SOAP package's build sends this module to
+ * that import (tools/bundle-internal `--from-source`), so a helper added here would fail its build; helpers go to
+ * abort.ts.
  */
 
 /** The operations of both contracts, and the two loops that drain a queue. */
@@ -176,22 +179,4 @@ export class AbortedError extends FileExchangeError {
       cause: details.reason,
     });
   }
-}
-
-/**
- * The reason a call ends with when a callback the caller gave (`onProgress`, `onRetry`) threw: the AbortedError it
- * becomes says which callback and what it threw, and keeps the thrown value as this reason's `cause`.
- */
-export function callbackThrew(callback: 'onProgress' | 'onRetry', thrown: unknown): Error {
-  return new Error(`${callback} threw: ${thrown instanceof Error ? thrown.message : String(thrown)}`, { cause: thrown });
-}
-
-/** The AbortedError for `signal` when it fired; the same error again when `error` already is one. */
-export function abortedBy(signal: AbortSignal, context: { operation: FileExchangeOperation; fileName?: string | undefined }): AbortedError {
-  return signal.reason instanceof AbortedError ? signal.reason : new AbortedError({ ...context, reason: signal.reason });
-}
-
-/** Throws an AbortedError when `signal` has fired: the check before each step of a call. */
-export function throwIfAborted(signal: AbortSignal | undefined, context: { operation: FileExchangeOperation; fileName?: string | undefined }): void {
-  if (signal?.aborted) throw abortedBy(signal, context);
 }

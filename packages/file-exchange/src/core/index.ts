@@ -1,20 +1,18 @@
 // This entry's declarations use Node's types (Buffer, network errors): see src/index.ts.
 /// <reference types="node" preserve="true" />
 /**
- * `@paykit/file-exchange/core`: what the REST client (`@paykit/file-exchange`) and the SOAP client
- * (`@paykit/file-exchange-soap`) share, so that both follow the reference the same way with the same options:
- * client-certificate TLS, the base address, the reference's rules and its retry window, one upload at a time, the
- * file name check, the stall timeout, and one error hierarchy: the same condition is the same class in both.
- * Two kinds of export, both public (the SOAP client is a package of its own and must construct the very classes the
- * REST client throws): what a merchant's own tool may use (TLS loading, the errors, the retry options, the name
- * rule), and the transfer plumbing the two clients share (the transport, the queue, the signals, the retry loop).
- * Named one by one: a name added here is a promise, listed in the README's "Entry points".
+ * The core the REST client (`@paykit/file-exchange`) and the SOAP client (`@paykit/file-exchange-soap`) share, so that
+ * both follow the reference the same way with the same options: client-certificate TLS, the base address, the
+ * reference's rules and its retry window, one upload at a time, the file name check, the stall timeout, and one error
+ * hierarchy: the same condition is the same class in both. Not public (not in this package's `exports`, not packed):
+ * the SOAP package's build inlines it from this source (tools/bundle-internal `--from-source`), taking from the main
+ * entry every module the main entry exports whole (the error classes above all), and its workspace tests and type
+ * checks use the dist/core/index.js and .d.ts this package's build writes. What merchants may use is the main entry's.
  */
 export * from './tls/index.js';
 export { parseBaseUrl } from './base-url.js';
 export {
   AbortedError,
-  abortedBy,
   AccessRefusedError,
   ClientOptionsError,
   FileExchangeError,
@@ -30,6 +28,7 @@ export {
   type FileExchangeOperation,
   type TlsHandshakeFailure,
 } from './errors.js';
+export { abortedBy } from './abort.js';
 export { assertValidFileName, isValidFileName } from './file-name.js';
 export { classifyNetworkFailure, refusedCertificateHint, type NetworkFailure, type NetworkFailureKind } from './network-failure.js';
 export { resolveRetryPolicy, withRetries, type RetryContext, type RetryEvent, type RetryOptions, type RetryPolicy } from './retry.js';

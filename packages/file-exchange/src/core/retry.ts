@@ -1,4 +1,5 @@
-import { AbortedError, ClientOptionsError, FileExchangeError, RetriesExhaustedError, TransientFailureError, abortedBy, callbackThrew, type FileExchangeOperation } from './errors.js';
+import { abortedBy, callbackThrew } from './abort.js';
+import { AbortedError, ClientOptionsError, FileExchangeError, RetriesExhaustedError, TransientFailureError, type FileExchangeOperation } from './errors.js';
 import { referenceRetryPolicy } from './rules.js';
 
 /** One retry option shape for both clients; every field falls back to the reference's rule. */
