@@ -22,7 +22,7 @@ import { openStateStore } from './state/open.js';
 import type { StateStore } from './state/store.js';
 import { SettingsView } from './state/settings.js';
 import { notificationProblems, responseProblems } from './contract/response-check.js';
-import { PaymentsContractChecker } from './contract/contract-checker.js';
+import { ContractChecker } from './contract/contract-checker.js';
 import { settle } from './resources/transactions.js';
 import { WebhookDispatcher } from './http/webhooks.js';
 import { ActivityFeed } from './state/activity.js';
@@ -132,7 +132,7 @@ export const storeOf = (sandbox: PaymentsSandbox): StateStore | undefined => int
 export async function startPaymentsSandbox(options: PaymentsSandboxOptions = {}): Promise<PaymentsSandbox> {
   const host = options.host ?? '127.0.0.1';
   const contract = loadPaymentsContract();
-  const validator = new PaymentsContractChecker();
+  const validator = new ContractChecker();
   const keys = resolveKeys(options.keys);
   const controlToken = options.controlToken === undefined ? generateControlToken() : checkControlToken(options.controlToken);
   const guard = new ControlGuard(controlToken);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { PaymentsContractChecker } from '../src/contract/contract-checker.js';
+import { ContractChecker } from '../src/contract/contract-checker.js';
 import { paymentsOperationTable } from '../src/generated/operations.js';
 
 // The sandbox checks the payments contract with @paykit/contract-validation's generated validators only: every
 // schema pointer its operation table can hand the checker has a compiled schema, so no check needs a spec at run time.
-const checker = new PaymentsContractChecker();
+const checker = new ContractChecker();
 const isJson = (media: string) => /^application\/(?:[\w.-]+\+)?json$/.test(media);
 /** The pointers the sandbox checks: parameters' schemas and the schemas of JSON bodies, asked and answered. */
 const operations = Object.values(paymentsOperationTable.operations);

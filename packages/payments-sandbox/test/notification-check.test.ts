@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadPaymentsContract } from '../src/contract/contract.js';
 import { notificationProblems } from '../src/contract/response-check.js';
-import { PaymentsContractChecker } from '../src/contract/contract-checker.js';
+import { ContractChecker } from '../src/contract/contract-checker.js';
 
 // The sandbox checks each webhook body it sends against the event's schema, found in the generated operation table,
 // with the toolkit's one validator (@paykit/contract-validation's webhook entries), as the sandbox itself does.
 const contract = loadPaymentsContract();
-const validator = new PaymentsContractChecker();
+const validator = new ContractChecker();
 
 describe('a webhook notification against the contract', () => {
   it('knows the contract\'s events from the generated table', () => {

@@ -32,7 +32,7 @@ function schemasBySource(table: ContractTable): Map<string, SchemaEntry> {
  * non-JSON body such as the control contract's event stream is not checked as JSON), so a pointer the table lacks is
  * a fault of the sandbox, not of the request: it throws rather than passing the value unchecked.
  */
-export class PaymentsContractChecker implements FieldChecker {
+export class ContractChecker implements FieldChecker {
   private readonly shared: ContractValidator;
   private readonly schemas: Map<string, SchemaEntry>;
 

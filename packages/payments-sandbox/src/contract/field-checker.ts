@@ -5,7 +5,7 @@ export type { FieldProblem };
 
 /**
  * What the request and answer checks ask of a contract's checker: the field problems of a value at a schema pointer.
- * Its one implementation is `PaymentsContractChecker` (contract-checker.ts), on the generated validators of
+ * Its one implementation is `ContractChecker` (contract-checker.ts), on the generated validators of
  * @paykit/contract-validation; this file keeps that internal package out of the sandbox's declarations.
  */
 export interface FieldChecker {

@@ -6,7 +6,7 @@ import { FaultError, type FaultInjector, type FaultRule, type RandomFaults } fro
 import { matchPath, readContract, type OperationSpec } from '../contract/contract.js';
 import { checkParameters, readBody } from '../contract/request-checks.js';
 import { paymentsSandboxControlContract } from '@paykit/contract-validation';
-import { PaymentsContractChecker } from '../contract/contract-checker.js';
+import { ContractChecker } from '../contract/contract-checker.js';
 import { completeChallenge, tokenModel } from '../resources/tokens.js';
 import { DeliveryError, SubscriptionError, type SubscriptionInput, type WebhookDispatcher } from './webhooks.js';
 import type { WebhookSubscription } from '../state/state.js';
@@ -61,7 +61,7 @@ type Handler = (target: ControlTarget, body: Json, params: Record<string, string
 
 // The control table's paths are matched after the prefix is taken off (below), so under an empty base path.
 const contract = readContract(controlOperationTable, '');
-const validator = new PaymentsContractChecker(paymentsSandboxControlSensitive, paymentsSandboxControlContract);
+const validator = new ContractChecker(paymentsSandboxControlSensitive, paymentsSandboxControlContract);
 
 const clock = (target: ControlTarget) => ({ now: new Date(target.core.clock.now()).toISOString(), offsetMs: target.core.state.clockOffsetMs });
 

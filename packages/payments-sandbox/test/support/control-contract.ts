@@ -1,12 +1,12 @@
 import { matchPath, readContract } from '../../src/contract/contract.js';
 import { paymentsSandboxControlContract } from '@paykit/contract-validation';
-import { PaymentsContractChecker } from '../../src/contract/contract-checker.js';
+import { ContractChecker } from '../../src/contract/contract-checker.js';
 import { paymentsSandboxControlSensitive } from '../../src/generated/sensitive.js';
 import { controlOperationTable } from '../../src/generated/control/operations.js';
 import { createSandboxControl, type PaymentsSandbox, type SandboxControl } from '../../src/index.js';
 
 export const controlContract = readContract(controlOperationTable, '');
-const validator = new PaymentsContractChecker(paymentsSandboxControlSensitive, paymentsSandboxControlContract);
+const validator = new ContractChecker(paymentsSandboxControlSensitive, paymentsSandboxControlContract);
 
 /** What the contract says of one answer: the problems of its body against the schema of its status (none when valid). */
 export function answerProblems(method: string, url: string, status: number, text: string): string[] {
