@@ -176,6 +176,30 @@ describe('payments sandbox: --state FILE (SQLite store)', () => {
     }
   });
 
+  it("a payment taken for a customer writes the payment, not the customer and account it only looked up", async () => {
+    const sandbox = await startPaymentsSandbox({ stateFile: file, keys: { secret: [keys.secret], publishable: [keys.publishable] } });
+    try {
+      const post = async (path: string, body: unknown, key = keys.secret) => {
+        const response = await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { ...headers, authorization: basic(key) }, body: JSON.stringify(body) });
+        expect(response.status, path).toBeLessThan(300);
+        return (await response.json()) as Record<string, string>;
+      };
+      const token = await post('/single-use-tokens', cardTokenRequest(), keys.publishable);
+      const { customerId } = await post('/customers', { customerNumber: 'LOOKED-UP', customerName: 'Looked up' });
+      await post(`/customers/${customerId}/accounts`, { singleUseTokenId: token.singleUseTokenId });
+      const payment = { transactionType: 'PAYMENT', customerId, supplierBusinessCode: 'TEST_BUSINESS', principalAmount: 10, currency: 'AUD', entryMode: 'STORED_CREDENTIAL' };
+      await post('/transactions', payment);
+      const store = storeOf(sandbox)!;
+      const before = store.rowsWritten;
+      const { receiptNumber } = await post('/transactions', payment);
+      expect(receiptNumber).toMatch(/\d/);
+      // The payment, the sequence and the clock offset (the customer was looked up: written again, it would be 4).
+      expect(store.rowsWritten - before).toBe(3);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('migrates a state file of version 1 on first open and keeps the old file beside the database', async () => {
     const old = emptyState();
     old.sequence = 41;

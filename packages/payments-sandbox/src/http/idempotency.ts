@@ -61,8 +61,13 @@ export class IdempotencyKeys {
 
   /** The answer remembered under the key and still within its lifetime, if any. */
   recorded(key: string): StoredResponse | undefined {
-    const record = this.state().idempotency.get(key);
-    return record && this.clock.now() < record.createdAt + rules.idempotencyKey.lifetimeMs ? record.response : undefined;
+    const { idempotency } = this.state();
+    const record = idempotency.get(key);
+    if (!record || this.clock.now() >= record.createdAt + rules.idempotencyKey.lifetimeMs) return undefined;
+    // Written again by the write that found it: on a shared store the record may be another process's, committed but
+    // not yet durable, and the replay is answered once this write is (a record only looked up is not written again).
+    idempotency.set(key, record);
+    return record.response;
   }
 
   /** The original answer to remember under the key, or nothing (the key is then free again). */

@@ -3,7 +3,7 @@ import { rules } from '../generated/rules.js';
 import { crashPoint } from './crash-points.js';
 import type { SandboxState } from './state.js';
 import { StateStoreError, unlessAborted, type StateStore, type WriteOptions } from './store.js';
-import { ChangeTracker, resetTrackedState, trackedState, TrackedMap, type ChangeBatch, type CollectionName } from './tracking.js';
+import { ChangeTracker, resetTrackedState, trackedState, TrackedMap, writesNothing, type ChangeBatch, type CollectionName } from './tracking.js';
 
 /**
  * `--state postgres://…`: the state on a PostgreSQL server, shared by every sandbox process pointed at the same
@@ -351,7 +351,8 @@ class PostgresStore implements StateStore {
       }
       this.working = false;
       const change = this.seen + 1;
-      const batch = this.tracker.pending() ? this.tracker.take() : undefined;
+      const taken = this.tracker.pending() ? this.tracker.take() : undefined;
+      const batch = taken && !writesNothing(taken) ? taken : undefined;
       if (batch) ran = changed = true;
       try {
         if (batch) {
@@ -419,10 +420,10 @@ class PostgresStore implements StateStore {
     const values: (string | null)[] = [];
     const createdAt: (number | null)[] = [];
     let puts = 0;
-    for (const { collection, key, value } of batch.rows) {
+    for (const { collection, key, value, json } of batch.rows) {
       collections.push(collection);
       keys.push(key);
-      values.push(value === null ? null : JSON.stringify(value));
+      values.push(value === null ? null : (json ?? JSON.stringify(value)));
       createdAt.push(collection === 'idempotency' && value !== null ? (value as { createdAt: number }).createdAt : null);
       if (value !== null) puts += 1;
     }

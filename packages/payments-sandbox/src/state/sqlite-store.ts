@@ -7,7 +7,7 @@ import { crashPoint, holdPoint } from './crash-points.js';
 import { parseState } from './persistence.js';
 import type { SandboxState } from './state.js';
 import { StateStoreError, writeInProcess, type StateStore, type WriteOptions } from './store.js';
-import { ChangeTracker, resetTrackedState, trackedState, TrackedMap, type ChangeBatch, type CollectionName } from './tracking.js';
+import { ChangeTracker, resetTrackedState, trackedState, TrackedMap, writesNothing, type ChangeBatch, type CollectionName } from './tracking.js';
 
 /**
  * `--state FILE`: the state in an SQLite database (SQLite compiled to WebAssembly, `node-sqlite3-wasm`: it installs
@@ -128,16 +128,16 @@ function openDatabase(path: string): sqlite.Database {
 function writeBatch(db: sqlite.Database, st: Statements, batch: ChangeBatch): void {
   const lifetime = rules.idempotencyKey.lifetimeMs;
   if (batch.cleared) db.exec('DELETE FROM records; DELETE FROM idempotency_keys;');
-  for (const { collection, key, value } of batch.rows) {
+  for (const { collection, key, value, json } of batch.rows) {
     if (collection === 'idempotency') {
       if (value === null) st.dropKey.run([key]);
       else {
         const record = value as { createdAt: number };
-        const written = st.putKey.run([key, record.createdAt, JSON.stringify(value), lifetime]);
+        const written = st.putKey.run([key, record.createdAt, json ?? JSON.stringify(value), lifetime]);
         if (written.changes !== 1) throw new StateStoreError(`the store already holds an answer under this Idempotency-Key`);
       }
     } else if (value === null) st.dropRecord.run([collection, key]);
-    else st.putRecord.run([collection, key, JSON.stringify(value)]);
+    else st.putRecord.run([collection, key, json ?? JSON.stringify(value)]);
   }
   if (batch.meta) {
     st.putMeta.run(['clockOffsetMs', String(batch.meta.clockOffsetMs)]);
@@ -305,6 +305,7 @@ class SqliteStore implements StateStore {
     if (this.failure) throw this.failure;
     if (this.closed) throw new StateStoreError(`${this.location} is closed`);
     const batch = this.tracker.take();
+    if (writesNothing(batch)) return;
     this.db.exec('BEGIN IMMEDIATE');
     try {
       writeBatch(this.db, this.st, batch);

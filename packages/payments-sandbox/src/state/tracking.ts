@@ -3,23 +3,31 @@ import { collectionNames, type Collections, type SandboxState } from './state.js
 /**
  * Which records changed since the last write to the store, so that a write carries only those rows and does not grow
  * with the state. A record counts as changed when it is `set` or `delete`d, and, inside `track(work)`, when it is
- * read with `get`: handlers change records in place after looking them up (a token consumed, a refund counted on
- * its payment), and every such lookup runs inside a tracked stretch of work (a request's handler, a control
- * endpoint, a task of the clock). A record changed in place outside such a stretch must be `set` again to be saved.
+ * read with `get` and its JSON is no longer what it was at that first read: handlers change records in place after
+ * looking them up (a token consumed, a refund counted on its payment), and every such lookup runs inside a tracked
+ * stretch of work (a request's handler, a control endpoint, a task of the clock). A record only looked up (the
+ * customer a payment is taken for) is not written again: on a shared store every row written is read by every other
+ * process. A record changed in place outside such a stretch must be `set` again to be saved.
  */
 
 export type CollectionName = keyof Collections;
 
-/** The rows to write: each changed record as its JSON, or null when it is gone. */
+/** The rows to write: each changed record, or null when it is gone. */
 export interface ChangeBatch {
   /** Everything was removed first (a reset of the sandbox). */
   cleared: boolean;
-  rows: { collection: CollectionName; key: string; value: unknown }[];
+  /** `json`: the value's JSON when the tracker made it already (a record that was looked up), to be written as is. */
+  rows: { collection: CollectionName; key: string; value: unknown; json?: string }[];
   meta: { clockOffsetMs: number; sequence: number } | undefined;
 }
 
+/** A batch that writes nothing (its records were only looked up, unchanged). */
+export const writesNothing = (batch: ChangeBatch): boolean => !batch.cleared && batch.rows.length === 0 && batch.meta === undefined;
+
 export class ChangeTracker {
   private dirty = new Map<CollectionName, Set<string>>();
+  /** Records marked only by a lookup: their JSON at that first lookup, by collection and key. */
+  private looked = new Map<CollectionName, Map<string, string>>();
   private cleared = false;
   private depth = 0;
   private saved = { clockOffsetMs: 0, sequence: 0 };
@@ -40,15 +48,29 @@ export class ChangeTracker {
     }
   }
 
+  /** The record was set or removed: it is written. */
   mark(collection: CollectionName, key: string): void {
     let keys = this.dirty.get(collection);
     if (!keys) this.dirty.set(collection, (keys = new Set()));
     keys.add(key);
+    this.looked.get(collection)?.delete(key);
+  }
+
+  /** The record was looked up inside tracked work: it is written if its JSON differs, when taken, from what it is now. */
+  markLookup(collection: CollectionName, key: string, value: unknown): void {
+    let keys = this.dirty.get(collection);
+    if (!keys) this.dirty.set(collection, (keys = new Set()));
+    if (keys.has(key)) return; // set, removed or looked up before: what it was then is what counts
+    keys.add(key);
+    let images = this.looked.get(collection);
+    if (!images) this.looked.set(collection, (images = new Map()));
+    images.set(key, JSON.stringify(value));
   }
 
   markCleared(): void {
     this.cleared = true;
     this.dirty.clear();
+    this.looked.clear();
   }
 
   /** What the store holds now, for scalars read back at open. */
@@ -64,6 +86,7 @@ export class ChangeTracker {
   /** Forgets the changes not yet taken (the state is read again from the store). */
   discard(): void {
     this.dirty = new Map();
+    this.looked = new Map();
     this.cleared = false;
   }
 
@@ -73,13 +96,24 @@ export class ChangeTracker {
     const rows: ChangeBatch['rows'] = [];
     for (const [collection, keys] of this.dirty) {
       const map = state[collection] as Map<string, unknown>;
-      for (const key of keys) rows.push({ collection, key, value: Map.prototype.get.call(map, key) ?? null });
+      const images = this.looked.get(collection);
+      for (const key of keys) {
+        const value = Map.prototype.get.call(map, key) ?? null;
+        const before = images?.get(key);
+        if (before === undefined || value === null) {
+          rows.push({ collection, key, value });
+          continue;
+        }
+        const json = JSON.stringify(value);
+        if (json !== before) rows.push({ collection, key, value, json });
+      }
     }
     const meta = state.clockOffsetMs !== this.saved.clockOffsetMs || state.sequence !== this.saved.sequence || this.cleared
       ? { clockOffsetMs: state.clockOffsetMs, sequence: state.sequence }
       : undefined;
     const batch = { cleared: this.cleared, rows, meta };
     this.dirty = new Map();
+    this.looked = new Map();
     this.cleared = false;
     if (meta) this.saved = { ...meta };
     return batch;
@@ -100,7 +134,7 @@ export class TrackedMap<V> extends Map<string, V> {
 
   override get(key: string): V | undefined {
     const value = super.get(key);
-    if (value !== undefined && this.tracker?.tracking) this.tracker.mark(this.name!, key);
+    if (value !== undefined && this.tracker?.tracking) this.tracker.markLookup(this.name!, key, value);
     return value;
   }
 
