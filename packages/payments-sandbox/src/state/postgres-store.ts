@@ -56,24 +56,32 @@ const schema = `
 const takeLock = "SELECT pg_advisory_xact_lock(hashtext('paykit-payments-sandbox'))";
 
 /**
- * A batch's start, in one round trip: the transaction, its settings, the lock. Its COMMIT does not wait for the
- * write-ahead log to reach the disk (`synchronous_commit = off`), so the lock is free for the other processes at
- * once; the batch's writes are answered only after `flush` (below), sent with the COMMIT, made the log durable up to
- * and past it. A session that stalls while holding the lock is cut off by the server.
+ * A batch's lock, taken right after its BEGIN, in the same round trip: a prepared statement (parsed and planned once
+ * per connection) that also sets the transaction's settings, so that a batch costs the server no statement of its own
+ * for them. Its COMMIT does not wait for the write-ahead log to reach the disk (`synchronous_commit` off), so the lock
+ * is free for the other processes at once; the batch's writes are answered only after `flush` (below), sent with the
+ * COMMIT, made the log durable up to and past it. A session that stalls while holding the lock is cut off by the
+ * server.
  */
-const begin = `BEGIN; SET LOCAL synchronous_commit = off; SET LOCAL idle_in_transaction_session_timeout = '60s'; ${takeLock}`;
+const lockForBatch = {
+  name: 'paykit-sandbox-lock',
+  text: `SELECT set_config('synchronous_commit', 'off', true), set_config('idle_in_transaction_session_timeout', '60s', true), ${takeLock.slice('SELECT '.length)}`,
+} as const;
 
 /**
  * Makes the write-ahead log durable up to now: a transaction that writes a log record (a transactional logical
- * message, which any user may write and nothing stores) commits with `synchronous_commit = on`, so its COMMIT returns
+ * message, which any user may write and nothing stores) commits with `synchronous_commit` on, so its COMMIT returns
  * once the log is flushed past that record, and so past every commit before it (the log is written in order). A
  * transaction that writes nothing is not flushed at its COMMIT, which is why a bare `pg_current_xact_id()` does not
- * do. It runs after the batch's COMMIT, in the same round trip: the lock is already free for the other processes
- * while this one waits for the disk (the server flushes for several sessions at once when their waits overlap).
+ * do. One prepared statement, a transaction of its own (the protocol commits it at its end, with the setting it made
+ * for itself, whatever the server's default). It runs after the batch's COMMIT, in the same round trip: the lock is
+ * already free for the other processes while this one waits for the disk (the server flushes for several sessions at
+ * once when their waits overlap).
  */
-const flush = "BEGIN; SET LOCAL synchronous_commit = on; SELECT pg_logical_emit_message(true, 'paykit-payments-sandbox', ''); COMMIT";
-/** A batch that changed something ends with this; in a transaction a failed statement aborted, COMMIT rolls back. */
-const commitDurably = `COMMIT; ${flush}`;
+const flush = {
+  name: 'paykit-sandbox-flush',
+  text: "SELECT set_config('synchronous_commit', 'on', true), pg_logical_emit_message(true, 'paykit-payments-sandbox', '')",
+} as const;
 
 /** The meta rows (as collection `''`) and then records, in the order they were written. */
 const metaRows = "SELECT '' AS collection, name AS key, value, 0::bigint AS change, 0::bigint AS position FROM paykit_sandbox_meta";
@@ -322,10 +330,11 @@ class PostgresStore implements StateStore {
         const reload = this.stale;
         // The catch-up is the prepared statement (planned once per connection, not at every batch under the lock),
         // sent behind the lock without waiting for it (the connection pipelines).
-        const starting = client.query(begin);
+        const opening = client.query('BEGIN');
+        const starting = client.query(lockForBatch);
         const reading = reload ? client.query<Row>(statements.all) : client.query<Row>(statements.since, [this.seen]);
-        void starting.catch(noop);
-        void reading.catch(noop);
+        for (const query of [opening, starting, reading]) void query.catch(noop);
+        await opening;
         await starting;
         this.applyRows((await reading).rows, reload);
       } catch (error) {
@@ -363,10 +372,13 @@ class PostgresStore implements StateStore {
           void writing.catch(noop);
           crashPoint('commit:before');
           this.committingChange = change;
-          const committing = client.query(commitDurably);
-          void committing.catch(noop);
+          // A batch that changed something: in a transaction a failed statement aborted, the COMMIT rolls back.
+          const committing = client.query('COMMIT');
+          const flushing = client.query(flush);
+          for (const query of [committing, flushing]) void query.catch(noop);
           await writing;
           await committing;
+          await flushing;
         } else {
           await client.query('COMMIT');
         }
