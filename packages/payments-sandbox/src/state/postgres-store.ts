@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { rules } from '../generated/rules.js';
+import { turnOffAllocationSitePretenuring } from './allocation-site-pretenuring.js';
 import { crashPoint } from './crash-points.js';
 import type { SandboxState } from './state.js';
 import { StateStoreError, unlessAborted, type StateStore, type WriteOptions } from './store.js';
@@ -480,6 +481,7 @@ class PostgresStore implements StateStore {
 /** Connects to the database at `url`, creates the sandbox's tables on first use and reads the state. */
 export async function openPostgresStore(url: string): Promise<StateStore> {
   const location = redactUrl(url);
+  turnOffAllocationSitePretenuring();
   // Pipelined connections (`pipeline`: a query is sent without waiting for the answer to the one before): a batch
   // sends its rows, its COMMIT and its flush in one round trip. Every other use sends one query at a time.
   const pool = new pg.Pool({ connectionString: url, max: 6, connectionTimeoutMillis: 10_000, application_name: 'paykit-payments-sandbox', pipeline: true });
