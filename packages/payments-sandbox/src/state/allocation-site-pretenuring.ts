@@ -7,8 +7,8 @@ import v8 from 'node:v8';
  * Why (measured, not read anywhere): with it, V8 decides to allocate objects of request-scoped code (Node's own HTTP
  * objects among them) directly in the old generation, and every young object they point to then survives the
  * young-generation collections until the next full one. `node bench/postgres-gc.bench.mjs` pays two pairs of processes
- * on one cluster in the same rounds, one as set here and one started with the option on: 0.54-0.59 MB promoted per
- * young-generation collection and 2 ms pauses here, 2.2 MB and 4.8-4.9 ms with it on, and 1.14-1.21x the payments per
+ * on one cluster in the same rounds, one as set here and one started with the option on: 0.53-0.59 MB promoted per
+ * young-generation collection and 2 ms pauses here, 2.2 MB and 4.6-4.9 ms with it on, and 1.14-1.21x the payments per
  * second here. It is a heuristic of the garbage collector only: nothing computed changes.
  *
  * Through Node's public `v8.setFlagsFromString`, called when the store opens, before the sandbox serves anything. Node's
