@@ -1,5 +1,7 @@
 import v8 from 'node:v8';
 
+let turnedOff = false;
+
 /**
  * A sandbox process writing to PostgreSQL turns off V8's allocation-site pretenuring, once, unless the process was
  * started with a choice of its own about it (the option, or its `--no-` form, in `process.execArgv` or `NODE_OPTIONS`).
@@ -26,5 +28,3 @@ export function turnOffAllocationSitePretenuring(options: readonly string[] = [.
   turnedOff = true;
   return true;
 }
-
-let turnedOff = false;

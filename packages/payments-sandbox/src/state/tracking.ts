@@ -50,21 +50,24 @@ export class ChangeTracker {
 
   /** The record was set or removed: it is written. */
   mark(collection: CollectionName, key: string): void {
-    let keys = this.dirty.get(collection);
-    if (!keys) this.dirty.set(collection, (keys = new Set()));
-    keys.add(key);
+    this.dirtyKeys(collection).add(key);
     this.looked.get(collection)?.delete(key);
   }
 
   /** The record was looked up inside tracked work: it is written if its JSON differs, when taken, from what it is now. */
   markLookup(collection: CollectionName, key: string, value: unknown): void {
-    let keys = this.dirty.get(collection);
-    if (!keys) this.dirty.set(collection, (keys = new Set()));
+    const keys = this.dirtyKeys(collection);
     if (keys.has(key)) return; // set, removed or looked up before: what it was then is what counts
     keys.add(key);
     let images = this.looked.get(collection);
     if (!images) this.looked.set(collection, (images = new Map()));
     images.set(key, JSON.stringify(value));
+  }
+
+  private dirtyKeys(collection: CollectionName): Set<string> {
+    let keys = this.dirty.get(collection);
+    if (!keys) this.dirty.set(collection, (keys = new Set()));
+    return keys;
   }
 
   markCleared(): void {
